@@ -1,0 +1,256 @@
+"""Run record formats (ARCHITECTURE §8), written by the harness and read by the scorer.
+
+    <runs-dir>/<run-id>/run.json                      RunRecord
+    <run-id>/<pack-id>/trial-<n>/journey.jsonl        JourneyEvent per line
+    <run-id>/<pack-id>/trial-<n>/customer-model.jsonl CustomerModelCall per line
+    <run-id>/<pack-id>/trial-<n>/staff.json           StaffReading
+    <run-id>/<pack-id>/trial-<n>/trial.json           TrialResult
+    <run-id>/<pack-id>/trial-<n>/state-before.json    StateDump (formats.state)
+    <run-id>/<pack-id>/trial-<n>/state-after.json     StateDump
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ._base import Strict
+
+RUN_FORMAT_VERSION = "1"
+
+
+class TrialStatus(StrEnum):
+    """How a trial ended. Only the first three are the product's own doing as an agent."""
+
+    PENDING = "pending"
+    COMPLETED = "completed"          # reached a visible outcome (claim number or hand-off)
+    AGENT_STOPPED = "agent_stopped"  # customer ended it: nothing left to answer, no outcome
+    STUCK = "stuck"                  # same screen N times, or turn limit reached
+    PRODUCT_ERROR = "product_error"  # product crashed, timed out, broke its contract
+    SIMULATOR_ERROR = "simulator_error"  # customer model failed after retries
+    HARNESS_ERROR = "harness_error"  # a bug or failure in the harness or its infrastructure
+
+
+class ErrorCategory(StrEnum):
+    """Whose failure a trial's outcome is. Infrastructure errors stay out of the rates."""
+
+    NONE = "none"
+    AGENT = "agent_failure"
+    PRODUCT = "product_error"
+    SIMULATOR = "simulator_error"
+    HARNESS = "harness_error"
+
+
+STATUS_CATEGORY: dict[TrialStatus, ErrorCategory] = {
+    TrialStatus.PENDING: ErrorCategory.HARNESS,
+    TrialStatus.COMPLETED: ErrorCategory.NONE,
+    TrialStatus.AGENT_STOPPED: ErrorCategory.AGENT,
+    TrialStatus.STUCK: ErrorCategory.AGENT,
+    TrialStatus.PRODUCT_ERROR: ErrorCategory.PRODUCT,
+    TrialStatus.SIMULATOR_ERROR: ErrorCategory.SIMULATOR,
+    TrialStatus.HARNESS_ERROR: ErrorCategory.HARNESS,
+}
+
+StopReason = Literal[
+    "claim_number",
+    "handoff",
+    "customer_done",
+    "turn_limit",
+    "stuck",
+    "product_error",
+    "simulator_error",
+    "harness_error",
+    "interrupted",
+]
+
+
+class HarnessInfo(Strict):
+    version: str
+    git_commit: str | None = None
+
+
+class CorpusInfo(Strict):
+    version: str
+    hash: str = Field(description="sha256 over the manifest's pack hashes.")
+    path: str
+
+
+class ProductInfo(Strict):
+    profile: str = Field(description="Profile name.")
+    base_urls: list[str]
+    runtime: str = Field(description="Runtime the product reported, e.g. 'reference'.")
+    runtime_report: dict[str, Any] = Field(default_factory=dict)
+
+
+class CustomerInfo(Strict):
+    kind: Literal["scripted", "llm"]
+    model: str | None = None
+    endpoint_host: str | None = Field(None, description="Host only; never the key.")
+    temperature: float | None = None
+    seed: int | None = None
+
+
+class LaneInfo(Strict):
+    name: str
+    base_url: str
+    database: str | None = None
+
+
+class TrialEntry(Strict):
+    pack_id: str
+    trial: int = Field(ge=1)
+    lane: str | None = None
+    status: TrialStatus = TrialStatus.PENDING
+    stop_reason: StopReason | None = None
+    detail: str = Field("", description="One line on why it ended that way.")
+    started_at: str | None = None
+    ended_at: str | None = None
+    duration_s: float | None = None
+    path: str = Field(description="Trial folder relative to the run folder.")
+
+
+class RunRecord(Strict):
+    """run.json."""
+
+    version: str = Field(RUN_FORMAT_VERSION)
+    run_id: str
+    created_at: str
+    finished_at: str | None = None
+    self_test: bool = Field(False, description="Ran against a controlled runtime on purpose.")
+    harness: HarnessInfo
+    corpus: CorpusInfo
+    product: ProductInfo
+    customer: CustomerInfo
+    lanes: list[LaneInfo] = Field(default_factory=list)
+    options: dict[str, Any] = Field(default_factory=dict, description="CLI options, no secrets.")
+    trials: list[TrialEntry] = Field(default_factory=list)
+
+
+class ScreenReading(Strict):
+    """What the customer could see, as visible text per screen region."""
+
+    latest_reply: str = ""
+    chips: list[str] = Field(default_factory=list)
+    todo: str = ""
+    sidebar: str = ""
+    dialogs: list[str] = Field(default_factory=list)
+    cards: list[str] = Field(default_factory=list, description="Cards needing action.")
+    facts_panel: str = ""
+    upload_error: str = ""
+    sign_in_prompt: bool = False
+    claim_number: str | None = None
+    buttons: list[str] = Field(default_factory=list, description="Other visible action buttons.")
+
+
+class CustomerAction(Strict):
+    """The customer's next action, strictly parsed."""
+
+    kind: Literal["say", "click", "upload", "sign_in", "done"]
+    text: str | None = Field(None, description="Text to type ('say'; optional last words on 'done').")
+    label: str | None = Field(None, description="Visible label to click ('click').")
+    file: str | None = Field(None, description="Material file name ('upload').")
+    reason: str | None = Field(None, description="Why the customer ended ('done').")
+
+
+class Timings(Strict):
+    reply_wait_s: float | None = Field(None, description="Waiting for the product's reply.")
+    customer_s: float | None = Field(None, description="Customer deciding (model or script).")
+    action_s: float | None = Field(None, description="Performing the action in the browser.")
+
+
+class JourneyEvent(Strict):
+    """One line of journey.jsonl: one step of the loop."""
+
+    version: str = Field(RUN_FORMAT_VERSION)
+    step: int = Field(ge=0)
+    ts: str
+    screen: ScreenReading | None = None
+    action: CustomerAction | None = None
+    timings: Timings = Field(default_factory=Timings)
+    screenshot: str | None = Field(None, description="Path relative to the trial folder.")
+    note: str = ""
+
+
+class TokenUsage(Strict):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+
+class CustomerModelCall(Strict):
+    """One line of customer-model.jsonl."""
+
+    version: str = Field(RUN_FORMAT_VERSION)
+    step: int
+    attempt: int = Field(ge=1)
+    ts: str
+    request: dict[str, Any] = Field(description="Request body sent (messages, model, params).")
+    reply: str | None = Field(None, description="Raw reply text.")
+    action: CustomerAction | None = None
+    error: str | None = None
+    status_code: int | None = None
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    cost_usd: float | None = None
+    latency_s: float | None = None
+
+
+class StaffCheck(Strict):
+    outcome: str = Field(description="Outcome as shown (hit / clear / not_checked / ...).")
+    rests_on: str = ""
+
+
+class StaffFact(Strict):
+    value: str
+    state: str = Field(description="State as shown (needed / suggested / confirmed).")
+
+
+class StaffWaitingItem(Strict):
+    kind: str = Field(description="question / contact_request / ...")
+    text: str
+
+
+class StaffReading(Strict):
+    """staff.json — what the staff workbench showed after the journey.
+
+    A region the product does not show is listed in ``not_shown`` (scored as
+    not_implemented), never filled with a guess.
+    """
+
+    version: str = Field(RUN_FORMAT_VERSION)
+    claim_number: str | None = None
+    found: bool = False
+    triage_class: str | None = None
+    reasons: list[str] = Field(default_factory=list)
+    urgency: str | None = None
+    review_required: bool | None = None
+    checks: dict[str, StaffCheck] = Field(default_factory=dict)
+    facts: dict[str, StaffFact] = Field(default_factory=dict)
+    waiting_list: list[StaffWaitingItem] = Field(default_factory=list)
+    not_shown: list[str] = Field(default_factory=list)
+    screenshots: list[str] = Field(default_factory=list)
+    error: str | None = None
+
+
+class TrialResult(Strict):
+    """trial.json — the trial's own summary, written last and atomically."""
+
+    version: str = Field(RUN_FORMAT_VERSION)
+    pack_id: str
+    trial: int
+    lane: str | None = None
+    status: TrialStatus
+    stop_reason: StopReason | None = None
+    detail: str = ""
+    self_test: bool = False
+    claim_number: str | None = None
+    customer_messages: int = 0
+    steps: int = 0
+    started_at: str
+    ended_at: str
+    duration_s: float
+    turn_times_s: list[float] = Field(default_factory=list, description="Reply wait per turn.")
+    retries: int = Field(0, description="Customer-model retries plus browser action retries.")
+    cost_usd: float | None = None
+    tokens: TokenUsage = Field(default_factory=TokenUsage)

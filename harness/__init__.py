@@ -1,0 +1,3 @@
+"""harness package."""
+
+__all__: list[str] = []

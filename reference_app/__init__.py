@@ -1,0 +1,3 @@
+"""reference_app package."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""scoring package."""
+
+__all__: list[str] = []

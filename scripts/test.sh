@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Install the project with its test extras and run the whole suite (slow tests included).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+python3 -m pip install -q --disable-pip-version-check -e '.[test]' || exit 1
+python3 -m ruff check . || exit 1
+python3 -m pytest "$@"
+rc=$?
+# pytest exits 5 when it collected no test: that is a failure of the suite, say so.
+if [ "$rc" -eq 5 ]; then
+  echo "no tests were collected" >&2
+  exit 1
+fi
+exit "$rc"

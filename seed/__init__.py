@@ -1,0 +1,3 @@
+"""seed package."""
+
+__all__: list[str] = []
