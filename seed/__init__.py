@@ -1,3 +1,12 @@
-"""seed package."""
+"""Seed route and stores: reset and load a pack's setup, dump and diff state."""
 
-__all__: list[str] = []
+from .stores import S3Config, Stores, free_port, open_stores, start_embedded_mongo, start_embedded_s3
+
+__all__ = [
+    "S3Config",
+    "Stores",
+    "free_port",
+    "open_stores",
+    "start_embedded_mongo",
+    "start_embedded_s3",
+]

@@ -1,0 +1,184 @@
+"""MongoDB and S3 stores, reached only through URIs.
+
+Real services (a MongoDB URI, a MinIO endpoint) are used unchanged when given. When none is
+given, embedded stand-ins are started as child processes on free loopback ports:
+SecantusDB (MongoDB wire protocol) and moto's S3 server.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+from corpus.errors import SeedError
+
+DEFAULT_S3_KEY = "harness"
+DEFAULT_S3_SECRET = "harness-secret"
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A currently free TCP port on ``host``."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(host: str, port: int, timeout: float = 30.0, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise SeedError("store process exited during start-up", port=port, code=proc.returncode)
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise SeedError("store did not start listening in time", host=host, port=port, timeout_s=timeout)
+
+
+@dataclass
+class S3Config:
+    """Where an S3-compatible store listens and how to sign in to it."""
+
+    endpoint: str  # URL, e.g. http://127.0.0.1:9000
+    access_key: str = DEFAULT_S3_KEY
+    secret_key: str = DEFAULT_S3_SECRET
+    region: str = "us-east-1"
+
+    @property
+    def host_port(self) -> str:
+        return urlparse(self.endpoint).netloc
+
+    @property
+    def secure(self) -> bool:
+        return urlparse(self.endpoint).scheme == "https"
+
+    def client(self):
+        """A minio client for this store."""
+        from minio import Minio
+
+        return Minio(
+            self.host_port,
+            access_key=self.access_key,
+            secret_key=self.secret_key,
+            secure=self.secure,
+            region=self.region,
+        )
+
+
+@dataclass
+class EmbeddedProcess:
+    name: str
+    proc: subprocess.Popen
+    workdir: Path | None = None
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=timeout)
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _spawn(name: str, argv: list[str], log: Path | None, cwd: Path | None = None) -> subprocess.Popen:
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - handed to the child
+    try:
+        return subprocess.Popen(
+            argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            cwd=cwd, start_new_session=True,
+        )
+    except FileNotFoundError as exc:
+        raise SeedError(f"cannot start {name}: {exc}", argv=" ".join(argv)) from exc
+
+
+def start_embedded_mongo(host: str = "127.0.0.1", port: int | None = None,
+                         log: Path | None = None) -> tuple[str, EmbeddedProcess]:
+    """Start SecantusDB in memory; return its MongoDB URI and the process handle."""
+    port = port or free_port(host)
+    workdir = Path(tempfile.mkdtemp(prefix="claims-harness-mongo-"))
+    exe = shutil.which("secantusd-py") or str(Path(sys.executable).parent / "secantusd-py")
+    proc = _spawn(
+        "SecantusDB",
+        [exe, "--host", host, "--port", str(port), "--storage-path", ":memory:",
+         "--log-level", "WARNING", "--standalone"],
+        log, cwd=workdir,
+    )
+    handle = EmbeddedProcess("mongo", proc, workdir)
+    try:
+        wait_for_port(host, port, proc=proc)
+    except SeedError:
+        handle.stop()
+        raise
+    return f"mongodb://{host}:{port}/", handle
+
+
+def start_embedded_s3(host: str = "127.0.0.1", port: int | None = None,
+                      log: Path | None = None) -> tuple[S3Config, EmbeddedProcess]:
+    """Start moto's S3 server; return its configuration and the process handle."""
+    port = port or free_port(host)
+    proc = _spawn(
+        "moto S3 server",
+        [sys.executable, "-m", "moto.server", "-H", host, "-p", str(port)],
+        log,
+    )
+    handle = EmbeddedProcess("s3", proc)
+    try:
+        wait_for_port(host, port, proc=proc)
+    except SeedError:
+        handle.stop()
+        raise
+    return S3Config(endpoint=f"http://{host}:{port}"), handle
+
+
+@dataclass
+class Stores:
+    """Both stores, embedded or real; ``close()`` stops whatever this object started."""
+
+    mongo_uri: str
+    s3: S3Config
+    processes: list[EmbeddedProcess] = field(default_factory=list)
+
+    def close(self) -> None:
+        for p in reversed(self.processes):
+            p.stop()
+        self.processes.clear()
+
+    def __enter__(self) -> Stores:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_stores(mongo_uri: str | None = None, s3: S3Config | None = None,
+                log_dir: Path | None = None) -> Stores:
+    """Use the given stores, starting embedded ones for whichever is missing."""
+    procs: list[EmbeddedProcess] = []
+    try:
+        if mongo_uri is None:
+            mongo_uri, p = start_embedded_mongo(log=log_dir / "mongo.log" if log_dir else None)
+            procs.append(p)
+        if s3 is None:
+            s3, p = start_embedded_s3(log=log_dir / "s3.log" if log_dir else None)
+            procs.append(p)
+    except BaseException:
+        for p in procs:
+            p.stop()
+        raise
+    return Stores(mongo_uri=mongo_uri, s3=s3, processes=procs)
