@@ -1,9 +1,27 @@
 """The pack format, loading, the corpus checker and the customer view.
 
-This is the only package that opens pack files.
+This is the only package that opens pack files. The harness's decision loop reads a pack
+only through ``load_customer_view``; everything else here is for the checker, the seed
+route and the scorer.
 """
 
 from . import formats
+from ._loading import (
+    Pack,
+    corpus_identity,
+    list_packs,
+    load_baseline,
+    load_labels,
+    load_manifest,
+    load_pack,
+    load_provenance,
+    load_setup,
+    material_files,
+    pack_file_hashes,
+    pack_hash,
+    setup_files,
+)
+from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, load_customer_view
 from .errors import (
     HarnessError,
     LeakError,
@@ -17,8 +35,12 @@ from .errors import (
 )
 
 __all__ = [
+    "CUSTOMER_FILES",
+    "CustomerMaterial",
+    "CustomerView",
     "HarnessError",
     "LeakError",
+    "Pack",
     "PackError",
     "ProductError",
     "ProfileError",
@@ -26,5 +48,18 @@ __all__ = [
     "ScoringError",
     "SeedError",
     "SimulatorError",
+    "corpus_identity",
     "formats",
+    "list_packs",
+    "load_baseline",
+    "load_customer_view",
+    "load_labels",
+    "load_manifest",
+    "load_pack",
+    "load_provenance",
+    "load_setup",
+    "material_files",
+    "pack_file_hashes",
+    "pack_hash",
+    "setup_files",
 ]

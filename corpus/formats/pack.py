@@ -328,7 +328,9 @@ class Override(Strict):
     id: str = Field(description="Document id the override applies to.")
     set: dict[str, Any] = Field(default_factory=dict, description="Fields to set (dotted paths).")
     unset: list[str] = Field(default_factory=list, description="Fields to remove.")
-    delete: bool = Field(False, description="Remove the document entirely (e.g. a staff role absent).")
+    delete: bool = Field(
+        False, description="Remove the document entirely (e.g. a staff role absent)."
+    )
 
 
 class Credentials(Strict):
@@ -458,6 +460,10 @@ class ManifestPack(Strict):
     innocent_control: bool
     has_later_material: bool = False
     has_not_checked: bool = False
+    files: dict[str, str] = Field(
+        default_factory=dict,
+        description="sha256 of each file, keyed by its path in the pack; names what changed.",
+    )
 
 
 class ChangelogEntry(Strict):
@@ -472,6 +478,9 @@ class Manifest(Strict):
     version: str = _version_field()
     corpus_version: str = Field(description="Version of the corpus content, e.g. '0.2.0'.")
     frozen: bool = Field(False, description="A frozen corpus never changes answers or files.")
+    hashes_version: str | None = Field(
+        None, description="corpus_version at which the pack hashes were last recorded."
+    )
     packs: dict[str, ManifestPack] = Field(default_factory=dict)
     changelog: list[ChangelogEntry] = Field(default_factory=list)
 

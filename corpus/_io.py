@@ -1,0 +1,81 @@
+"""Reading pack files into strict models; every failure becomes a ``PackError``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import PackError
+
+M = TypeVar("M", bound=BaseModel)
+
+# Pack layout, relative to the pack directory.
+INITIAL_MESSAGE = "input/initial_message.txt"
+PERSONA = "input/persona.json"
+FACTS = "input/facts.json"
+MATERIALS = "input/materials.json"
+MATERIALS_DIR = "input/materials"
+LABELS = "oracle/labels.json"
+SETUP = "setup.json"
+PROVENANCE = "provenance.json"
+REVIEW = "review.json"
+MANIFEST = "manifest.json"
+BASELINE = "baseline.json"
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    """A pydantic error location as a dotted path (``facts.0.value``)."""
+    return ".".join(str(p) for p in loc) or "<root>"
+
+
+def read_bytes(path: Path, *, pack: str | None, file: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError as exc:
+        raise PackError("file is missing", pack=pack, file=file, field="<file>") from exc
+    except OSError as exc:
+        raise PackError(f"file cannot be read: {exc}", pack=pack, file=file,
+                        field="<file>") from exc
+
+
+def read_text(path: Path, *, pack: str | None, file: str) -> str:
+    data = read_bytes(path, pack=pack, file=file)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PackError(f"not UTF-8 text: {exc}", pack=pack, file=file, field="<file>") from exc
+
+
+def parse_json(data: bytes, *, pack: str | None, file: str) -> object:
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise PackError(f"not valid JSON: {exc}", pack=pack, file=file, field="<json>") from exc
+
+
+def validation_problems(exc: ValidationError) -> list[tuple[str, str]]:
+    """(field, message) for every error pydantic found."""
+    return [(field_path(tuple(e["loc"])), e["msg"]) for e in exc.errors()]
+
+
+def read_model(path: Path, model: type[M], *, pack: str | None, file: str) -> M:
+    """Parse ``path`` as JSON into ``model``; the first problem becomes a ``PackError``."""
+    raw = parse_json(read_bytes(path, pack=pack, file=file), pack=pack, file=file)
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        problems = validation_problems(exc)
+        fld, msg = problems[0]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise PackError(f"invalid: {msg}{more}", pack=pack, file=file, field=fld) from exc
+
+
+def write_json(path: Path, data: object) -> None:
+    """Write JSON the way the corpus stores it: indent 2, sorted keys off, trailing newline."""
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
