@@ -54,6 +54,17 @@ from .run import (
     TrialResult,
     TrialStatus,
 )
+from .sheet import (
+    COMPONENTS,
+    FAILURE_MODES,
+    SHEET_FORMAT_VERSION,
+    Comparison,
+    ComponentResult,
+    HumanVerdict,
+    HumanVerdicts,
+    RunSummary,
+    Sheet,
+)
 from .state import StateDiff, StateDump
 
 SCHEMAS: dict[str, type[BaseModel]] = {
@@ -73,10 +84,17 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "trial.schema.json": TrialResult,
     "state-dump.schema.json": StateDump,
     "state-diff.schema.json": StateDiff,
+    "sheet.schema.json": Sheet,
+    "human.schema.json": HumanVerdicts,
+    "summary.schema.json": RunSummary,
+    "comparison.schema.json": Comparison,
 }
 
 __all__ = [
     "ALL_CHECKS",
+    "COMPONENTS",
+    "FAILURE_MODES",
+    "SHEET_FORMAT_VERSION",
     "PACK_FORMAT_VERSION",
     "PACK_ID_PATTERN",
     "REASON_CODES",
@@ -90,6 +108,8 @@ __all__ = [
     "CheckId",
     "CheckOutcome",
     "ClaimantSession",
+    "Comparison",
+    "ComponentResult",
     "Credentials",
     "CustomerAction",
     "CustomerModelCall",
@@ -98,6 +118,8 @@ __all__ = [
     "ExpectedEndState",
     "Fact",
     "Facts",
+    "HumanVerdict",
+    "HumanVerdicts",
     "JourneyEvent",
     "JudgeKind",
     "Labels",
@@ -111,8 +133,10 @@ __all__ = [
     "Provenance",
     "Review",
     "RunRecord",
+    "RunSummary",
     "ScreenReading",
     "Setup",
+    "Sheet",
     "StaffReading",
     "StateDiff",
     "StateDump",

@@ -1,0 +1,319 @@
+"""Scoring formats, written by the scorer (``scoring``) beside the run record.
+
+    <run-id>/<pack-id>/trial-<n>/sheet.json   Sheet          one per trial
+    <run-id>/<pack-id>/trial-<n>/human.json   HumanVerdicts  a reviewer's verdicts (optional)
+    <run-id>/summary.json                     RunSummary
+    comparison.json (wherever asked)          Comparison
+
+``docs/scoring.md`` explains every rule behind these numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from ._base import Strict
+
+SHEET_FORMAT_VERSION = "1"
+
+ComponentStatus = Literal["pass", "fail", "not_implemented", "not_scored", "queued"]
+
+# Component names, in the order a sheet lists them.
+COMPONENTS: tuple[str, ...] = (
+    "triage",
+    "review",
+    "facts",
+    "incident_datetime",
+    "journey",
+    "waiting_list",
+    "state",
+    "assertions_state",
+    "assertions_text",
+    "assertions_human",
+)
+
+# Every failure-mode label a sheet may carry (docs/scoring.md defines each).
+FAILURE_MODES: tuple[str, ...] = (
+    "claim_not_found",
+    "wrong_triage",
+    "missing_reason",
+    "extra_reason",
+    "false_flag",
+    "missed_flag",
+    "innocent_flagged",
+    "wrong_check_outcome",
+    "not_checked_as_clear",
+    "missing_fact",
+    "wrong_fact",
+    "unconfirmed_fact",
+    "wrong_optional_fact",
+    "no_claim_number",
+    "repeated_question",
+    "dead_end_reply",
+    "stuck",
+    "agent_stopped",
+    "waiting_list_missing",
+    "state_mismatch",
+    "unexpected_change",
+    "assertion_failed",
+    "human_rejected",
+)
+
+
+def _known_modes(v: list[str]) -> list[str]:
+    unknown = [m for m in v if m not in FAILURE_MODES]
+    if unknown:
+        raise ValueError(f"unknown failure modes {unknown}; known: {list(FAILURE_MODES)}")
+    return v
+
+
+class ComponentResult(Strict):
+    """One scored criterion of one trial."""
+
+    name: str = Field(description="Component name, one of COMPONENTS.")
+    status: ComponentStatus = Field(
+        description="pass / fail; not_implemented (the product does not show this region: "
+        "shown, never counted); not_scored (infrastructure, product or simulator error); "
+        "queued (waiting for a reviewer's verdict)."
+    )
+    explanation: str = Field(description="One line naming what differed (or what was checked).")
+    failure_modes: list[str] = Field(default_factory=list, description="Failure-mode labels.")
+    details: dict[str, Any] = Field(
+        default_factory=dict, description="Machine-readable evidence behind the status."
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _known_component(cls, v: str) -> str:
+        if v not in COMPONENTS:
+            raise ValueError(f"unknown component {v!r}; known: {list(COMPONENTS)}")
+        return v
+
+    @field_validator("failure_modes")
+    @classmethod
+    def _modes(cls, v: list[str]) -> list[str]:
+        return _known_modes(v)
+
+
+class TrialFacts(Strict):
+    """Descriptive numbers of one trial (never decide success on their own)."""
+
+    claim_number: str | None = None
+    customer_messages: int = 0
+    steps: int = 0
+    repeated_questions: int = 0
+    dead_end_replies: int = 0
+    retries: int = 0
+    duration_s: float | None = None
+    median_turn_s: float | None = None
+    longest_turn_s: float | None = None
+    cost_usd: float | None = None
+    total_tokens: int = 0
+
+
+class Sheet(Strict):
+    """sheet.json — the scoring sheet of one trial."""
+
+    version: str = Field(SHEET_FORMAT_VERSION)
+    run_id: str
+    pack_id: str
+    trial: int = Field(ge=1)
+    path: str = Field(description="Trial folder relative to the run folder.")
+    self_test: bool = Field(description="The run drove a controlled runtime on purpose.")
+    trial_status: str = Field(description="TrialStatus of the trial.")
+    error_category: str = Field(description="ErrorCategory of the trial status.")
+    scorable: bool = Field(description="False for product, simulator and harness errors.")
+    success: bool | None = Field(
+        description="Every scorable component passed and at least one was scored; "
+        "None when the trial is not scorable."
+    )
+    explanation: str = Field(description="One line: why the trial passed or failed.")
+    line: str = Field(description="Pack line (motor / home / contents).")
+    message_style: str
+    session_mode: str | None = Field(None, description="claimant_session of the pack, if known.")
+    innocent_control: bool
+    review_required: bool = Field(description="The oracle's review_required.")
+    components: list[ComponentResult]
+    failure_modes: list[str] = Field(default_factory=list)
+    numbers: TrialFacts = Field(default_factory=TrialFacts)
+    human_file: str | None = Field(None, description="human.json used, relative to the trial.")
+
+    @field_validator("failure_modes")
+    @classmethod
+    def _modes(cls, v: list[str]) -> list[str]:
+        return _known_modes(v)
+
+
+# --------------------------------------------------------------------------- human verdicts
+
+
+class HumanVerdict(Strict):
+    verdict: Literal["pass", "fail"]
+    reviewer: str = Field(min_length=1, description="Who judged it.")
+    note: str = ""
+    date: str | None = Field(None, description="ISO date or timestamp of the verdict.")
+
+
+class HumanVerdicts(Strict):
+    """human.json — a reviewer's verdicts on the human-judged assertions of one trial."""
+
+    version: str = Field(SHEET_FORMAT_VERSION)
+    run_id: str | None = None
+    pack_id: str
+    trial: int = Field(ge=1)
+    verdicts: dict[str, HumanVerdict] = Field(description="assertion id -> verdict.")
+
+
+# --------------------------------------------------------------------------- run summary
+
+
+class KStat(Strict):
+    k: int = Field(ge=1)
+    pass_at_k: float = Field(description="1 - C(n-c,k)/C(n,k): at least one of k succeeds.")
+    pass_hat_k: float = Field(description="C(c,k)/C(n,k): all of k succeed.")
+
+
+class PackSummary(Strict):
+    pack_id: str
+    line: str
+    message_style: str
+    session_mode: str | None = None
+    innocent_control: bool
+    review_required: bool
+    trials: int = Field(description="Trials recorded, errors included.")
+    n: int = Field(description="Scorable trials.")
+    c: int = Field(description="Successful scorable trials.")
+    success_rate: float | None = Field(None, description="c / n; None when n = 0.")
+    errors: dict[str, int] = Field(
+        default_factory=dict, description="Infrastructure errors by category (not in rates)."
+    )
+    k_stats: list[KStat] = Field(default_factory=list, description="For k = 1..n.")
+    mean_duration_s: float | None = None
+    mean_cost_usd: float | None = None
+    total_cost_usd: float | None = None
+    median_turn_s: float | None = None
+    failure_modes: dict[str, int] = Field(default_factory=dict)
+
+
+class Interval(Strict):
+    estimate: float | None = Field(description="Mean of per-pack success rates.")
+    low: float | None = None
+    high: float | None = None
+    level: float = 0.95
+    method: str = "cluster bootstrap over packs, percentile interval"
+    seed: int
+    resamples: int
+    packs: int = Field(description="Scorable packs the interval rests on.")
+    too_thin: bool = Field(description="Too few scorable packs for an interval.")
+
+
+class ReviewCounts(Strict):
+    """Review signal outcomes over scorable trials where the region was shown."""
+
+    trials: int = 0
+    true_positive: int = 0
+    false_positive: int = 0
+    true_negative: int = 0
+    false_negative: int = 0
+    not_checked_expected: int = Field(
+        0, description="Check outcomes the oracle has as not_checked."
+    )
+    not_checked_read_as_clear: int = 0
+    wrong_check_outcomes: int = 0
+
+
+class SliceStat(Strict):
+    packs: int
+    trials: int = Field(description="Scorable trials.")
+    successes: int
+    mean_success: float | None = Field(description="Mean of per-pack success rates.")
+
+
+class ComponentCounts(Strict):
+    passed: int = 0
+    failed: int = 0
+    not_implemented: int = 0
+    not_scored: int = 0
+    queued: int = 0
+
+
+class ReadingItem(Strict):
+    pack_id: str
+    trial: int
+    path: str
+    explanation: str
+    failure_modes: list[str] = Field(default_factory=list)
+
+
+class InfraError(Strict):
+    pack_id: str
+    trial: int
+    path: str
+    status: str
+    category: str
+    detail: str = ""
+
+
+class RunSummary(Strict):
+    """summary.json — statistics over a scored run."""
+
+    version: str = Field(SHEET_FORMAT_VERSION)
+    run_id: str
+    self_test: bool
+    corpus_version: str
+    corpus_hash: str
+    product_runtime: str
+    customer: str = Field(description="Customer kind and model, e.g. 'llm gpt-x' or 'scripted'.")
+    trials: int
+    scorable_trials: int
+    successes: int
+    infrastructure_errors: list[InfraError] = Field(default_factory=list)
+    errors_by_category: dict[str, int] = Field(default_factory=dict)
+    mean_success: Interval
+    packs: list[PackSummary]
+    review: ReviewCounts = Field(description="Packs that are not innocent controls.")
+    innocent_controls: ReviewCounts = Field(description="Innocent controls, on their own.")
+    slices: dict[str, dict[str, SliceStat]] = Field(
+        default_factory=dict, description="dimension -> value -> statistics."
+    )
+    components: dict[str, ComponentCounts] = Field(default_factory=dict)
+    failure_modes: dict[str, int] = Field(default_factory=dict)
+    reading_list: list[ReadingItem] = Field(default_factory=list)
+    total_duration_s: float | None = None
+    total_cost_usd: float | None = None
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+class PackDifference(Strict):
+    pack_id: str
+    run_rate: float
+    baseline_rate: float
+    difference: float = Field(description="run_rate - baseline_rate.")
+    run_n: int
+    baseline_n: int
+
+
+class Comparison(Strict):
+    """A paired comparison of two scored runs over the packs both scored."""
+
+    version: str = Field(SHEET_FORMAT_VERSION)
+    run_id: str
+    baseline_run_id: str
+    corpus_version: str
+    baseline_corpus_version: str
+    different_corpus_allowed: bool = False
+    packs: list[PackDifference]
+    only_in_run: list[str] = Field(default_factory=list)
+    only_in_baseline: list[str] = Field(default_factory=list)
+    mean_difference: float | None
+    low: float | None = None
+    high: float | None = None
+    level: float = 0.95
+    seed: int
+    resamples: int
+    verdict: Literal["better", "worse", "inconclusive"]
+    explanation: str
