@@ -78,7 +78,7 @@ def load_customer_view(pack_dir: Path | str) -> CustomerView:
     listed = _io.read_model(pack_dir / _io.MATERIALS, Materials, pack=pack, file=_io.MATERIALS)
     materials: list[CustomerMaterial] = []
     for i, m in enumerate(listed.materials):
-        path = pack_dir / _io.MATERIALS_DIR / m.file
+        path = (pack_dir / _io.MATERIALS_DIR / m.file).absolute()
         if Path(m.file).name != m.file or not path.is_file():
             raise PackError(f"material file {m.file!r} is missing", pack=pack,
                             file=_io.MATERIALS, field=f"materials.{i}.file")
