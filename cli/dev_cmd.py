@@ -1,9 +1,66 @@
-"""Commands: dev."""
+"""Commands: dev (start a local development environment and keep it up until interrupted)."""
 
 from __future__ import annotations
 
+import signal
+import threading
+from pathlib import Path
+
 import typer
+
+from ._errors import reported_errors
+
+dev_app = typer.Typer(help="Local development environment: stores, product, seed route.",
+                      no_args_is_help=True)
+
+
+@dev_app.command("up")
+def up(
+    lanes: int = typer.Option(1, min=1, help="Number of lanes (own database and bucket each)."),
+    no_app: bool = typer.Option(False, "--no-app",
+                                help="Serve only the seed route per lane, no reference app."),
+    runtime: str = typer.Option("reference", help="reference | controlled | model"),
+    fault: list[str] = typer.Option([], "--fault", help="Fault switch for the reference app."),
+    env_file: Path = typer.Option(Path(".claims-harness.env"),
+                                  help="Where to write the environment variables."),
+    mongo_uri: str = typer.Option(None, help="Use this MongoDB instead of an embedded one."),
+    s3_endpoint: str = typer.Option(None, help="Use this S3 endpoint instead of an embedded one."),
+    s3_access_key: str = typer.Option(None, help="S3 access key (with --s3-endpoint)."),
+    s3_secret_key: str = typer.Option(None, help="S3 secret key (with --s3-endpoint)."),
+    baseline: Path = typer.Option(None, help="Baseline JSON (default packs/baseline.json)."),
+    log_dir: Path = typer.Option(None, help="Folder for the logs of started processes."),
+) -> None:
+    """Start what is missing, print every URL, write the env file, stop all on Ctrl-C."""
+    from seed import S3Config, start_dev
+
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with reported_errors():
+        s3 = None
+        if s3_endpoint:
+            s3 = S3Config(endpoint=s3_endpoint)
+            s3.access_key = s3_access_key or s3.access_key
+            s3.secret_key = s3_secret_key or s3.secret_key
+        kwargs = {} if baseline is None else {"baseline_path": baseline}
+        env = start_dev(lanes=lanes, app=not no_app, runtime=runtime, faults=fault,
+                        mongo_uri=mongo_uri, s3=s3, log_dir=log_dir, **kwargs)
+        try:
+            path = env.write_env_file(env_file)
+            for line in env.describe():
+                typer.echo(line)
+            typer.echo(f"env file  {path.resolve()}")
+            typer.echo("ready; press Ctrl-C to stop", err=False)
+            try:
+                while not stop.wait(0.5):
+                    pass
+            except KeyboardInterrupt:
+                pass
+        finally:
+            env.close()
+            signal.signal(signal.SIGTERM, previous)
+            typer.echo("stopped")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the application."""
+    app.add_typer(dev_app, name="dev")

@@ -1,9 +1,76 @@
-"""Commands: seed."""
+"""Commands: seed (serve the seed route standalone beside any product)."""
 
 from __future__ import annotations
 
+import os
+import secrets
+from pathlib import Path
+
 import typer
+
+from ._errors import reported_errors
+
+_P = "CLAIMS_HARNESS_"
+
+seed_app = typer.Typer(help="The seed route: reset a lane to a pack's setup, dump its state.",
+                       no_args_is_help=True)
+
+
+@seed_app.command("serve")
+def serve(
+    mongo_uri: str = typer.Option(None, help="MongoDB URI (default: CLAIMS_HARNESS_MONGO_URI, "
+                                  "else an embedded store is started)."),
+    s3_endpoint: str = typer.Option(None, help="S3 endpoint URL (default: "
+                                    "CLAIMS_HARNESS_S3_ENDPOINT, else an embedded store)."),
+    s3_access_key: str = typer.Option(None, help="S3 access key."),
+    s3_secret_key: str = typer.Option(None, help="S3 secret key."),
+    database: str = typer.Option(None, help="Database of this lane (default claims_dev)."),
+    bucket: str = typer.Option(None, help="Bucket of this lane (default claims-dev)."),
+    token: str = typer.Option(None, help="Bearer token (default: CLAIMS_HARNESS_SEED_TOKEN, "
+                              "else a random one is printed)."),
+    baseline: Path = typer.Option(None, help="Baseline JSON restored before every pack."),
+    allowed_db_pattern: str = typer.Option(None, help="Regex a database name must match."),
+    host: str = typer.Option("127.0.0.1", help="Interface to bind (loopback by default)."),
+    port: int = typer.Option(8790, help="Port to listen on."),
+) -> None:
+    """Serve the seed route at /_harness/seed until interrupted."""
+    import uvicorn
+
+    from seed import S3Config, SeedSettings, create_seed_app, open_stores
+
+    env = os.environ
+    mongo_uri = mongo_uri or env.get("CLAIMS_HARNESS_MONGO_URI") or None
+    s3_endpoint = s3_endpoint or env.get("CLAIMS_HARNESS_S3_ENDPOINT") or None
+    generated = not (token or env.get("CLAIMS_HARNESS_SEED_TOKEN"))
+    with reported_errors():
+        s3 = None
+        if s3_endpoint:
+            s3 = S3Config(endpoint=s3_endpoint)
+            s3.access_key = s3_access_key or env.get(_P + "S3_ACCESS_KEY") or s3.access_key
+            s3.secret_key = s3_secret_key or env.get(_P + "S3_SECRET_KEY") or s3.secret_key
+        stores = open_stores(mongo_uri, s3)
+        try:
+            settings = SeedSettings.from_env(
+                enabled=True, token=secrets.token_urlsafe(24) if generated else token,
+                mongo_uri=stores.mongo_uri, s3_endpoint=stores.s3.endpoint,
+                s3_access_key=stores.s3.access_key, s3_secret_key=stores.s3.secret_key,
+                database=database, bucket=bucket, baseline_path=baseline,
+                allowed_db_pattern=allowed_db_pattern, host=host,
+            )
+            app = create_seed_app(settings)
+            if host not in ("127.0.0.1", "localhost", "::1"):
+                typer.secho(f"warning: the seed route listens on {host}, not only on loopback",
+                            err=True, fg=typer.colors.YELLOW)
+            typer.echo(f"seed route  http://{host}:{port}/_harness/seed")
+            typer.echo(f"MongoDB     {settings.mongo_uri} (database {settings.database})")
+            typer.echo(f"S3          {settings.s3_endpoint} (bucket {settings.bucket})")
+            if generated:
+                typer.echo(f"token       {settings.token}")
+            uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+        finally:
+            stores.close()
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the application."""
+    app.add_typer(seed_app, name="seed")

@@ -1,12 +1,65 @@
 """Seed route and stores: reset and load a pack's setup, dump and diff state."""
 
-from .stores import S3Config, Stores, free_port, open_stores, start_embedded_mongo, start_embedded_s3
+from ._client import SeedClient
+from ._dev import RUNTIMES, DevEnvironment, Lane, lane_names, start_dev
+from ._loader import (
+    DEFAULT_ALLOWED_DB_PATTERN,
+    SeedResult,
+    check_database_allowed,
+    check_not_production,
+    last_reset,
+    reset_and_load,
+)
+from ._names import (
+    ENVIRONMENT_COLLECTION,
+    ENVIRONMENT_DOC_ID,
+    HARNESS_COLLECTION,
+    PRODUCTION_KIND,
+)
+from ._plan import InvalidSetupError
+from ._route import SEED_PREFIX, create_seed_app, create_seed_router
+from ._server import BackgroundServer
+from ._settings import SeedSettings, load_baseline_file
+from ._state import diff_states, dump_state
+from .stores import (
+    S3Config,
+    Stores,
+    free_port,
+    open_stores,
+    start_embedded_mongo,
+    start_embedded_s3,
+)
 
 __all__ = [
+    "DEFAULT_ALLOWED_DB_PATTERN",
+    "RUNTIMES",
+    "SEED_PREFIX",
+    "BackgroundServer",
+    "DevEnvironment",
+    "Lane",
+    "SeedClient",
+    "SeedSettings",
+    "create_seed_app",
+    "create_seed_router",
+    "lane_names",
+    "load_baseline_file",
+    "start_dev",
+    "ENVIRONMENT_COLLECTION",
+    "ENVIRONMENT_DOC_ID",
+    "HARNESS_COLLECTION",
+    "PRODUCTION_KIND",
+    "InvalidSetupError",
     "S3Config",
+    "SeedResult",
     "Stores",
+    "check_database_allowed",
+    "check_not_production",
+    "diff_states",
+    "dump_state",
     "free_port",
+    "last_reset",
     "open_stores",
+    "reset_and_load",
     "start_embedded_mongo",
     "start_embedded_s3",
 ]

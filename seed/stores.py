@@ -7,6 +7,7 @@ SecantusDB (MongoDB wire protocol) and moto's S3 server.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -32,7 +33,8 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
-def wait_for_port(host: str, port: int, timeout: float = 30.0, proc: subprocess.Popen | None = None) -> None:
+def wait_for_port(host: str, port: int, timeout: float = 30.0,
+                  proc: subprocess.Popen | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
@@ -42,7 +44,8 @@ def wait_for_port(host: str, port: int, timeout: float = 30.0, proc: subprocess.
                 return
         except OSError:
             time.sleep(0.05)
-    raise SeedError("store did not start listening in time", host=host, port=port, timeout_s=timeout)
+    raise SeedError("store did not start listening in time", host=host, port=port,
+                    timeout_s=timeout)
 
 
 @dataclass
@@ -83,10 +86,8 @@ class EmbeddedProcess:
 
     def stop(self, timeout: float = 10.0) -> None:
         if self.proc.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
             try:
                 self.proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -96,8 +97,9 @@ class EmbeddedProcess:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def _spawn(name: str, argv: list[str], log: Path | None, cwd: Path | None = None) -> subprocess.Popen:
-    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - handed to the child
+def _spawn(name: str, argv: list[str], log: Path | None,
+           cwd: Path | None = None) -> subprocess.Popen:
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     try:
         return subprocess.Popen(
             argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -105,6 +107,9 @@ def _spawn(name: str, argv: list[str], log: Path | None, cwd: Path | None = None
         )
     except FileNotFoundError as exc:
         raise SeedError(f"cannot start {name}: {exc}", argv=" ".join(argv)) from exc
+    finally:
+        if log:
+            out.close()  # the child holds its own copy
 
 
 def start_embedded_mongo(host: str = "127.0.0.1", port: int | None = None,

@@ -1,0 +1,239 @@
+"""The local development environment: stores, one product (or seed server) per lane.
+
+``start_dev`` starts whatever is missing and returns a ``DevEnvironment`` that stops all of it
+on ``close()``. Every child process runs in its own process group, so stopping it also stops
+anything it started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from corpus.errors import SeedError
+
+from ._route import SEED_PREFIX, create_seed_app
+from ._server import BackgroundServer
+from ._settings import ENV_PREFIX, SeedSettings
+from .stores import S3Config, Stores, free_port, open_stores
+
+RUNTIMES = ("reference", "controlled", "model")
+DEFAULT_BASELINE = Path("packs/baseline.json")
+_DEFAULT = object()
+
+
+@dataclass(frozen=True)
+class Lane:
+    """One product instance with its own database and bucket."""
+
+    name: str
+    base_url: str | None  # the product's root URL; None when only the seed route runs
+    seed_url: str
+    database: str
+    bucket: str
+
+
+def lane_names(n: int) -> list[tuple[str, str, str]]:
+    """(name, database, bucket) of lanes 1..n."""
+    return [(f"lane{i}", f"claims_dev_lane{i}", f"claims-dev-lane{i}") for i in range(1, n + 1)]
+
+
+@dataclass
+class _AppProcess:
+    proc: subprocess.Popen
+    log: Path
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.proc.poll() is None:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.killpg(self.proc.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    self.proc.wait(timeout=timeout)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+        # the app may have left children of its own behind in its group
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+@dataclass
+class DevEnvironment:
+    """Everything ``start_dev`` started; a context manager."""
+
+    lanes: list[Lane]
+    seed_token: str
+    mongo_uri: str
+    s3: S3Config
+    runtime: str
+    log_dir: Path
+    _stores: Stores | None = field(default=None, repr=False)
+    _apps: list[_AppProcess] = field(default_factory=list, repr=False)
+    _servers: list[BackgroundServer] = field(default_factory=list, repr=False)
+
+    def env_vars(self) -> dict[str, str]:
+        """The environment a harness run needs to reach this environment."""
+        env = {
+            ENV_PREFIX + "MONGO_URI": self.mongo_uri,
+            ENV_PREFIX + "S3_ENDPOINT": self.s3.endpoint,
+            ENV_PREFIX + "S3_ACCESS_KEY": self.s3.access_key,
+            ENV_PREFIX + "S3_SECRET_KEY": self.s3.secret_key,
+            ENV_PREFIX + "SEED_TOKEN": self.seed_token,
+            ENV_PREFIX + "LANES": str(len(self.lanes)),
+        }
+        for i, lane in enumerate(self.lanes, start=1):
+            p = f"{ENV_PREFIX}LANE{i}_"
+            if lane.base_url:
+                env[p + "BASE_URL"] = lane.base_url
+            env[p + "SEED_URL"] = lane.seed_url
+            env[p + "DATABASE"] = lane.database
+            env[p + "BUCKET"] = lane.bucket
+        return env
+
+    def write_env_file(self, path: Path) -> Path:
+        """Write ``KEY=value`` lines (readable by ``source`` and by docker/compose)."""
+        path = Path(path)
+        lines = [f"{k}={v}" for k, v in self.env_vars().items()]
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+        return path
+
+    def describe(self) -> list[str]:
+        """Human-readable lines naming every URL (the token is only in the env file)."""
+        out = [f"MongoDB   {self.mongo_uri}", f"S3        {self.s3.endpoint}",
+               f"runtime   {self.runtime}"]
+        for lane in self.lanes:
+            if lane.base_url:
+                out.append(f"{lane.name}     app  {lane.base_url}")
+            out.append(f"{lane.name}     seed {lane.seed_url}  "
+                       f"(database {lane.database}, bucket {lane.bucket})")
+        out.append(f"logs      {self.log_dir}")
+        return out
+
+    def close(self) -> None:
+        for app in self._apps:
+            app.stop()
+        self._apps.clear()
+        for server in self._servers:
+            server.stop()
+        self._servers.clear()
+        if self._stores is not None:
+            self._stores.close()
+            self._stores = None
+
+    def __enter__(self) -> DevEnvironment:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _wait_for_app(app: _AppProcess, url: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    last = "no answer"
+    while time.monotonic() < deadline:
+        if app.proc.poll() is not None:
+            raise SeedError("the reference app exited during start-up", code=app.proc.returncode,
+                            log=str(app.log))
+        try:
+            resp = httpx.get(url, timeout=2.0, trust_env=False)
+            if resp.status_code == 200:
+                return
+            last = f"HTTP {resp.status_code}"
+        except httpx.HTTPError as exc:
+            last = type(exc).__name__
+        time.sleep(0.1)
+    raise SeedError(f"the reference app did not answer in time ({last})", url=url,
+                    timeout_s=timeout, log=str(app.log))
+
+
+def app_command(lane: tuple[str, str, str], port: int, env: DevEnvironment,
+                baseline: Path | None, faults: Sequence[str]) -> list[str]:
+    """The reference app's command line for one lane."""
+    _, database, bucket = lane
+    argv = [sys.executable, "-m", "reference_app", "--host", "127.0.0.1", "--port", str(port),
+            "--mongo-uri", env.mongo_uri, "--database", database,
+            "--s3-endpoint", env.s3.endpoint, "--s3-access-key", env.s3.access_key,
+            "--s3-secret-key", env.s3.secret_key, "--bucket", bucket,
+            "--runtime", env.runtime, "--seed-token", env.seed_token, "--enable-seed-route"]
+    if baseline is not None:
+        argv += ["--baseline", str(baseline)]
+    for fault in faults:
+        argv += ["--fault", fault]
+    return argv
+
+
+def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
+              faults: Sequence[str] = (), mongo_uri: str | None = None, s3: S3Config | None = None,
+              baseline_path: Path | None | object = _DEFAULT, log_dir: Path | None = None,
+              app_start_timeout: float = 60.0) -> DevEnvironment:
+    """Start stores (when not given) and one product or seed server per lane.
+
+    ``baseline_path`` defaults to ``packs/baseline.json`` when that file exists. Raises
+    ``SeedError`` (with the log path) if anything fails to start; whatever was already
+    started is stopped again.
+    """
+    if lanes < 1:
+        raise SeedError("at least one lane is needed", lanes=lanes)
+    if runtime not in RUNTIMES:
+        raise SeedError(f"unknown runtime; choose one of {', '.join(RUNTIMES)}", runtime=runtime)
+    if baseline_path is _DEFAULT:
+        baseline_path = DEFAULT_BASELINE.resolve() if DEFAULT_BASELINE.is_file() else None
+    baseline = Path(baseline_path).resolve() if baseline_path is not None else None  # type: ignore[arg-type]
+    log_dir = Path(log_dir) if log_dir else Path(tempfile.mkdtemp(prefix="claims-harness-dev-"))
+    log_dir.mkdir(parents=True, exist_ok=True)
+
+    stores = open_stores(mongo_uri, s3, log_dir=log_dir)
+    env = DevEnvironment(lanes=[], seed_token=secrets.token_urlsafe(24),
+                         mongo_uri=stores.mongo_uri, s3=stores.s3, runtime=runtime,
+                         log_dir=log_dir, _stores=stores)
+    try:
+        for spec in lane_names(lanes):
+            name, database, bucket = spec
+            if app:
+                port = free_port()
+                log = log_dir / f"app-{name}.log"
+                argv = app_command(spec, port, env, baseline, faults)
+                with open(log, "ab") as out:
+                    try:
+                        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
+                                                stdin=subprocess.DEVNULL, start_new_session=True)
+                    except OSError as exc:
+                        raise SeedError(f"cannot start the reference app: {exc}",
+                                        log=str(log)) from exc
+                handle = _AppProcess(proc, log)
+                env._apps.append(handle)
+                base = f"http://127.0.0.1:{port}"
+                _wait_for_app(handle, base + "/api/runtime", app_start_timeout)
+                env.lanes.append(Lane(name, base, base + SEED_PREFIX, database, bucket))
+            else:
+                settings = SeedSettings(
+                    enabled=True, token=env.seed_token, mongo_uri=env.mongo_uri,
+                    database=database, s3_endpoint=env.s3.endpoint,
+                    s3_access_key=env.s3.access_key, s3_secret_key=env.s3.secret_key,
+                    s3_region=env.s3.region, bucket=bucket, baseline_path=baseline,
+                )
+                server = BackgroundServer(create_seed_app(settings))
+                env._servers.append(server)
+                server.start()
+                env.lanes.append(Lane(name, None, server.url + SEED_PREFIX, database, bucket))
+    except BaseException:
+        env.close()
+        raise
+    return env

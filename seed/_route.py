@@ -1,0 +1,211 @@
+"""The seed route: a FastAPI router any Python product can mount, or a standalone app.
+
+    GET  {prefix}/health   {"ok": true, "database": ..., "bucket": ...}
+    POST {prefix}/reset    {"setup": <setup.json>, "files": {"<path in pack>": "<base64>"}}
+    GET  {prefix}/state    a StateDump
+
+Refusals are ``{"detail": {"reason": ..., "message": ...}}`` with a 4xx status, and change
+nothing. A disabled route serves nothing (404).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import re
+import threading
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from pymongo import MongoClient
+from pymongo.database import Database
+from pymongo.errors import PyMongoError
+
+from corpus.errors import SeedError
+from corpus.formats import Setup
+
+from ._loader import check_database_allowed, check_not_production, reset_and_load
+from ._names import (
+    REASON_DATABASE_NOT_ALLOWED,
+    REASON_INVALID_SETUP,
+    REASON_PRODUCTION_MARKER,
+    REASON_STORE_ERROR,
+    REASON_UNAUTHORIZED,
+    REASON_VERIFY_FAILED,
+)
+from ._plan import InvalidSetupError
+from ._settings import SeedSettings, load_baseline_file
+from ._state import dump_state
+
+SEED_PREFIX = "/_harness/seed"
+
+_STATUS_BY_REASON = {
+    REASON_UNAUTHORIZED: 401,
+    REASON_DATABASE_NOT_ALLOWED: 403,
+    REASON_PRODUCTION_MARKER: 403,
+    REASON_INVALID_SETUP: 422,
+    REASON_VERIFY_FAILED: 500,
+    REASON_STORE_ERROR: 503,
+}
+
+
+class _Refusal(Exception):
+    def __init__(self, reason: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.reason, self.message, self.extra = reason, message, extra
+
+    def response(self) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if self.reason == REASON_UNAUTHORIZED else None
+        return JSONResponse(
+            {"detail": {"reason": self.reason, "message": self.message, **self.extra}},
+            status_code=_STATUS_BY_REASON[self.reason], headers=headers,
+        )
+
+
+def _from_seed_error(exc: SeedError) -> _Refusal:
+    if isinstance(exc, InvalidSetupError):
+        return _Refusal(REASON_INVALID_SETUP, str(exc), field=exc.context.get("field"))
+    reason = exc.context.get("reason", REASON_STORE_ERROR)
+    return _Refusal(reason if reason in _STATUS_BY_REASON else REASON_STORE_ERROR, str(exc))
+
+
+class _Lane:
+    """The database and bucket one router serves, connected on first use."""
+
+    def __init__(self, settings: SeedSettings) -> None:
+        self.settings = settings
+        self.s3 = settings.s3
+        self.baseline = load_baseline_file(settings.baseline_path)
+        self.lock = threading.Lock()
+        self._client: MongoClient | None = None
+        self._client_lock = threading.Lock()
+
+    @property
+    def db(self) -> Database:
+        with self._client_lock:
+            if self._client is None:
+                self._client = MongoClient(self.settings.mongo_uri, serverSelectionTimeoutMS=5000,
+                                           tz_aware=False)
+            return self._client[self.settings.database]
+
+    def check_target(self) -> None:
+        check_database_allowed(self.settings.database, self.settings.allowed_db_pattern)
+        check_not_production(self.db)
+
+
+def _bearer_checker(token: str):
+    expected = token.encode("utf-8")
+
+    def check(request: Request) -> None:
+        header = request.headers.get("authorization", "")
+        scheme, _, given = header.partition(" ")
+        if scheme.lower() != "bearer" or not given:
+            raise _Refusal(REASON_UNAUTHORIZED, "a bearer token is required")
+        if not hmac.compare_digest(given.strip().encode("utf-8"), expected):
+            raise _Refusal(REASON_UNAUTHORIZED, "the bearer token is wrong")
+
+    return check
+
+
+def _parse_reset_body(body: Any) -> tuple[Setup, dict[str, bytes]]:
+    if not isinstance(body, dict) or set(body) - {"setup", "files"} or "setup" not in body:
+        raise _Refusal(REASON_INVALID_SETUP,
+                       "body must be {\"setup\": {...}, \"files\": {path: base64}}", field="body")
+    try:
+        setup = Setup.model_validate(body["setup"])
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in ("setup", *err["loc"]))
+        raise _Refusal(REASON_INVALID_SETUP, f"setup.json: {field}: {err['msg']}",
+                       field=field, errors=len(exc.errors())) from exc
+    raw_files = body.get("files") or {}
+    if not isinstance(raw_files, dict):
+        raise _Refusal(REASON_INVALID_SETUP, "files must be an object", field="files")
+    files: dict[str, bytes] = {}
+    for path, encoded in raw_files.items():
+        try:
+            files[path] = base64.b64decode(encoded, validate=True)
+        except (binascii.Error, TypeError, ValueError) as exc:
+            raise _Refusal(REASON_INVALID_SETUP, f"file {path!r} is not base64",
+                           field=f"files.{path}") from exc
+    return setup, files
+
+
+def create_seed_router(settings: SeedSettings) -> APIRouter:
+    """Routes ``/health``, ``/reset``, ``/state``; mount at prefix ``/_harness/seed``.
+
+    A disabled route returns a router without routes. An enabled route needs a token.
+    Raises ``SeedError`` for a missing token or an unreadable baseline.
+    """
+    router = APIRouter()
+    if not settings.enabled:
+        return router
+    if not settings.token:
+        raise SeedError("the seed route is enabled but has no token",
+                        variable="CLAIMS_HARNESS_SEED_TOKEN")
+    try:
+        re.compile(settings.allowed_db_pattern)
+    except re.error as exc:
+        raise SeedError(f"allowed database pattern is not a regular expression: {exc}",
+                        field="allowed_db_pattern") from exc
+    lane = _Lane(settings)
+    auth = _bearer_checker(settings.token)
+
+    async def guarded(request: Request, work) -> JSONResponse:
+        try:
+            auth(request)
+            return JSONResponse(await work())
+        except _Refusal as refusal:
+            return refusal.response()
+        except SeedError as exc:
+            return _from_seed_error(exc).response()
+        except PyMongoError as exc:
+            return _Refusal(REASON_STORE_ERROR, f"MongoDB: {exc}").response()
+
+    def _health() -> dict[str, Any]:
+        lane.db.command("ping")
+        return {"ok": True, "database": settings.database, "bucket": settings.bucket}
+
+    def _state() -> dict[str, Any]:
+        lane.check_target()
+        return dump_state(lane.db, lane.s3, settings.bucket).model_dump(mode="json")
+
+    def _reset(setup: Setup, files: dict[str, bytes]) -> dict[str, Any]:
+        lane.check_target()
+        with lane.lock:
+            result = reset_and_load(lane.db, lane.s3, settings.bucket, lane.baseline, setup, files)
+        return result.model_dump(mode="json")
+
+    @router.get("/health")
+    async def health(request: Request) -> JSONResponse:
+        return await guarded(request, lambda: run_in_threadpool(_health))
+
+    @router.get("/state")
+    async def state(request: Request) -> JSONResponse:
+        return await guarded(request, lambda: run_in_threadpool(_state))
+
+    @router.post("/reset")
+    async def reset(request: Request) -> JSONResponse:
+        async def work() -> dict[str, Any]:
+            try:
+                body = await request.json()
+            except ValueError as exc:
+                raise _Refusal(REASON_INVALID_SETUP, "body is not JSON", field="body") from exc
+            setup, files = _parse_reset_body(body)
+            return await run_in_threadpool(_reset, setup, files)
+
+        return await guarded(request, work)
+
+    return router
+
+
+def create_seed_app(settings: SeedSettings) -> FastAPI:
+    """A standalone ASGI app serving the seed route at ``/_harness/seed``."""
+    app = FastAPI(title="claims-harness seed route", docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.include_router(create_seed_router(settings), prefix=SEED_PREFIX)
+    return app

@@ -1,0 +1,82 @@
+"""Small S3 helpers on the minio client: one cached client per store, bucket listing, hashing."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import threading
+
+from minio import Minio
+from minio.deleteobjects import DeleteObject
+from minio.error import S3Error
+
+from corpus.errors import SeedError
+
+from .stores import S3Config
+
+_clients: dict[tuple[str, str, str, str], Minio] = {}
+_lock = threading.Lock()
+
+
+def client(s3: S3Config) -> Minio:
+    """A minio client for ``s3``, shared between calls (it keeps its connections alive)."""
+    key = (s3.endpoint, s3.access_key, s3.secret_key, s3.region)
+    with _lock:
+        found = _clients.get(key)
+        if found is None:
+            found = _clients[key] = s3.client()
+        return found
+
+
+def bucket_exists(s3: S3Config, bucket: str) -> bool:
+    try:
+        return client(s3).bucket_exists(bucket)
+    except (S3Error, OSError) as exc:
+        raise SeedError(f"S3 store unreachable: {exc}", endpoint=s3.endpoint,
+                        bucket=bucket) from exc
+
+
+def ensure_bucket(s3: S3Config, bucket: str) -> None:
+    if not bucket_exists(s3, bucket):
+        try:
+            client(s3).make_bucket(bucket)
+        except S3Error as exc:
+            if exc.code not in ("BucketAlreadyOwnedByYou", "BucketAlreadyExists"):
+                raise SeedError(f"cannot create bucket: {exc}", bucket=bucket) from exc
+
+
+def list_keys(s3: S3Config, bucket: str) -> list[str]:
+    if not bucket_exists(s3, bucket):
+        return []
+    return sorted(o.object_name for o in client(s3).list_objects(bucket, recursive=True))
+
+
+def read(s3: S3Config, bucket: str, key: str) -> bytes:
+    resp = client(s3).get_object(bucket, key)
+    try:
+        return resp.read()
+    finally:
+        resp.close()
+        resp.release_conn()
+
+
+def sha256_and_size(s3: S3Config, bucket: str, key: str) -> tuple[str, int]:
+    data = read(s3, bucket, key)
+    return hashlib.sha256(data).hexdigest(), len(data)
+
+
+def remove_all(s3: S3Config, bucket: str) -> int:
+    """Remove every object in ``bucket``; return how many were removed."""
+    keys = list_keys(s3, bucket)
+    if not keys:
+        return 0
+    errors = list(client(s3).remove_objects(bucket, [DeleteObject(k) for k in keys]))
+    if errors:
+        first = errors[0]
+        raise SeedError(f"could not remove {len(errors)} object(s): {first.message}",
+                        bucket=bucket, key=first.name)
+    return len(keys)
+
+
+def put(s3: S3Config, bucket: str, key: str, data: bytes, content_type: str) -> None:
+    client(s3).put_object(bucket, key, io.BytesIO(data), len(data), content_type=content_type)

@@ -1,0 +1,101 @@
+"""Settings of the seed route, from arguments or the environment (prefix ``CLAIMS_HARNESS_``)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from pydantic import Field, ValidationError
+
+from corpus.errors import SeedError
+from corpus.formats import Baseline
+from corpus.formats._base import Strict
+
+from ._loader import DEFAULT_ALLOWED_DB_PATTERN
+from .stores import DEFAULT_S3_KEY, DEFAULT_S3_SECRET, S3Config
+
+ENV_PREFIX = "CLAIMS_HARNESS_"
+
+# setting name -> environment variable (without the prefix)
+_ENV_NAMES: dict[str, str] = {
+    "enabled": "SEED_ENABLED",
+    "token": "SEED_TOKEN",
+    "mongo_uri": "MONGO_URI",
+    "database": "DATABASE",
+    "s3_endpoint": "S3_ENDPOINT",
+    "s3_access_key": "S3_ACCESS_KEY",
+    "s3_secret_key": "S3_SECRET_KEY",
+    "s3_region": "S3_REGION",
+    "bucket": "BUCKET",
+    "baseline_path": "BASELINE",
+    "allowed_db_pattern": "ALLOWED_DB_PATTERN",
+    "host": "SEED_HOST",
+}
+
+
+class SeedSettings(Strict):
+    """Where the seed route writes and who may call it. Off unless ``enabled``."""
+
+    enabled: bool = Field(
+        False, description="Serve the routes at all (CLAIMS_HARNESS_SEED_ENABLED).")
+    token: str | None = Field(None, description="Bearer token every call must carry.")
+    mongo_uri: str = Field("mongodb://127.0.0.1:27017/", description="MongoDB URI.")
+    database: str = Field("claims_dev", description="Database of this lane.")
+    s3_endpoint: str = Field("http://127.0.0.1:9000", description="S3 endpoint URL.")
+    s3_access_key: str = DEFAULT_S3_KEY
+    s3_secret_key: str = DEFAULT_S3_SECRET
+    s3_region: str = "us-east-1"
+    bucket: str = Field("claims-dev", description="Bucket of this lane.")
+    baseline_path: Path | None = Field(
+        None, description="Baseline JSON (corpus.formats.Baseline); none means an empty baseline.")
+    allowed_db_pattern: str = Field(
+        DEFAULT_ALLOWED_DB_PATTERN,
+        description="Regular expression a database name must contain a match of.")
+    host: str = Field("127.0.0.1", description="Interface the standalone server binds.")
+
+    @property
+    def s3(self) -> S3Config:
+        return S3Config(endpoint=self.s3_endpoint, access_key=self.s3_access_key,
+                        secret_key=self.s3_secret_key, region=self.s3_region)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None,
+                 **overrides: object) -> SeedSettings:
+        """Settings from ``CLAIMS_HARNESS_*`` variables; keyword overrides win when not None."""
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        for name, var in _ENV_NAMES.items():
+            raw = env.get(ENV_PREFIX + var)
+            if raw is not None and raw != "":
+                values[name] = raw
+        if "enabled" in values:
+            values["enabled"] = str(values["enabled"]).strip().lower() in ("1", "true", "yes", "on")
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls.model_validate(values)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"])
+            raise SeedError(f"invalid seed settings: {err['msg']}",
+                            field=field, variable=ENV_PREFIX + _ENV_NAMES.get(field, "")) from exc
+
+
+def load_baseline_file(path: Path | None) -> Baseline:
+    """The baseline stored at ``path`` (an empty baseline when ``path`` is None)."""
+    if path is None:
+        return Baseline()
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SeedError(f"cannot read baseline: {exc.strerror}", file=str(path)) from exc
+    except json.JSONDecodeError as exc:
+        raise SeedError(f"baseline is not JSON: {exc.msg}", file=str(path),
+                        line=exc.lineno) from exc
+    try:
+        return Baseline.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise SeedError(f"invalid baseline: {err['msg']}", file=str(path),
+                        field=".".join(str(p) for p in err["loc"])) from exc
