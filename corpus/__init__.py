@@ -6,6 +6,9 @@ route and the scorer.
 """
 
 from . import formats
+from ._check import CheckReport, check_corpus
+from ._check_pack import Problem
+from ._generate import generate_materials, render_material
 from ._loading import (
     Pack,
     corpus_identity,
@@ -21,6 +24,8 @@ from ._loading import (
     pack_hash,
     setup_files,
 )
+from ._manifest import update_manifest
+from ._schemas import render_schemas, stale_schemas, write_schemas
 from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, load_customer_view
 from .errors import (
     HarnessError,
@@ -35,6 +40,15 @@ from .errors import (
 )
 
 __all__ = [
+    "CheckReport",
+    "Problem",
+    "check_corpus",
+    "generate_materials",
+    "render_material",
+    "render_schemas",
+    "stale_schemas",
+    "update_manifest",
+    "write_schemas",
     "CUSTOMER_FILES",
     "CustomerMaterial",
     "CustomerView",
