@@ -1,0 +1,217 @@
+"""Staff-side claim checks: triage, review signal, facts, incident date and time.
+
+Each check is a pure function of the staff reading and the oracle and returns one
+``ComponentResult``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from corpus.formats import ALL_CHECKS, ComponentResult, Labels, StaffReading
+
+from ._normalise import kind_of, norm_text, values_match
+
+# Names a StaffReading.not_shown may use for each component's region.
+HIDDEN_REGION_NAMES: dict[str, tuple[str, ...]] = {
+    "triage": ("triage", "triage_class", "reasons", "triage_reasons"),
+    "review": ("review", "review_signal", "review_required"),
+    "review_checks": ("checks", "review_checks", "check_outcomes"),
+    "facts": ("facts", "staff_facts", "collected_facts"),
+    "waiting_list": ("waiting_list", "waiting"),
+}
+
+INCIDENT_KEYS: tuple[str, ...] = ("incident_date", "incident_time")
+
+
+def component(name: str, status: str, explanation: str, modes: Iterable[str] = (),
+              **details: Any) -> ComponentResult:
+    return ComponentResult(name=name, status=status, explanation=explanation,
+                           failure_modes=sorted(set(modes)), details=details)
+
+
+def region_hidden(staff: StaffReading | None, region: str) -> bool:
+    if staff is None:
+        return False
+    hidden = {norm_text(n).replace(" ", "_") for n in staff.not_shown}
+    return any(n in hidden for n in HIDDEN_REGION_NAMES[region])
+
+
+def _claim_missing(name: str, staff: StaffReading | None) -> ComponentResult | None:
+    if staff is None:
+        return component(name, "fail", "no staff reading was recorded (staff.json missing)",
+                         ["claim_not_found"])
+    if not staff.found:
+        why = f": {staff.error}" if staff.error else ""
+        return component(name, "fail", f"the staff side did not show the claim{why}",
+                         ["claim_not_found"])
+    return None
+
+
+def _code(text: str) -> str:
+    """The reason code a shown reason starts with ('third_party_involved — ...')."""
+    m = re.match(r"\s*([a-z][a-z0-9_]*)", text.strip().lower())
+    return m[1] if m else text.strip().lower()
+
+
+def check_triage(staff: StaffReading | None, labels: Labels) -> ComponentResult:
+    if region_hidden(staff, "triage"):
+        return component("triage", "not_implemented", "the staff side does not show triage")
+    missing_claim = _claim_missing("triage", staff)
+    if missing_claim:
+        return missing_claim
+    assert staff is not None
+    want = labels.triage
+    shown_class = _code(staff.triage_class or "") or None
+    reasons = [_code(r) for r in staff.reasons]
+    missing = [r for r in want.required_reasons if r not in reasons]
+    allowed = set(want.required_reasons) | set(want.allowed_reasons)
+    extra = [r for r in reasons if r not in allowed]
+    problems, modes = [], []
+    if shown_class != want.triage_class:
+        problems.append(f"class {shown_class or 'not shown'}, expected {want.triage_class}")
+        modes.append("wrong_triage")
+    if missing:
+        problems.append(f"missing reason {', '.join(missing)}")
+        modes.append("missing_reason")
+    if extra:
+        problems.append(f"reason outside required and allowed: {', '.join(extra)}")
+        modes.append("extra_reason")
+    details = {"expected_class": want.triage_class, "shown_class": shown_class,
+               "shown_reasons": reasons, "missing": missing, "extra": extra}
+    if problems:
+        return component("triage", "fail", "; ".join(problems), modes, **details)
+    return component("triage", "pass",
+                     f"class {shown_class} with reasons {', '.join(reasons) or 'none'}", **details)
+
+
+def check_review(staff: StaffReading | None, labels: Labels) -> ComponentResult:
+    if region_hidden(staff, "review"):
+        return component("review", "not_implemented", "the staff side does not show the "
+                         "review signal")
+    missing_claim = _claim_missing("review", staff)
+    if missing_claim:
+        return missing_claim
+    assert staff is not None
+    want = labels.review
+    fired = staff.review_required
+    problems, modes = [], []
+    details: dict[str, Any] = {
+        "expected": want.review_required, "fired": fired,
+        "innocent_control": labels.innocent_control,
+        "false_positive": bool(fired) and not want.review_required,
+        "false_negative": fired is False and want.review_required,
+    }
+    if fired is None:
+        problems.append("review signal not read")
+        modes.append("missed_flag" if want.review_required else "false_flag")
+    elif fired and not want.review_required:
+        problems.append("review signal fired, not required")
+        modes.append("false_flag")
+        if labels.innocent_control:
+            modes.append("innocent_flagged")
+    elif not fired and want.review_required:
+        problems.append("review signal did not fire, required")
+        modes.append("missed_flag")
+
+    checks: dict[str, dict[str, Any]] = {}
+    if region_hidden(staff, "review_checks"):
+        details["checks_shown"] = False
+    else:
+        details["checks_shown"] = True
+        for check in ALL_CHECKS:
+            expected = want.checks[check]
+            row = staff.checks.get(check)
+            shown = _code(row.outcome) if row is not None else None
+            ok = shown == expected or (shown is None and expected == "not_applicable")
+            checks[check] = {"expected": expected, "shown": shown, "ok": ok}
+            if ok:
+                continue
+            if expected == "not_checked" and shown == "clear":
+                problems.append(f"{check} shown clear, but it could not be checked")
+                modes.append("not_checked_as_clear")
+            else:
+                problems.append(f"{check} {shown or 'not shown'}, expected {expected}")
+                modes.append("wrong_check_outcome")
+    details["checks"] = checks
+    details["not_checked"] = [c for c in ALL_CHECKS if want.checks[c] == "not_checked"]
+    if problems:
+        return component("review", "fail", "; ".join(problems), modes, **details)
+    signal = "fired" if fired else "did not fire"
+    nc = details["not_checked"]
+    tail = f"; not checked (reported apart): {', '.join(nc)}" if nc else ""
+    return component("review", "pass", f"review signal {signal} as expected; every check "
+                     f"outcome matches{tail}", **details)
+
+
+def _fact_results(staff: StaffReading, wanted: dict[str, Any], optional: dict[str, Any]
+                  ) -> tuple[list[str], list[str], dict[str, Any]]:
+    problems: list[str] = []
+    modes: list[str] = []
+    per_fact: dict[str, Any] = {}
+    for key, value in wanted.items():
+        shown = staff.facts.get(key)
+        kind = kind_of(key, value)
+        entry: dict[str, Any] = {"expected": value, "kind": kind, "optional": False}
+        if shown is None or not shown.value.strip():
+            entry.update(shown=None, ok=False)
+            problems.append(f"{key} missing")
+            modes.append("missing_fact")
+        else:
+            match = values_match(kind, value, shown.value)
+            confirmed = norm_text(shown.state) == "confirmed"
+            entry.update(shown=shown.value, state=shown.state, match=match,
+                         confirmed=confirmed, ok=match and confirmed)
+            if not match:
+                problems.append(f"{key} {shown.value!r}, expected {value!r}")
+                modes.append("wrong_fact")
+            if not confirmed:
+                problems.append(f"{key} is {shown.state}, not confirmed")
+                modes.append("unconfirmed_fact")
+        per_fact[key] = entry
+    for key, value in optional.items():
+        shown = staff.facts.get(key)
+        kind = kind_of(key, value)
+        if shown is None or not shown.value.strip():
+            per_fact[key] = {"expected": value, "kind": kind, "optional": True, "shown": None,
+                             "ok": True}
+            continue
+        match = values_match(kind, value, shown.value)
+        per_fact[key] = {"expected": value, "kind": kind, "optional": True,
+                         "shown": shown.value, "state": shown.state, "ok": match}
+        if not match:
+            problems.append(f"optional {key} {shown.value!r}, expected {value!r}")
+            modes.append("wrong_optional_fact")
+    return problems, modes, per_fact
+
+
+def _facts_component(name: str, staff: StaffReading | None, wanted: dict[str, Any],
+                     optional: dict[str, Any]) -> ComponentResult:
+    if region_hidden(staff, "facts"):
+        return component(name, "not_implemented", "the staff side does not show the facts")
+    missing_claim = _claim_missing(name, staff)
+    if missing_claim:
+        return missing_claim
+    assert staff is not None
+    problems, modes, per_fact = _fact_results(staff, wanted, optional)
+    if problems:
+        return component(name, "fail", "; ".join(problems), modes, facts=per_fact)
+    keys = ", ".join(wanted) or "none"
+    return component(name, "pass", f"present, confirmed and matching: {keys}", facts=per_fact)
+
+
+def check_facts(staff: StaffReading | None, labels: Labels) -> ComponentResult:
+    wanted = {k: v for k, v in labels.expected_facts.items() if k not in INCIDENT_KEYS}
+    optional = {k: v for k, v in labels.optional_facts.items() if k not in INCIDENT_KEYS}
+    return _facts_component("facts", staff, wanted, optional)
+
+
+def check_incident_datetime(staff: StaffReading | None, labels: Labels
+                            ) -> ComponentResult | None:
+    wanted = {k: v for k, v in labels.expected_facts.items() if k in INCIDENT_KEYS}
+    optional = {k: v for k, v in labels.optional_facts.items() if k in INCIDENT_KEYS}
+    if not wanted and not optional:
+        return None
+    return _facts_component("incident_datetime", staff, wanted, optional)

@@ -1,0 +1,155 @@
+"""Paired comparison of two scored runs, and the pass^k gate with its JUnit XML."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from corpus.errors import ScoringError
+from corpus.formats import Comparison, RunSummary
+from corpus.formats.sheet import PackDifference
+
+from ._record import SUMMARY_FILE, parse_model
+from ._stats import DEFAULT_RESAMPLES, DEFAULT_SEED, cluster_bootstrap_ci, mean, pass_hat_k
+from ._summary import score_run
+
+
+def load_summary(run_dir: Path | str, corpus_root: Path | str | None = None) -> RunSummary:
+    """summary.json of a run, scoring the run first if it has none."""
+    path = Path(run_dir) / SUMMARY_FILE
+    if path.exists():
+        return parse_model(RunSummary, path)
+    return score_run(run_dir, corpus_root)
+
+
+def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool = False, *,
+            seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> Comparison:
+    """Per-pack success-rate differences (run - baseline) with a paired bootstrap CI."""
+    if run.corpus_version != baseline.corpus_version and not allow_different_corpus:
+        raise ScoringError(
+            f"runs use different corpus versions ({run.corpus_version} vs "
+            f"{baseline.corpus_version}); pass allow_different_corpus to compare anyway",
+            run=run.run_id, baseline=baseline.run_id, field="corpus_version")
+    mine = {p.pack_id: p for p in run.packs if p.success_rate is not None}
+    theirs = {p.pack_id: p for p in baseline.packs if p.success_rate is not None}
+    shared = sorted(set(mine) & set(theirs))
+    diffs = [PackDifference(pack_id=pid, run_rate=mine[pid].success_rate,
+                            baseline_rate=theirs[pid].success_rate,
+                            difference=mine[pid].success_rate - theirs[pid].success_rate,
+                            run_n=mine[pid].n, baseline_n=theirs[pid].n)
+             for pid in shared]
+    values = [d.difference for d in diffs]
+    low = high = None
+    if values:
+        low, high = cluster_bootstrap_ci(values, random.Random(seed), resamples)
+    est = mean(values)
+    if low is None or high is None:
+        verdict, why = "inconclusive", "no pack was scored in both runs"
+    elif low > 0:
+        verdict, why = "better", f"the whole interval [{low:+.3f}, {high:+.3f}] is above zero"
+    elif high < 0:
+        verdict, why = "worse", f"the whole interval [{low:+.3f}, {high:+.3f}] is below zero"
+    else:
+        verdict, why = "inconclusive", f"the interval [{low:+.3f}, {high:+.3f}] includes zero"
+    return Comparison(
+        run_id=run.run_id, baseline_run_id=baseline.run_id,
+        corpus_version=run.corpus_version, baseline_corpus_version=baseline.corpus_version,
+        different_corpus_allowed=allow_different_corpus, packs=diffs,
+        only_in_run=sorted(set(mine) - set(theirs)),
+        only_in_baseline=sorted(set(theirs) - set(mine)),
+        mean_difference=est, low=low, high=high, seed=seed, resamples=resamples,
+        verdict=verdict,
+        explanation=f"{len(diffs)} paired pack(s), mean difference "
+                    f"{est:+.3f}: {why}" if est is not None else why,
+    )
+
+
+@dataclass
+class PackGate:
+    pack_id: str
+    n: int
+    pass_hat_k: float | None
+    passed: bool
+    message: str
+
+
+@dataclass
+class GateResult:
+    passed: bool
+    k: int
+    floor: float
+    value: float | None = field(default=None)
+    message: str = ""
+    packs: list[PackGate] = field(default_factory=list)
+
+
+def gate(summary: RunSummary, min_pass_hat_k: float, k: int) -> GateResult:
+    """The run's pass^k (mean over scorable packs) against a floor.
+
+    Fails when the mean is below the floor, when no pack was scorable, or when a scorable pack
+    has fewer than k scorable trials (its pass^k cannot be estimated).
+    """
+    if k < 1:
+        raise ScoringError("k must be at least 1", field="k")
+    reading = {}
+    for item in summary.reading_list:
+        reading.setdefault(item.pack_id, []).append(f"trial {item.trial}: {item.explanation}")
+    packs: list[PackGate] = []
+    for p in summary.packs:
+        if p.n == 0:
+            continue
+        if p.n < k:
+            packs.append(PackGate(p.pack_id, p.n, None, False,
+                                  f"only {p.n} scorable trial(s); pass^{k} needs at least {k}"))
+            continue
+        value = pass_hat_k(p.n, p.c, k)
+        ok = value >= min_pass_hat_k
+        msg = f"pass^{k} = {value:.3f} ({p.c}/{p.n} trials succeeded)"
+        if not ok:
+            msg += f", below the floor {min_pass_hat_k}: " + " | ".join(reading.get(p.pack_id, []))
+        packs.append(PackGate(p.pack_id, p.n, value, ok, msg))
+    values = [p.pass_hat_k for p in packs if p.pass_hat_k is not None]
+    run_value = mean(values)
+    short = [p.pack_id for p in packs if p.pass_hat_k is None]
+    if not packs:
+        return GateResult(False, k, min_pass_hat_k, None, "no scorable pack", packs)
+    if short:
+        return GateResult(False, k, min_pass_hat_k, run_value,
+                          f"too few trials for k={k} in {', '.join(short)}", packs)
+    assert run_value is not None
+    ok = run_value >= min_pass_hat_k
+    relation = "meets" if ok else "is below"
+    label = " [SELF-TEST run]" if summary.self_test else ""
+    return GateResult(ok, k, min_pass_hat_k, run_value,
+                      f"pass^{k} = {run_value:.3f} over {len(packs)} pack(s) {relation} the "
+                      f"floor {min_pass_hat_k}{label}", packs)
+
+
+def write_junit(result: GateResult, summary: RunSummary, path: Path | str) -> Path:
+    """One testsuite for the run, one testcase per scorable pack."""
+    failures = sum(1 for p in result.packs if not p.passed)
+    name = f"claims-harness {summary.run_id}" + (" SELF-TEST" if summary.self_test else "")
+    suite = ET.Element("testsuite", name=name, tests=str(len(result.packs)),
+                       failures=str(failures), errors="0", skipped="0")
+    props = ET.SubElement(suite, "properties")
+    for key, value in (("k", result.k), ("min_pass_hat_k", result.floor),
+                       ("run_pass_hat_k", result.value), ("self_test", summary.self_test),
+                       ("corpus_version", summary.corpus_version)):
+        ET.SubElement(props, "property", name=key, value=str(value))
+    for p in result.packs:
+        case = ET.SubElement(suite, "testcase", classname=f"packs.{summary.run_id}",
+                             name=p.pack_id)
+        if not p.passed:
+            fail = ET.SubElement(case, "failure", message=p.message, type="pass_hat_k")
+            fail.text = p.message
+        else:
+            ET.SubElement(case, "system-out").text = p.message
+    suites = ET.Element("testsuites")
+    suites.append(suite)
+    ET.indent(suites)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(ET.tostring(suites, encoding="utf-8", xml_declaration=True))
+    return path

@@ -1,0 +1,188 @@
+"""Journey and waiting-list checks, read from the journey events as the customer saw them.
+
+The rules (docs/scoring.md, "Journey"):
+
+- a *question* is a sentence of an agent reply that ends with ``?``; sentences are compared
+  after lower-casing and collapsing everything but letters and digits;
+- a *repeated question* is a reply containing a question the agent already asked in an
+  earlier reply that the customer answered (its next action was ``say`` or ``click``);
+- a *dead-end reply* is a non-empty reply that asks nothing and offers nothing: no question,
+  no request phrase (``REQUEST_PHRASES``), no chips, cards, dialogs, sign-in prompt, to-do
+  text or claim number.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass, field
+
+from corpus.formats import ComponentResult, JourneyEvent, StaffReading, TrialStatus
+
+from ._claim_checks import component, region_hidden
+from ._normalise import norm_text
+from ._record import TrialRecord
+
+# Phrases that ask the customer to do something even without a question mark.
+REQUEST_PHRASES: tuple[str, ...] = (
+    "please", "could you", "can you", "would you", "tell me", "let me know", "upload",
+    "attach", "confirm", "send us", "choose", "select",
+)
+# A click whose label contains one of these words asks for a person (contact request).
+CONTACT_WORDS: tuple[str, ...] = ("person", "human", "someone", "call me", "contact")
+ANSWER_ACTIONS: tuple[str, ...] = ("say", "click")
+_SENTENCE = re.compile(r"[^.?!\n]+[.?!]*")
+
+
+def questions_in(reply: str) -> list[str]:
+    out = []
+    for sentence in _SENTENCE.findall(reply):
+        s = sentence.strip()
+        if s.endswith("?"):
+            n = norm_text(s)
+            if n:
+                out.append(n)
+    return out
+
+
+def _offers_something(ev: JourneyEvent) -> bool:
+    s = ev.screen
+    assert s is not None
+    text = s.latest_reply.lower()
+    return bool(
+        "?" in text or any(p in text for p in REQUEST_PHRASES) or s.chips or s.cards
+        or s.dialogs or s.sign_in_prompt or s.claim_number or s.todo.strip()
+    )
+
+
+@dataclass
+class JourneyFindings:
+    repeated: list[dict] = field(default_factory=list)
+    dead_ends: list[dict] = field(default_factory=list)
+
+
+def analyse_events(events: list[JourneyEvent]) -> JourneyFindings:
+    found = JourneyFindings()
+    answered: dict[str, int] = {}  # question -> step it was first answered at
+    for i, ev in enumerate(events):
+        if ev.screen is None or not ev.screen.latest_reply.strip():
+            continue
+        reply = ev.screen.latest_reply
+        qs = questions_in(reply)
+        for q in qs:
+            if q in answered:
+                found.repeated.append({"step": ev.step, "question": q,
+                                       "first_answered_step": answered[q]})
+        if not _offers_something(ev):
+            found.dead_ends.append({"step": ev.step, "reply": reply[:200]})
+        action = ev.action
+        if action is None and i + 1 < len(events) and events[i + 1].screen is None:
+            action = events[i + 1].action
+        if action is not None and action.kind in ANSWER_ACTIONS:
+            for q in qs:
+                answered.setdefault(q, ev.step)
+    return found
+
+
+def _claim_number(rec: TrialRecord) -> str | None:
+    if rec.result is not None and rec.result.claim_number:
+        return rec.result.claim_number
+    for ev in reversed(rec.events):
+        if ev.screen is not None and ev.screen.claim_number:
+            return ev.screen.claim_number
+    return None
+
+
+def customer_messages(rec: TrialRecord) -> list[str]:
+    return [ev.action.text for ev in rec.events
+            if ev.action is not None and ev.action.kind in ("say", "done") and ev.action.text]
+
+
+def turn_times(rec: TrialRecord) -> list[float]:
+    if rec.result is not None and rec.result.turn_times_s:
+        return list(rec.result.turn_times_s)
+    return [ev.timings.reply_wait_s for ev in rec.events if ev.timings.reply_wait_s is not None]
+
+
+def check_journey(rec: TrialRecord) -> ComponentResult:
+    findings = analyse_events(rec.events)
+    claim = _claim_number(rec)
+    times = turn_times(rec)
+    sent = (rec.result.customer_messages if rec.result is not None and
+            rec.result.customer_messages else len(customer_messages(rec)))
+    problems, modes = [], []
+    if not claim:
+        problems.append("no claim number obtained")
+        modes.append("no_claim_number")
+    if findings.repeated:
+        first = findings.repeated[0]
+        problems.append(f"{len(findings.repeated)} repeated question(s), first at step "
+                        f"{first['step']}: {first['question']!r}")
+        modes.append("repeated_question")
+    if findings.dead_ends:
+        problems.append(f"{len(findings.dead_ends)} reply(ies) left nothing to answer, first "
+                        f"at step {findings.dead_ends[0]['step']}")
+        modes.append("dead_end_reply")
+    last = next((ev for ev in reversed(rec.events) if ev.screen is not None), None)
+    where = None
+    if rec.status in (TrialStatus.STUCK, TrialStatus.AGENT_STOPPED):
+        where = {"step": last.step if last else None,
+                 "reply": (last.screen.latest_reply[:200] if last and last.screen else ""),
+                 "why": rec.detail}
+        label = "stuck" if rec.status == TrialStatus.STUCK else "agent_stopped"
+        problems.append(f"{label} at step {where['step']}: {rec.detail or 'no reason given'}")
+        modes.append(label)
+    details = {
+        "claim_number": claim,
+        "customer_messages": sent,
+        "repeated_questions": findings.repeated,
+        "dead_end_replies": findings.dead_ends,
+        "retries": rec.result.retries if rec.result is not None else 0,
+        "stuck": where,
+        "median_turn_s": statistics.median(times) if times else None,
+        "longest_turn_s": max(times) if times else None,
+    }
+    if problems:
+        return component("journey", "fail", "; ".join(problems), modes, **details)
+    return component("journey", "pass", f"claim number {claim} after {sent} customer "
+                     "message(s); no repeated question, no dead-end reply", **details)
+
+
+def expected_waiting_items(rec: TrialRecord) -> tuple[list[str], int]:
+    """The customer's questions (texts) and the number of contact requests it made."""
+    questions = [t for t in customer_messages(rec) if t.strip().endswith("?")]
+    contacts = sum(
+        1 for ev in rec.events
+        if ev.action is not None and ev.action.kind == "click" and ev.action.label
+        and any(w in ev.action.label.lower() for w in CONTACT_WORDS)
+    )
+    return questions, contacts
+
+
+def check_waiting_list(rec: TrialRecord, staff: StaffReading | None) -> ComponentResult:
+    if region_hidden(staff, "waiting_list"):
+        return component("waiting_list", "not_implemented",
+                         "the staff side does not show a waiting list")
+    questions, contacts = expected_waiting_items(rec)
+    if not questions and not contacts:
+        shown = len(staff.waiting_list) if staff else 0
+        return component("waiting_list", "pass", "the customer asked no question and made no "
+                         f"contact request; nothing expected ({shown} item(s) shown)",
+                         questions=[], contact_requests=0)
+    items = staff.waiting_list if staff is not None else []
+    shown_q = [norm_text(i.text) for i in items if norm_text(i.kind) == "question"]
+    shown_c = sum(1 for i in items if norm_text(i.kind).replace(" ", "_") == "contact_request")
+    missing = [q for q in questions
+               if not any(norm_text(q) in s or (s and s in norm_text(q)) for s in shown_q)]
+    problems = []
+    if missing:
+        problems.append(f"question(s) not on the waiting list: {'; '.join(missing)}")
+    if contacts and shown_c == 0:
+        problems.append(f"{contacts} contact request(s), none on the waiting list")
+    details = {"questions": questions, "contact_requests": contacts, "missing": missing,
+               "shown_contact_requests": shown_c}
+    if problems:
+        return component("waiting_list", "fail", "; ".join(problems), ["waiting_list_missing"],
+                         **details)
+    return component("waiting_list", "pass", f"{len(questions)} question(s) and {contacts} "
+                     "contact request(s) all on the waiting list", **details)

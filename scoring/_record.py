@@ -1,0 +1,168 @@
+"""Reading a run record into memory: one ``TrialRecord`` per trial folder.
+
+Only reads; never writes. Every parse problem is a ``RunRecordError`` (or ``PackError`` for
+oracle files) naming the run, the file and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from corpus.errors import PackError, RunRecordError
+from corpus.formats import (
+    STATUS_CATEGORY,
+    HumanVerdicts,
+    JourneyEvent,
+    Labels,
+    Manifest,
+    RunRecord,
+    StaffReading,
+    StateDump,
+    TrialEntry,
+    TrialResult,
+    TrialStatus,
+)
+
+M = TypeVar("M", bound=BaseModel)
+
+HUMAN_FILE = "human.json"
+SHEET_FILE = "sheet.json"
+SUMMARY_FILE = "summary.json"
+
+
+@dataclass
+class TrialRecord:
+    """Everything the scorer reads about one trial. Built by ``load_trial``."""
+
+    run_id: str
+    pack_id: str
+    trial: int
+    path: str
+    self_test: bool
+    status: TrialStatus
+    result: TrialResult | None = None
+    entry: TrialEntry | None = None
+    events: list[JourneyEvent] = field(default_factory=list)
+    staff: StaffReading | None = None
+    state_before: StateDump | None = None
+    state_after: StateDump | None = None
+    session_mode: str | None = None
+
+    @property
+    def error_category(self) -> str:
+        return STATUS_CATEGORY[self.status].value
+
+    @property
+    def detail(self) -> str:
+        if self.result is not None and self.result.detail:
+            return self.result.detail
+        return self.entry.detail if self.entry is not None else ""
+
+
+def _field(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    return ".".join(str(p) for p in err["loc"]) or "(root)"
+
+
+def parse_model(model: type[M], path: Path, error: type[Exception] = RunRecordError,
+                **context: object) -> M:
+    """Read ``path`` as ``model``; problems raise ``error`` naming the file and field."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(f"cannot read {path.name}: {exc.strerror}", file=str(path), **context) from exc
+    try:
+        return model.model_validate_json(text)
+    except ValidationError as exc:
+        msg = exc.errors()[0]["msg"]
+        raise error(f"invalid {path.name}: {msg}", file=str(path), field=_field(exc),
+                    **context) from exc
+
+
+def _optional(model: type[M], path: Path, **context: object) -> M | None:
+    return parse_model(model, path, **context) if path.exists() else None
+
+
+def load_events(path: Path, **context: object) -> list[JourneyEvent]:
+    """Parse journey.jsonl (missing file: no events)."""
+    if not path.exists():
+        return []
+    events: list[JourneyEvent] = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            events.append(JourneyEvent.model_validate_json(line))
+        except ValidationError as exc:
+            raise RunRecordError(
+                f"invalid journey event on line {lineno}: {exc.errors()[0]['msg']}",
+                file=str(path), field=f"line {lineno}: {_field(exc)}", **context,
+            ) from exc
+    return events
+
+
+def load_run_record(run_dir: Path) -> RunRecord:
+    path = Path(run_dir) / "run.json"
+    if not path.exists():
+        raise RunRecordError("no run.json in the run folder", file=str(path))
+    return parse_model(RunRecord, path)
+
+
+def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
+               session_mode: str | None = None) -> TrialRecord:
+    """Read one trial folder. A missing trial.json leaves the entry's status in charge."""
+    tdir = Path(run_dir) / entry.path
+    ctx = {"run": run.run_id, "pack": entry.pack_id, "trial": entry.trial}
+    result = _optional(TrialResult, tdir / "trial.json", **ctx)
+    status = result.status if result is not None else entry.status
+    if status == TrialStatus.PENDING:
+        status = TrialStatus.HARNESS_ERROR if result is None else status
+    return TrialRecord(
+        run_id=run.run_id,
+        pack_id=entry.pack_id,
+        trial=entry.trial,
+        path=entry.path,
+        self_test=run.self_test or (result.self_test if result is not None else False),
+        status=status,
+        result=result,
+        entry=entry,
+        events=load_events(tdir / "journey.jsonl", **ctx),
+        staff=_optional(StaffReading, tdir / "staff.json", **ctx),
+        state_before=_optional(StateDump, tdir / "state-before.json", **ctx),
+        state_after=_optional(StateDump, tdir / "state-after.json", **ctx),
+        session_mode=session_mode,
+    )
+
+
+def load_human(trial_dir: Path, **context: object) -> HumanVerdicts | None:
+    return _optional(HumanVerdicts, Path(trial_dir) / HUMAN_FILE, **context)
+
+
+def load_labels(corpus_root: Path, pack_id: str) -> Labels:
+    """The pack's oracle: ``<corpus>/<pack>/oracle/labels.json``."""
+    path = Path(corpus_root) / pack_id / "oracle" / "labels.json"
+    if not path.exists():
+        raise PackError("the pack has no oracle/labels.json", pack=pack_id, file=str(path))
+    return parse_model(Labels, path, error=PackError, pack=pack_id)
+
+
+def session_mode_of(corpus_root: Path, pack_id: str) -> str | None:
+    """claimant_session of a pack, from the manifest or setup.json; None when neither says."""
+    manifest = Path(corpus_root) / "manifest.json"
+    if manifest.exists():
+        m = parse_model(Manifest, manifest, error=PackError)
+        if pack_id in m.packs:
+            return m.packs[pack_id].claimant_session
+    setup = Path(corpus_root) / pack_id / "setup.json"
+    if setup.exists():
+        try:
+            value = json.loads(setup.read_text(encoding="utf-8")).get("claimant_session")
+        except (OSError, ValueError, AttributeError):
+            return None
+        return value if isinstance(value, str) else None
+    return None

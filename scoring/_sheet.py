@@ -1,0 +1,114 @@
+"""``score_trial``: the one place where the per-criterion checks are put together."""
+
+from __future__ import annotations
+
+import statistics
+
+from corpus.formats import COMPONENTS, ComponentResult, HumanVerdicts, Labels, Sheet
+from corpus.formats.sheet import TrialFacts
+
+from ._claim_checks import (
+    check_facts,
+    check_incident_datetime,
+    check_review,
+    check_triage,
+    component,
+)
+from ._journey_checks import analyse_events, check_journey, check_waiting_list, turn_times
+from ._record import HUMAN_FILE, TrialRecord
+from ._state_checks import check_assertions, check_state
+
+SCORED = ("pass", "fail")
+
+
+def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None
+            ) -> list[ComponentResult]:
+    staff = rec.staff
+    results = [
+        check_triage(staff, labels),
+        check_review(staff, labels),
+        check_facts(staff, labels),
+        check_incident_datetime(staff, labels),
+        check_journey(rec),
+        check_waiting_list(rec, staff),
+        check_state(rec.state_before, rec.state_after, labels.expected_end_state),
+        *check_assertions(rec, labels.assertions, human),
+    ]
+    present = [r for r in results if r is not None]
+    return sorted(present, key=lambda r: COMPONENTS.index(r.name))
+
+
+def _not_scored(rec: TrialRecord, labels: Labels) -> list[ComponentResult]:
+    why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
+    names = [n for n in COMPONENTS if not n.startswith("assertions_")]
+    if not ({"incident_date", "incident_time"} & (set(labels.expected_facts)
+                                                 | set(labels.optional_facts))):
+        names.remove("incident_datetime")
+    kinds = {a.judge for a in labels.assertions}
+    names += [f"assertions_{k}" for k in ("state", "text", "human") if k in kinds]
+    return [component(n, "not_scored", why) for n in names]
+
+
+def _numbers(rec: TrialRecord) -> TrialFacts:
+    findings = analyse_events(rec.events)
+    times = turn_times(rec)
+    res = rec.result
+    return TrialFacts(
+        claim_number=res.claim_number if res else None,
+        customer_messages=res.customer_messages if res else 0,
+        steps=res.steps if res else len(rec.events),
+        repeated_questions=len(findings.repeated),
+        dead_end_replies=len(findings.dead_ends),
+        retries=res.retries if res else 0,
+        duration_s=res.duration_s if res else (rec.entry.duration_s if rec.entry else None),
+        median_turn_s=statistics.median(times) if times else None,
+        longest_turn_s=max(times) if times else None,
+        cost_usd=res.cost_usd if res else None,
+        total_tokens=res.tokens.total_tokens if res else 0,
+    )
+
+
+def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None = None
+                ) -> Sheet:
+    """Score one trial against its pack's oracle. Pure: reads nothing, writes nothing."""
+    scorable = record.error_category in ("none", "agent_failure")
+    components = _checks(record, labels, human) if scorable else _not_scored(record, labels)
+    scored = [c for c in components if c.status in SCORED]
+    failed = [c for c in scored if c.status == "fail"]
+    modes = sorted({m for c in components for m in c.failure_modes})
+    if not scorable:
+        success = None
+        explanation = components[0].explanation if components else record.status.value
+    elif not scored:
+        success = False
+        explanation = "nothing could be scored: every component is not implemented or queued"
+    else:
+        success = not failed
+        if failed:
+            explanation = " | ".join(f"{c.name}: {c.explanation}" for c in failed)
+        else:
+            others = [c for c in components if c.status not in SCORED]
+            tail = (" (" + ", ".join(f"{c.name} {c.status}" for c in others) + ")"
+                    if others else "")
+            explanation = f"all {len(scored)} scored components passed{tail}"
+    return Sheet(
+        run_id=record.run_id,
+        pack_id=record.pack_id,
+        trial=record.trial,
+        path=record.path,
+        self_test=record.self_test,
+        trial_status=record.status.value,
+        error_category=record.error_category,
+        scorable=scorable,
+        success=success,
+        explanation=explanation,
+        line=labels.line,
+        message_style=labels.message_style,
+        session_mode=record.session_mode,
+        innocent_control=labels.innocent_control,
+        review_required=labels.review.review_required,
+        components=components,
+        failure_modes=modes,
+        numbers=_numbers(record),
+        human_file=HUMAN_FILE if human is not None else None,
+    )

@@ -1,0 +1,216 @@
+"""State checks: the end state against ``expected_end_state``, and the assertions.
+
+Dotted paths address nested fields (``triage.class``). A ``vary`` entry matches a field when
+it equals the path, is a prefix of it (``triage`` covers ``triage.class``), or matches it as a
+glob (``*.ts``, ``items.*.note``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from typing import Any
+
+from corpus.formats import (
+    Assertion,
+    ComponentResult,
+    ExpectedDocument,
+    ExpectedEndState,
+    HumanVerdicts,
+    StateDump,
+)
+
+from ._claim_checks import component
+from ._journey_checks import customer_messages
+from ._record import TrialRecord
+
+_MISSING = object()
+
+
+def flatten(doc: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in doc.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            out.update(flatten(value, path + "."))
+        else:
+            out[path] = value
+    return out
+
+
+def get_path(doc: dict[str, Any], path: str) -> Any:
+    cur: Any = doc
+    for part in path.split("."):
+        if isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        elif isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+            cur = cur[int(part)]
+        else:
+            return _MISSING
+    return cur
+
+
+def varies(path: str, patterns: list[str]) -> bool:
+    return any(path == p or path.startswith(p + ".") or fnmatch.fnmatchcase(path, p)
+               for p in patterns)
+
+
+def matches(doc: dict[str, Any], selector: dict[str, Any]) -> bool:
+    return all(get_path(doc, k) == v for k, v in selector.items())
+
+
+def changed_fields(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    fb, fa = flatten(before), flatten(after)
+    return sorted(k for k in set(fb) | set(fa) if fb.get(k, _MISSING) != fa.get(k, _MISSING))
+
+
+def _field_problems(doc: dict[str, Any], fields: dict[str, Any]) -> list[str]:
+    out = []
+    for path, want in fields.items():
+        got = get_path(doc, path)
+        if got != want:
+            out.append(f"{path}={'missing' if got is _MISSING else repr(got)}, "
+                       f"expected {want!r}")
+    return out
+
+
+def _check_document(ed: ExpectedDocument, before: dict, after: dict,
+                    accounted: set[tuple[str, str]]) -> list[str]:
+    b_coll, a_coll = before.get(ed.collection, {}), after.get(ed.collection, {})
+    label = f"{ed.collection}/{ed.id}" if ed.id else f"{ed.collection} matching {ed.match}"
+    if ed.id is not None:
+        candidates = [ed.id] if ed.id in a_coll or ed.id in b_coll else []
+    else:
+        assert ed.match is not None
+        pool = b_coll if ed.change == "removed" else a_coll
+        candidates = sorted(i for i, d in pool.items() if matches(d, ed.match))
+    if ed.change == "added":
+        candidates = [i for i in candidates if i in a_coll and i not in b_coll]
+    elif ed.change == "removed":
+        candidates = [i for i in candidates if i in b_coll and i not in a_coll]
+    else:
+        candidates = [i for i in candidates if i in a_coll and i in b_coll]
+    if not candidates:
+        return [f"{label}: expected {ed.change}, no such document"]
+    best: list[str] | None = None
+    for doc_id in candidates:
+        problems: list[str] = []
+        if ed.change != "removed":
+            problems += _field_problems(a_coll[doc_id], ed.fields)
+        if ed.change in ("changed", "unchanged"):
+            diff = [f for f in changed_fields(b_coll[doc_id], a_coll[doc_id])
+                    if not varies(f, ed.vary)]
+            if ed.change == "unchanged" and diff:
+                problems.append(f"changed {', '.join(diff)}, expected unchanged")
+            if ed.change == "changed":
+                extra = [f for f in diff if f not in ed.fields]
+                if not diff:
+                    problems.append("unchanged, expected changed")
+                elif extra:
+                    problems.append(f"unexpected change of {', '.join(extra)}")
+        if not problems:
+            accounted.add((ed.collection, doc_id))
+            return []
+        if best is None:
+            best = problems
+    accounted.add((ed.collection, candidates[0]))
+    return [f"{label}: {p}" for p in best or []]
+
+
+def check_state(before: StateDump | None, after: StateDump | None,
+                expected: ExpectedEndState) -> ComponentResult:
+    if before is None or after is None:
+        missing = "state-before.json" if before is None else "state-after.json"
+        return component("state", "fail", f"no {missing} recorded", ["state_mismatch"])
+    accounted: set[tuple[str, str]] = set()
+    mismatches: list[str] = []
+    for ed in expected.documents:
+        mismatches += _check_document(ed, before.collections, after.collections, accounted)
+    unexpected: list[str] = []
+    for coll in sorted(set(before.collections) | set(after.collections)):
+        if coll in expected.allow_other_changes_in:
+            continue
+        b, a = before.collections.get(coll, {}), after.collections.get(coll, {})
+        for doc_id in sorted(set(b) | set(a)):
+            if (coll, doc_id) in accounted or b.get(doc_id) == a.get(doc_id):
+                continue
+            what = "added" if doc_id not in b else "removed" if doc_id not in a else "changed"
+            unexpected.append(f"{coll}/{doc_id} {what}")
+    objects = sorted(k for k in set(before.objects) | set(after.objects)
+                     if before.objects.get(k) != after.objects.get(k))
+    details = {"mismatches": mismatches, "unexpected": unexpected, "object_changes": objects}
+    modes = (["state_mismatch"] if mismatches else []) + (
+        ["unexpected_change"] if unexpected else [])
+    if modes:
+        parts = mismatches + [f"unexpected change outside allowed collections: {u}"
+                              for u in unexpected[:5]]
+        return component("state", "fail", "; ".join(parts), modes, **details)
+    return component("state", "pass", f"{len(expected.documents)} expected document(s) as "
+                     "expected; no change outside the allowed collections", **details)
+
+
+def agent_replies(rec: TrialRecord) -> list[str]:
+    out: list[str] = []
+    for ev in rec.events:
+        reply = ev.screen.latest_reply if ev.screen is not None else ""
+        if reply.strip() and (not out or out[-1] != reply):
+            out.append(reply)
+    return out
+
+
+def _state_assertion(a: Assertion, after: StateDump | None) -> tuple[bool, str]:
+    assert a.state is not None
+    if after is None:
+        return False, "no state-after.json"
+    docs = after.collections.get(a.state.collection, {})
+    n = sum(1 for d in docs.values() if matches(d, a.state.match))
+    ok = n == a.state.count if a.state.count is not None else n >= 1
+    want = f"exactly {a.state.count}" if a.state.count is not None else "at least 1"
+    return ok, f"{n} {a.state.collection} document(s) match, expected {want}"
+
+
+def _text_assertion(a: Assertion, rec: TrialRecord) -> tuple[bool, str]:
+    assert a.text is not None
+    texts = agent_replies(rec) if a.text.where == "agent_replies" else customer_messages(rec)
+    found = any(re.search(a.text.pattern, t, re.IGNORECASE) for t in texts)
+    ok = found if a.text.expect == "present" else not found
+    return ok, (f"/{a.text.pattern}/ {'found' if found else 'not found'} in "
+                f"{len(texts)} {a.text.where.replace('_', ' ')}, expected {a.text.expect}")
+
+
+def check_assertions(rec: TrialRecord, assertions: list[Assertion],
+                     human: HumanVerdicts | None) -> list[ComponentResult]:
+    out: list[ComponentResult] = []
+    for kind in ("state", "text", "human"):
+        group = [a for a in assertions if a.judge == kind]
+        if not group:
+            continue
+        items: list[dict[str, Any]] = []
+        for a in group:
+            if kind == "state":
+                ok, why = _state_assertion(a, rec.state_after)
+                status = "pass" if ok else "fail"
+            elif kind == "text":
+                ok, why = _text_assertion(a, rec)
+                status = "pass" if ok else "fail"
+            else:
+                v = human.verdicts.get(a.id) if human is not None else None
+                status = v.verdict if v is not None else "queued"
+                why = (f"{v.verdict} by {v.reviewer}" + (f": {v.note}" if v.note else "")
+                       if v is not None else "waiting for a reviewer")
+            items.append({"id": a.id, "description": a.description, "status": status,
+                          "why": why})
+        failed = [i for i in items if i["status"] == "fail"]
+        queued = [i for i in items if i["status"] == "queued"]
+        name = f"assertions_{kind}"
+        if failed:
+            mode = "human_rejected" if kind == "human" else "assertion_failed"
+            text = "; ".join(f"{i['id']}: {i['why']}" for i in failed)
+            out.append(component(name, "fail", text, [mode], assertions=items))
+        elif queued:
+            out.append(component(name, "queued", f"{len(queued)} of {len(items)} assertion(s) "
+                                 "waiting for a reviewer", assertions=items))
+        else:
+            out.append(component(name, "pass", f"{len(items)} assertion(s) hold: "
+                                 + ", ".join(i["id"] for i in items), assertions=items))
+    return out

@@ -1,0 +1,67 @@
+"""Statistics: unbiased pass@k / pass^k and seeded cluster bootstraps. Pure Python.
+
+Every resampling function takes an explicit ``random.Random``; nothing uses a global RNG.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from corpus.errors import ScoringError
+
+DEFAULT_SEED = 20260101
+DEFAULT_RESAMPLES = 2000
+MIN_PACKS_FOR_CI = 3
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """1 - C(n-c, k) / C(n, k): the chance at least one of k trials drawn from n succeeds."""
+    _check(n, c, k)
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """C(c, k) / C(n, k): the chance all of k trials drawn from n succeed."""
+    _check(n, c, k)
+    return math.comb(c, k) / math.comb(n, k)
+
+
+def _check(n: int, c: int, k: int) -> None:
+    if not (0 <= c <= n) or not (1 <= k <= n):
+        raise ScoringError(f"pass@k needs 0 <= c <= n and 1 <= k <= n (n={n}, c={c}, k={k})",
+                           field="k")
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Linear interpolation between order statistics (numpy's default 'linear' method)."""
+    if not sorted_values:
+        raise ScoringError("percentile of no values")
+    pos = (len(sorted_values) - 1) * q
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def bootstrap_means(values: Sequence[float], rng: random.Random, resamples: int) -> list[float]:
+    """Means of ``resamples`` resamples (with replacement) of ``values``, sorted."""
+    n = len(values)
+    if n == 0:
+        raise ScoringError("bootstrap over no clusters")
+    vals = list(values)
+    choices = rng.choices
+    return sorted(math.fsum(choices(vals, k=n)) / n for _ in range(resamples))
+
+
+def cluster_bootstrap_ci(per_cluster: Sequence[float], rng: random.Random,
+                         resamples: int = DEFAULT_RESAMPLES, level: float = 0.95
+                         ) -> tuple[float, float]:
+    """Percentile interval for the mean of per-cluster (per-pack) values."""
+    means = bootstrap_means(per_cluster, rng, resamples)
+    alpha = (1.0 - level) / 2.0
+    return _percentile(means, alpha), _percentile(means, 1.0 - alpha)
+
+
+def mean(values: Sequence[float]) -> float | None:
+    return math.fsum(values) / len(values) if values else None
