@@ -1,9 +1,100 @@
-"""Commands: run."""
+"""Commands: run — drive packs through the product with a simulated customer."""
 
 from __future__ import annotations
 
+import contextlib
+from pathlib import Path
+
 import typer
+
+from ._errors import reported_errors
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the application."""
+    app.command("run")(run)
+
+
+def run(
+    profile: str = typer.Option("reference", help="Product profile: a TOML path or a shipped "
+                                "profile name."),
+    packs: Path = typer.Option(Path("packs"), help="Corpus folder."),
+    pack: list[str] = typer.Option([], "--pack", help="Pack id to run (repeatable; default all)."),
+    trials: int = typer.Option(1, min=1, help="Trials per pack."),
+    lanes: int = typer.Option(0, min=0, help="With --dev: number of lanes to start."),
+    dev: bool = typer.Option(False, "--dev", help="Start the embedded dev environment for this "
+                             "run and stop it afterwards."),
+    customer: str = typer.Option("scripted", help="scripted | llm"),
+    runs_dir: Path = typer.Option(Path("runs"), help="Where run records go."),
+    run_id: str | None = typer.Option(None, help="Run id (default: timestamp + random)."),
+    resume: str | None = typer.Option(None, help="Finish the interrupted run with this id."),
+    self_test: bool = typer.Option(False, "--self-test", help="Allow a controlled runtime; the "
+                                   "run is labelled a self-test."),
+    headed: bool = typer.Option(False, "--headed", help="Show the browser."),
+    browser_executable: str | None = typer.Option(
+        None, "--browser-executable", help="Chromium to launch (default $CLAIMS_HARNESS_CHROMIUM "
+        "or /usr/bin/chromium)."),
+    tracing: str = typer.Option("off", help="Playwright tracing: on | off | retain-on-failure."),
+    turn_limit: int = typer.Option(40, min=1, help="Most customer actions per trial."),
+    stuck_after: int = typer.Option(3, min=2, help="Same screen this many times = stuck."),
+    runtime: str = typer.Option("reference", help="With --dev: runtime the app starts with."),
+    llm_base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint."),
+    llm_model: str | None = typer.Option(None, help="Customer model name."),
+    llm_temperature: float | None = typer.Option(None, help="Customer model temperature."),
+    llm_seed: int | None = typer.Option(None, help="Customer model seed."),
+    llm_max_attempts: int = typer.Option(4, min=1, help="Attempts per customer decision."),
+    llm_backoff: float = typer.Option(1.0, min=0, help="First retry delay in seconds (doubles)."),
+    llm_price_prompt: float | None = typer.Option(None, help="USD per million prompt tokens."),
+    llm_price_completion: float | None = typer.Option(
+        None, help="USD per million completion tokens."),
+) -> None:
+    """Run packs end to end through the browser and write a run record."""
+    import harness
+    from harness.customers import LlmSettings
+
+    with reported_errors():
+        if tracing not in harness.TRACING_MODES:
+            raise typer.BadParameter(f"choose one of {', '.join(harness.TRACING_MODES)}",
+                                     param_hint="--tracing")
+        if customer not in ("scripted", "llm"):
+            raise typer.BadParameter("choose scripted or llm", param_hint="--customer")
+        prof = harness.load_profile(profile)
+        llm = None
+        if customer == "llm":
+            llm = LlmSettings.from_options(
+                base_url=llm_base_url, model=llm_model, temperature=llm_temperature,
+                seed=llm_seed, max_attempts=llm_max_attempts, backoff_s=llm_backoff,
+                price_prompt_per_mtok=llm_price_prompt,
+                price_completion_per_mtok=llm_price_completion)
+        recorded = {
+            "profile": profile, "packs": str(packs), "pack": list(pack), "trials": trials,
+            "lanes": lanes, "dev": dev, "customer": customer, "tracing": tracing,
+            "turn_limit": turn_limit, "stuck_after": stuck_after, "headed": headed,
+            "runtime": runtime if dev else None,
+        }
+        options = harness.RunOptions(
+            profile=prof, packs_root=packs, runs_dir=runs_dir, pack_ids=list(pack),
+            trials=trials, customer=customer, llm=llm, run_id=run_id, resume=resume,
+            self_test=self_test, headed=headed, browser_executable=browser_executable,
+            tracing=tracing, turn_limit=turn_limit, stuck_after=stuck_after,
+            progress=typer.echo, recorded_options=recorded,
+        )
+        with contextlib.ExitStack() as stack:
+            if dev:
+                import seed
+
+                env = stack.enter_context(seed.start_dev(
+                    lanes=max(1, lanes), app=True, runtime=runtime,
+                    baseline_path=packs / "baseline.json"))
+                typer.echo(f"dev environment: {len(env.lanes)} lane(s), runtime {runtime}")
+                options.profile = prof.with_lanes([
+                    harness.Lane(name=ln.name, base_url=ln.base_url or "",
+                                 seed_url=ln.seed_url, database=ln.database)
+                    for ln in env.lanes])
+                options.seed_token = env.seed_token
+            elif lanes and lanes != len(prof.resolved_lanes()):
+                raise typer.BadParameter(
+                    f"the profile lists {len(prof.resolved_lanes())} lane(s); --lanes N starts "
+                    "N lanes only with --dev", param_hint="--lanes")
+            record, run_dir = harness.run(options)
+        typer.echo(harness.summary_line(record, run_dir))

@@ -1,3 +1,44 @@
-"""harness package."""
+"""The journey runner: product profiles, the browser driver, simulated customers, run records.
 
-__all__: list[str] = []
+Reads packs only through ``corpus.load_customer_view`` (and ``setup.json`` to send it to the
+seed route); never the oracle.
+"""
+
+from ._profile import Lane, Profile, load_profile
+from ._redact import redact_har
+from ._run import RunOptions, check_runtime, execute, prepare_resume, run, summary_line
+from ._transcript import SELF_TEST_LABEL
+from ._trial import TRACING_MODES, TrialSettings, run_trial
+from .customers import (
+    Customer,
+    CustomerContext,
+    LlmCustomer,
+    LlmSettings,
+    ScriptedCustomer,
+    make_customer,
+    parse_action,
+)
+
+__all__ = [
+    "SELF_TEST_LABEL",
+    "TRACING_MODES",
+    "Customer",
+    "CustomerContext",
+    "Lane",
+    "LlmCustomer",
+    "LlmSettings",
+    "Profile",
+    "RunOptions",
+    "ScriptedCustomer",
+    "TrialSettings",
+    "check_runtime",
+    "execute",
+    "load_profile",
+    "make_customer",
+    "parse_action",
+    "prepare_resume",
+    "redact_har",
+    "run",
+    "run_trial",
+    "summary_line",
+]

@@ -1,0 +1,277 @@
+"""A run: many trials over many packs, spread over lanes, recorded in run.json."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as pkg_version
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+import corpus
+from corpus.errors import ProductError, RunRecordError
+from corpus.formats import RunRecord, TrialEntry, TrialResult, TrialStatus
+from corpus.formats.run import CorpusInfo, CustomerInfo, HarnessInfo, LaneInfo, ProductInfo
+
+from ._browser import launch_browser
+from ._files import write_model_atomic
+from ._profile import Lane, Profile, url
+from ._trial import TrialSettings, run_trial
+from .customers import LlmSettings, make_customer
+
+
+@dataclass
+class RunOptions:
+    """Everything one run needs. ``seed_token`` overrides the profile's environment variable."""
+
+    profile: Profile
+    packs_root: Path
+    runs_dir: Path = Path("runs")
+    pack_ids: list[str] = field(default_factory=list)
+    trials: int = 1
+    customer: str = "scripted"
+    llm: LlmSettings | None = None
+    run_id: str | None = None
+    resume: str | None = None
+    self_test: bool = False
+    headed: bool = False
+    browser_executable: str | None = None
+    tracing: str = "off"
+    turn_limit: int = 40
+    stuck_after: int = 3
+    seed_token: str | None = None
+    progress: Callable[[str], None] = lambda line: None
+    recorded_options: dict[str, Any] = field(default_factory=dict)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
+
+
+def git_commit(cwd: Path | None = None) -> str | None:
+    """The current git commit, or None outside a repository or without git."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                             timeout=5, cwd=cwd or Path(__file__).parent)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return out.stdout.strip() or None
+
+
+def harness_version() -> str:
+    try:
+        return pkg_version("claims-journey-harness")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def check_runtime(profile: Profile, lanes: list[Lane], self_test: bool) -> tuple[str, dict]:
+    """Read each lane's runtime report; refuse a controlled runtime unless ``self_test``."""
+    runtime, report = "", {}
+    for lane in lanes:
+        target = url(lane.base_url, profile.runtime.path)
+        try:
+            resp = httpx.get(target, timeout=10.0, trust_env=False)
+            resp.raise_for_status()
+            report = resp.json()
+        except (httpx.HTTPError, ValueError) as exc:
+            raise ProductError(f"cannot read the runtime report: {exc}", url=target,
+                               lane=lane.name) from exc
+        if not isinstance(report, dict) or profile.runtime.field not in report:
+            raise ProductError("the runtime report lacks its runtime field", url=target,
+                               field=profile.runtime.field)
+        runtime = str(report[profile.runtime.field])
+        if runtime in profile.runtime.controlled_values and not self_test:
+            raise ProductError(
+                f"refusing to run: the product reports the controlled runtime '{runtime}', a "
+                "stand-in that only proves the harness works; pass --self-test to run against "
+                "it on purpose (the run is then labelled a self-test)",
+                url=target, lane=lane.name, runtime=runtime,
+            )
+    return runtime, report
+
+
+def _trial_path(pack_id: str, n: int) -> str:
+    return f"{pack_id}/trial-{n}"
+
+
+def move_aside(folder: Path) -> Path:
+    """Move an unfinished trial folder to trial-<n>.interrupted-<k> (never deleted)."""
+    k = 1
+    while (target := folder.with_name(f"{folder.name}.interrupted-{k}")).exists():
+        k += 1
+    folder.rename(target)
+    return target
+
+
+def prepare_resume(run_dir: Path) -> RunRecord:
+    """Load run.json, keep finished trials (trial.json exists), move unfinished ones aside."""
+    path = run_dir / "run.json"
+    if not path.is_file():
+        raise RunRecordError("no run to resume", file=str(path))
+    try:
+        record = RunRecord.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise RunRecordError(f"run.json is unreadable: {exc}".splitlines()[0],
+                             file=str(path)) from exc
+    for i, entry in enumerate(record.trials):
+        folder = run_dir / entry.path
+        done = folder / "trial.json"
+        if done.is_file():
+            result = TrialResult.model_validate_json(done.read_text(encoding="utf-8"))
+            record.trials[i] = _entry_from(result, entry.path)
+            continue
+        if folder.exists():
+            move_aside(folder)
+        record.trials[i] = TrialEntry(pack_id=entry.pack_id, trial=entry.trial, path=entry.path)
+    record.finished_at = None
+    return record
+
+
+def _entry_from(result: TrialResult, path: str) -> TrialEntry:
+    return TrialEntry(
+        pack_id=result.pack_id, trial=result.trial, lane=result.lane, status=result.status,
+        stop_reason=result.stop_reason, detail=result.detail.splitlines()[0][:300] if
+        result.detail else "", started_at=result.started_at, ended_at=result.ended_at,
+        duration_s=result.duration_s, path=path,
+    )
+
+
+def _seed_client(lane: Lane, token: str, timeout: float) -> Any:
+    from seed import SeedClient
+
+    return SeedClient(lane.seed_url or "", token, timeout)
+
+
+async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
+    """Run (or resume) every pending trial; returns the final record and the run folder."""
+    profile = options.profile
+    lanes = profile.resolved_lanes()
+    packs_root = Path(options.packs_root)
+    version, chash = corpus.corpus_identity(packs_root)
+    runtime, report = check_runtime(profile, lanes, options.self_test)
+    if options.resume:
+        run_dir = Path(options.runs_dir) / options.resume
+        record = prepare_resume(run_dir)
+        if record.corpus.hash != chash:
+            raise RunRecordError("the corpus changed since this run started; start a new run",
+                                 run=options.resume, recorded=record.corpus.hash[:12],
+                                 now=chash[:12])
+        if record.self_test != options.self_test:
+            raise RunRecordError("resume with the same --self-test setting as the run",
+                                 run=options.resume, self_test=record.self_test)
+    else:
+        all_packs = {p.name: p for p in corpus.list_packs(packs_root)}
+        wanted = options.pack_ids or sorted(all_packs)
+        unknown = [p for p in wanted if p not in all_packs]
+        if unknown:
+            raise corpus.PackError(f"no such pack(s): {unknown}", file=str(packs_root))
+        run_id = options.run_id or new_run_id()
+        run_dir = Path(options.runs_dir) / run_id
+        if run_dir.exists():
+            raise RunRecordError("a run with this id exists; use --resume to finish it",
+                                 run=run_id, file=str(run_dir))
+        customer_info = (options.llm.info() if options.customer == "llm" and options.llm else
+                         CustomerInfo(kind="scripted"))
+        record = RunRecord(
+            run_id=run_id, created_at=_now(), self_test=options.self_test,
+            harness=HarnessInfo(version=harness_version(), git_commit=git_commit()),
+            corpus=CorpusInfo(version=version, hash=chash, path=str(packs_root)),
+            product=ProductInfo(profile=profile.name, base_urls=[ln.base_url for ln in lanes],
+                                runtime=runtime, runtime_report=report),
+            customer=customer_info,
+            lanes=[LaneInfo(name=ln.name, base_url=ln.base_url, database=ln.database)
+                   for ln in lanes],
+            options=options.recorded_options,
+            trials=[TrialEntry(pack_id=p, trial=n, path=_trial_path(p, n))
+                    for p in wanted for n in range(1, options.trials + 1)],
+        )
+    run_dir.mkdir(parents=True, exist_ok=True)
+    write_model_atomic(run_dir / "run.json", record)
+    await _run_pending(options, record, run_dir, lanes, packs_root)
+    record.finished_at = _now()
+    write_model_atomic(run_dir / "run.json", record)
+    return record, run_dir
+
+
+async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
+                       lanes: list[Lane], packs_root: Path) -> None:
+    from playwright.async_api import async_playwright
+
+    profile = options.profile
+    token = options.seed_token if options.seed_token is not None else profile.seed_token()
+    pending: asyncio.Queue[int] = asyncio.Queue()
+    for i, entry in enumerate(record.trials):
+        if entry.status == TrialStatus.PENDING:
+            pending.put_nowait(i)
+    total = pending.qsize()
+    done = 0
+    settings = TrialSettings(turn_limit=options.turn_limit, stuck_after=options.stuck_after,
+                             tracing=options.tracing, self_test=options.self_test)
+
+    def factory(view: Any, pack_dir: Path) -> Any:
+        return make_customer(options.customer, view, pack_dir, options.llm)
+
+    async with async_playwright() as pw:
+        browser = await launch_browser(pw, options.browser_executable, options.headed)
+        try:
+            async def lane_worker(lane: Lane) -> None:
+                nonlocal done
+                client = _seed_client(lane, token, profile.seed.timeout_s)
+                try:
+                    while True:
+                        try:
+                            i = pending.get_nowait()
+                        except asyncio.QueueEmpty:
+                            return
+                        entry = record.trials[i]
+                        options.progress(f"[{lane.name}] {entry.pack_id} trial {entry.trial} ...")
+                        t0 = time.monotonic()
+                        result = await run_trial(
+                            browser, profile, lane, client, packs_root / entry.pack_id,
+                            entry.trial, run_dir / entry.path, factory, settings)
+                        record.trials[i] = _entry_from(result, entry.path)
+                        write_model_atomic(run_dir / "run.json", record)
+                        done += 1
+                        options.progress(
+                            f"[{lane.name}] {entry.pack_id} trial {entry.trial}: "
+                            f"{result.status.value} ({result.stop_reason}) in "
+                            f"{time.monotonic() - t0:.1f}s  [{done}/{total}]")
+                finally:
+                    with contextlib.suppress(Exception):
+                        client.close()
+
+            await asyncio.gather(*(lane_worker(lane) for lane in lanes))
+        finally:
+            with contextlib.suppress(Exception):
+                await browser.close()
+
+
+def run(options: RunOptions) -> tuple[RunRecord, Path]:
+    """Synchronous entry point around :func:`execute`."""
+    return asyncio.run(execute(options))
+
+
+def summary_line(record: RunRecord, run_dir: Path) -> str:
+    """One line: counts per status, self-test label, and where the record is."""
+    counts: dict[str, int] = {}
+    for t in record.trials:
+        counts[t.status.value] = counts.get(t.status.value, 0) + 1
+    parts = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+    label = "SELF-TEST " if record.self_test else ""
+    return f"{label}run {record.run_id}: {len(record.trials)} trial(s): {parts} -> {run_dir}"

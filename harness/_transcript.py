@@ -1,0 +1,28 @@
+"""transcript.md: the conversation as the customer saw it."""
+
+from __future__ import annotations
+
+SELF_TEST_LABEL = "SELF-TEST: run against a controlled runtime; not a measurement of any agent."
+
+
+def render_transcript(
+    pack_id: str,
+    trial: int,
+    history: list[tuple[str, str]],
+    stop_reason: str | None,
+    detail: str,
+    self_test: bool,
+    claim_number: str | None,
+) -> str:
+    """Markdown transcript: header, then one block per message, then how it ended."""
+    lines = [f"# {pack_id} — trial {trial}", ""]
+    if self_test:
+        lines += [f"> **{SELF_TEST_LABEL}**", ""]
+    for role, text in history:
+        who = "Customer" if role == "customer" else "Agent"
+        body = "\n".join(f"> {line}" if line else ">" for line in text.splitlines()) or ">"
+        lines += [f"**{who}:**", "", body, ""]
+    lines += ["---", "", f"Ended: {stop_reason or 'unknown'} — {detail}".rstrip(" —")]
+    if claim_number:
+        lines.append(f"Claim number: {claim_number}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,48 @@
+"""Simulated customers behind one interface: ``await customer.next_action(screen, ctx)``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ._base import Customer, CustomerContext, material_availability
+from ._llm import LlmCustomer, LlmSettings, parse_action
+from ._match import Synonyms
+from ._scripted import ScriptedCustomer
+
+
+def make_customer(
+    kind: str, view: Any, pack_dir: Path, llm: LlmSettings | None = None
+) -> Customer:
+    """A customer of ``kind`` ('scripted' or 'llm') for one trial of the pack at ``pack_dir``."""
+    if kind == "scripted":
+        return ScriptedCustomer(view)
+    if kind == "llm":
+        import corpus
+
+        if llm is None:
+            llm = LlmSettings.from_options()
+        return LlmCustomer(
+            view,
+            llm,
+            guard=corpus.LeakGuard.for_runtime(pack_dir),
+            build_messages=corpus.build_customer_messages,
+        )
+    from corpus.errors import SimulatorError
+
+    raise SimulatorError(
+        f"unknown customer kind {kind!r}; use 'scripted' or 'llm'", field="customer"
+    )
+
+
+__all__ = [
+    "Customer",
+    "CustomerContext",
+    "LlmCustomer",
+    "LlmSettings",
+    "ScriptedCustomer",
+    "Synonyms",
+    "make_customer",
+    "material_availability",
+    "parse_action",
+]

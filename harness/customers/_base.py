@@ -1,0 +1,51 @@
+"""The one interface every simulated customer implements."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
+from corpus.formats.run import CustomerInfo
+
+
+@dataclass
+class CustomerContext:
+    """What the customer knows about the journey so far, besides the screen."""
+
+    step: int
+    messages_sent: int = 0
+    history: list[tuple[str, str]] = field(default_factory=list)
+    available_files: list[str] = field(default_factory=list)
+    later_files: list[str] = field(default_factory=list)
+    uploaded: list[str] = field(default_factory=list)
+    signed_in: bool = False
+    record_call: Callable[[CustomerModelCall], None] = lambda call: None
+
+
+class Customer(Protocol):
+    """A simulated customer: decides its next action from the screen and its own view only."""
+
+    info: CustomerInfo
+
+    async def next_action(self, screen: ScreenReading, ctx: CustomerContext) -> CustomerAction:
+        """The next action; raises ``SimulatorError`` when it cannot decide."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release any resources (HTTP clients)."""
+        ...
+
+
+def material_availability(view: Any, messages_sent: int) -> tuple[list[str], list[str]]:
+    """(files the customer has now, 'comes later' files not yet available)."""
+    available, later = [], []
+    for m in view.materials:
+        if m.availability == "at_start" or (
+            m.available_after_messages is not None and messages_sent >= m.available_after_messages
+        ):
+            available.append(m.file)
+        else:
+            later.append(m.file)
+    return available, later
