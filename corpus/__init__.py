@@ -9,6 +9,7 @@ from . import formats
 from ._check import CheckReport, check_corpus
 from ._check_pack import Problem
 from ._generate import generate_materials, render_material
+from ._leak import Leak, LeakGuard, system_vocabulary
 from ._loading import (
     Pack,
     corpus_identity,
@@ -25,6 +26,7 @@ from ._loading import (
     setup_files,
 )
 from ._manifest import update_manifest
+from ._prompt import build_customer_messages, without_product_text
 from ._schemas import render_schemas, stale_schemas, write_schemas
 from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, load_customer_view
 from .errors import (
@@ -42,7 +44,12 @@ from .errors import (
 __all__ = [
     "CheckReport",
     "Problem",
+    "Leak",
+    "LeakGuard",
+    "build_customer_messages",
     "check_corpus",
+    "system_vocabulary",
+    "without_product_text",
     "generate_materials",
     "render_material",
     "render_schemas",
