@@ -1,9 +1,114 @@
-"""Commands: score."""
+"""Commands: score, compare, gate, report (thin wrappers over ``scoring``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from ._errors import reported_errors
+
+RunArg = Annotated[Path, typer.Argument(help="Run folder (holds run.json).", exists=True,
+                                        file_okay=False)]
+CorpusOpt = Annotated[Path | None, typer.Option(
+    "--corpus", help="Corpus root; default: the path recorded in run.json.")]
+SeedOpt = Annotated[int | None, typer.Option(help="Bootstrap seed (default: fixed, recorded).")]
+ResamplesOpt = Annotated[int | None, typer.Option(help="Bootstrap resamples.")]
+
+
+def _pct(v: float | None) -> str:
+    return "–" if v is None else f"{100 * v:.1f}%"
+
+
+def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
+          resamples: ResamplesOpt = None) -> None:
+    """Score every trial of RUN: writes sheet.json per trial and summary.json."""
+    import scoring
+
+    with reported_errors():
+        s = scoring.score_run(run, corpus, seed=seed or scoring.DEFAULT_SEED,
+                              resamples=resamples or scoring.DEFAULT_RESAMPLES)
+    if s.self_test:
+        typer.secho("SELF-TEST run (controlled runtime)", fg=typer.colors.RED, bold=True)
+    ms = s.mean_success
+    ci = ("too thin for an interval" if ms.too_thin
+          else f"95% CI [{_pct(ms.low)}, {_pct(ms.high)}] (seed {ms.seed}, {ms.resamples} "
+               "resamples)")
+    typer.echo(f"{s.run_id}: {s.successes}/{s.scorable_trials} scorable trials succeeded; "
+               f"mean success {_pct(ms.estimate)} over {ms.packs} pack(s), {ci}")
+    if s.infrastructure_errors:
+        typer.echo(f"infrastructure errors (not in the rates): {len(s.infrastructure_errors)} "
+                   + ", ".join(f"{k} {v}" for k, v in s.errors_by_category.items()))
+    for item in s.reading_list:
+        typer.echo(f"  FAIL {item.pack_id} trial {item.trial}: {item.explanation}")
+    typer.echo(f"wrote {run / 'summary.json'}")
+
+
+def compare(run: RunArg,
+            baseline: Annotated[Path, typer.Option(help="Baseline run folder.", exists=True,
+                                                   file_okay=False)],
+            allow_different_corpus: Annotated[bool, typer.Option(
+                help="Compare even when the corpus versions differ.")] = False,
+            out: Annotated[Path | None, typer.Option(help="Write the comparison JSON here.")]
+            = None,
+            corpus: CorpusOpt = None, seed: SeedOpt = None,
+            resamples: ResamplesOpt = None) -> None:
+    """Paired per-pack comparison of RUN against a baseline run."""
+    import scoring
+    from scoring._summary import write_json_atomic
+
+    with reported_errors():
+        result = scoring.compare(
+            scoring.load_summary(run, corpus), scoring.load_summary(baseline, corpus),
+            allow_different_corpus, seed=seed or scoring.DEFAULT_SEED,
+            resamples=resamples or scoring.DEFAULT_RESAMPLES)
+    for d in result.packs:
+        typer.echo(f"  {d.pack_id}: {_pct(d.run_rate)} vs {_pct(d.baseline_rate)} "
+                   f"({d.difference:+.3f})")
+    typer.echo(f"{result.verdict.upper()}: {result.explanation}")
+    if out is not None:
+        write_json_atomic(out, result)
+        typer.echo(f"wrote {out}")
+
+
+def gate(run: RunArg,
+         min_pass_hat_k: Annotated[float, typer.Option("--min-pass-hat-k",
+                                                       help="Floor for the run's pass^k.")],
+         k: Annotated[int, typer.Option("--k", help="k of pass^k.")] = 3,
+         junit: Annotated[Path | None, typer.Option(
+             help="JUnit XML path; default <RUN>/junit.xml.")] = None,
+         corpus: CorpusOpt = None) -> None:
+    """Exit 1 when the run's pass^k is below the floor; write JUnit XML either way."""
+    import scoring
+
+    with reported_errors():
+        summary = scoring.load_summary(run, corpus)
+        result = scoring.gate(summary, min_pass_hat_k, k)
+        path = scoring.write_junit(result, summary, junit or run / "junit.xml")
+    for p in result.packs:
+        typer.echo(f"  {'ok  ' if p.passed else 'FAIL'} {p.pack_id}: {p.message}")
+    typer.echo(f"{'PASS' if result.passed else 'FAIL'}: {result.message}")
+    typer.echo(f"wrote {path}")
+    if not result.passed:
+        raise typer.Exit(1)
+
+
+def report(run: RunArg,
+           out: Annotated[Path | None, typer.Option(help="Output folder; default <RUN>/report.")]
+           = None,
+           corpus: CorpusOpt = None) -> None:
+    """Write the static HTML report of RUN (scores it first if it has no summary)."""
+    import scoring
+
+    with reported_errors():
+        index = scoring.write_report(run, out, corpus)
+    typer.echo(f"wrote {index}")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the application."""
+    app.command()(score)
+    app.command()(compare)
+    app.command()(gate)
+    app.command()(report)

@@ -1,2 +1,118 @@
-def write_report(*a, **k):
-    raise NotImplementedError
+"""The static HTML report: an overview page and one page per pack, opened from disk.
+
+Images and evidence are linked by relative paths into the run folder, never inlined. The
+report is written to its own folder (default ``<run>/report``); no evidence file is touched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from corpus.formats import JourneyEvent, RunRecord, RunSummary, Sheet, StaffReading
+
+from ._compare import load_summary
+from ._record import HUMAN_FILE, SHEET_FILE, load_events, load_run_record, parse_model
+from ._summary import load_sheets
+
+TEMPLATES = Path(__file__).parent / "templates"
+ASSETS = ("report.css", "human_form.js")
+EVIDENCE_LINKS = (("network.har", "HAR network log"), ("trace.zip", "Playwright trace"),
+                  ("transcript.md", "transcript"), ("journey.jsonl", "journey events"),
+                  ("customer-model.jsonl", "customer model calls"), ("staff.json", "staff reading"),
+                  ("state-before.json", "state before"), ("state-after.json", "state after"),
+                  (SHEET_FILE, "scoring sheet"), (HUMAN_FILE, "human verdicts"))
+
+
+def _env() -> Environment:
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)),
+                      autoescape=select_autoescape(["html", "j2"]), trim_blocks=True,
+                      lstrip_blocks=True)
+    env.filters["pct"] = lambda v: "–" if v is None else f"{100 * v:.1f} %"
+    env.filters["num"] = lambda v, nd=2: "–" if v is None else f"{v:.{nd}f}"
+    return env
+
+
+def _rel(target: Path, start: Path) -> str:
+    return Path(os.path.relpath(target, start)).as_posix()
+
+
+def _action_text(ev: JourneyEvent) -> str | None:
+    a = ev.action
+    if a is None:
+        return None
+    if a.kind == "say":
+        return a.text or ""
+    if a.kind == "click":
+        return f"[clicked “{a.label}”]"
+    if a.kind == "upload":
+        return f"[uploaded {a.file}]"
+    if a.kind == "sign_in":
+        return "[signed in]"
+    last = f"{a.text} " if a.text else ""
+    return f"{last}[ended: {a.reason or 'done'}]"
+
+
+def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
+    tdir = run_dir / sheet.path
+    events = load_events(tdir / "journey.jsonl", pack=sheet.pack_id, trial=sheet.trial)
+    steps = []
+    for ev in events:
+        shot = tdir / ev.screenshot if ev.screenshot else None
+        steps.append({
+            "step": ev.step,
+            "reply": ev.screen.latest_reply if ev.screen else "",
+            "chips": ev.screen.chips if ev.screen else [],
+            "todo": ev.screen.todo if ev.screen else "",
+            "claim_number": ev.screen.claim_number if ev.screen else None,
+            "screenshot": _rel(shot, page_dir) if shot and shot.exists() else None,
+            "customer": _action_text(ev),
+            "note": ev.note,
+        })
+    staff_path = tdir / "staff.json"
+    staff = parse_model(StaffReading, staff_path) if staff_path.exists() else None
+    staff_shots = [_rel(tdir / s, page_dir) for s in (staff.screenshots if staff else [])
+                   if (tdir / s).exists()]
+    links = [{"href": _rel(tdir / name, page_dir), "label": label}
+             for name, label in EVIDENCE_LINKS if (tdir / name).exists()]
+    human = next((c for c in sheet.components if c.name == "assertions_human"), None)
+    return {"sheet": sheet, "steps": steps, "staff": staff, "staff_shots": staff_shots,
+            "links": links, "human": human.details.get("assertions", []) if human else [],
+            "human_target": f"{sheet.path}/{HUMAN_FILE}"}
+
+
+def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
+                 corpus_root: Path | str | None = None) -> Path:
+    """Write the report; return the path of its index.html."""
+    run_dir = Path(run_dir).resolve()
+    out = Path(out_dir).resolve() if out_dir else run_dir / "report"
+    run: RunRecord = load_run_record(run_dir)
+    summary: RunSummary = load_summary(run_dir, corpus_root)
+    sheets = load_sheets(run_dir)
+    (out / "packs").mkdir(parents=True, exist_ok=True)
+    (out / "assets").mkdir(exist_ok=True)
+    for name in ASSETS:
+        shutil.copyfile(TEMPLATES / name, out / "assets" / name)
+    env = _env()
+    by_pack: dict[str, list[Sheet]] = {}
+    for s in sheets:
+        by_pack.setdefault(s.pack_id, []).append(s)
+    common = {"run": run, "summary": summary}
+    (out / "index.html").write_text(
+        env.get_template("index.html.j2").render(
+            **common, assets="assets", run_link=_rel(run_dir / "run.json", out),
+            summary_link=_rel(run_dir / "summary.json", out),
+            pack_pages={pid: f"packs/{pid}.html" for pid in by_pack}),
+        encoding="utf-8")
+    page_dir = out / "packs"
+    for p in summary.packs:
+        trials = [_trial_view(run_dir, page_dir, s) for s in by_pack.get(p.pack_id, [])]
+        (page_dir / f"{p.pack_id}.html").write_text(
+            env.get_template("pack.html.j2").render(**common, assets="../assets", pack=p,
+                                                    trials=trials, index="../index.html"),
+            encoding="utf-8")
+    return out / "index.html"
