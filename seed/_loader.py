@@ -87,7 +87,7 @@ def _verify(db: Database, s3: S3Config, bucket: str, plan: Plan) -> list[str]:
     problems: list[str] = []
     expected = {name: {id_key(d["_id"]): json_safe(d) for d in docs}
                 for name, docs in plan.collections.items() if docs}
-    actual = {name: docs for name, docs in dump_collections(db).items() if docs}
+    actual = dump_collections(db)
     for name in sorted(set(expected) | set(actual)):
         e, a = expected.get(name, {}), actual.get(name, {})
         for doc_id in sorted(set(e) | set(a)):

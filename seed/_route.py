@@ -130,7 +130,7 @@ def _parse_reset_body(body: Any) -> tuple[Setup, dict[str, bytes]]:
         try:
             files[path] = base64.b64decode(encoded, validate=True)
         except (binascii.Error, TypeError, ValueError) as exc:
-            raise _Refusal(REASON_INVALID_SETUP, f"file {path!r} is not base64",
+            raise _Refusal(REASON_INVALID_SETUP, f"files.{path}: not valid base64",
                            field=f"files.{path}") from exc
     return setup, files
 

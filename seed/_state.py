@@ -38,11 +38,16 @@ def utc_now_iso() -> str:
 
 
 def dump_collections(db: Database) -> dict[str, dict[str, dict[str, Any]]]:
-    """Every state collection as ``collection -> id -> JSON-safe document``, sorted."""
+    """Every state collection as ``collection -> id -> JSON-safe document``, sorted.
+
+    Empty collections are left out: a reset empties collections rather than dropping them (so
+    the product's indexes stay), and an empty collection holds no state.
+    """
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for name in sorted(n for n in db.list_collection_names() if is_state_collection(n)):
         docs = {id_key(d["_id"]): json_safe(d) for d in db[name].find({})}
-        out[name] = {k: docs[k] for k in sorted(docs)}
+        if docs:
+            out[name] = {k: docs[k] for k in sorted(docs)}
     return out
 
 
