@@ -1,7 +1,7 @@
 """The journey runner: product profiles, the browser driver, simulated customers, run records.
 
-Reads packs only through ``corpus.load_customer_view`` (and ``setup.json`` to send it to the
-seed route); never the oracle.
+Reads packs only through ``corpus.load_customer_view``, plus ``setup.json`` which it passes
+unread to the seed route.
 """
 
 from ._profile import Lane, Profile, load_profile
