@@ -4,8 +4,11 @@ The rules (docs/scoring.md, "Journey"):
 
 - a *question* is a sentence of an agent reply that ends with ``?``; sentences are compared
   after lower-casing and collapsing everything but letters and digits;
-- a *repeated question* is a reply containing a question the agent already asked in an
-  earlier reply that the customer answered (its next action was ``say`` or ``click``);
+- a *repeated question* is a new reply containing a question the agent already asked in an
+  earlier reply that the customer answered (its next action was ``say`` or ``click``); a
+  reply that says it could not read the answer (``CLARIFY_PHRASES``) is a clarification, not
+  a repeat; a step the runner marked as showing no new reply (``NO_NEW_REPLY_NOTE``) is not
+  a new reply;
 - a *dead-end reply* is a non-empty reply that asks nothing and offers nothing: no question,
   no request phrase (``REQUEST_PHRASES``), no chips, cards, dialogs, sign-in prompt, to-do
   text or claim number.
@@ -28,15 +31,24 @@ REQUEST_PHRASES: tuple[str, ...] = (
     "please", "could you", "can you", "would you", "tell me", "let me know", "upload",
     "attach", "confirm", "send us", "choose", "select",
 )
+# A reply with one of these phrases asks again because it could not read the answer.
+CLARIFY_PHRASES: tuple[str, ...] = (
+    "couldn't read", "could not read", "couldn't tell", "could not tell", "couldn't match",
+    "could not match", "didn't understand", "did not understand", "couldn't understand",
+    "could not understand", "couldn't find",
+)
+# The runner's note on a step where the action brought no new reply.
+NO_NEW_REPLY_NOTE = "no new reply"
 # A click whose label contains one of these words asks for a person (contact request).
 CONTACT_WORDS: tuple[str, ...] = ("person", "human", "someone", "call me", "contact")
 ANSWER_ACTIONS: tuple[str, ...] = ("say", "click")
-_SENTENCE = re.compile(r"[^.?!\n]+[.?!]*")
+_BOUNDARY = re.compile(r"(?<=[.?!])\s+|:\s+|\n+")
 
 
 def questions_in(reply: str) -> list[str]:
+    """Normalised question sentences of a reply (split at . ? ! then space, ': ', newlines)."""
     out = []
-    for sentence in _SENTENCE.findall(reply):
+    for sentence in _BOUNDARY.split(reply):
         s = sentence.strip()
         if s.endswith("?"):
             n = norm_text(s)
@@ -69,11 +81,14 @@ def analyse_events(events: list[JourneyEvent]) -> JourneyFindings:
             continue
         reply = ev.screen.latest_reply
         qs = questions_in(reply)
-        for q in qs:
+        lowered = reply.lower()
+        fresh = NO_NEW_REPLY_NOTE not in ev.note.lower()
+        clarifying = any(p in lowered for p in CLARIFY_PHRASES)
+        for q in qs if fresh and not clarifying else ():
             if q in answered:
                 found.repeated.append({"step": ev.step, "question": q,
                                        "first_answered_step": answered[q]})
-        if not _offers_something(ev):
+        if fresh and not _offers_something(ev):
             found.dead_ends.append({"step": ev.step, "reply": reply[:200]})
         action = ev.action
         if action is None and i + 1 < len(events) and events[i + 1].screen is None:

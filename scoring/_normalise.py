@@ -38,6 +38,15 @@ _MONTHS = {
     )
     for m in names
 }
+# Free text matches when the expected text is contained in the shown text, or when at least
+# TEXT_RECALL of the expected text's content words (not in STOPWORDS; a trailing "s" ignored)
+# appear among the shown text's words.
+TEXT_RECALL = 0.6
+STOPWORDS: frozenset[str] = frozenset(
+    "a an and are as at be been but by did do for from had has have he her his i in into is it "
+    "its me mine my of on or our she so that the their them then there they this to was we were "
+    "when where which while who with you your".split()
+)
 _YES = {"yes", "y", "true", "yeah", "yep"}
 _NO = {"no", "n", "false", "nope"}
 
@@ -138,5 +147,21 @@ def values_match(kind: str, expected: object, shown: object) -> bool:
         return norm_text(expected).replace(" ", "_") == norm_text(shown).replace(" ", "_")
     if kind == "code":
         return norm_text(expected).replace(" ", "") == norm_text(shown).replace(" ", "")
+    return text_matches(expected, shown)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w
+            for w in norm_text(text).split() if w not in STOPWORDS}
+
+
+def text_matches(expected: object, shown: object) -> bool:
     want, got = norm_text(expected), norm_text(shown)
-    return bool(want) and want in got
+    if not want:
+        return False
+    if want in got:
+        return True
+    words = _content_words(want)
+    if not words:
+        return False
+    return len(words & _content_words(got)) / len(words) >= TEXT_RECALL
