@@ -13,6 +13,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from ._gen_scenes import SCENES
+
 PHOTO_GENERATOR = "corpus.photo/1"
 MAX_JPEG_BYTES = 100_000
 
@@ -111,6 +113,7 @@ def _car_rear(params: dict[str, Any], rng: random.Random) -> Image.Image:
 
 SUBJECTS: dict[str, Callable[[dict[str, Any], random.Random], Image.Image]] = {
     "car_rear": _car_rear,
+    **SCENES,
 }
 
 
