@@ -1,0 +1,218 @@
+"""The ``model`` runtime: an LLM behind any OpenAI-compatible chat-completions endpoint,
+working through four tools. Errors and timeouts are shown on screen; there is no fallback
+to another runtime."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from . import rules
+from ._journey import Journey
+from ._store import now_iso
+from ._text import fact_label, wording
+
+SYSTEM_PROMPT_FILE = Path(__file__).with_name("prompts") / "model_system.md"
+MAX_TOOL_ROUNDS = 6
+TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "record_fact",
+            "description": "Record one fact the customer has given.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "key": {"type": "string", "enum": sorted(rules.FACT_KINDS)},
+                    "value": {"type": "string"},
+                },
+                "required": ["key", "value"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "request_upload",
+            "description": "Ask the customer to upload a file.",
+            "parameters": {
+                "type": "object",
+                "properties": {"what": {"type": "string", "enum": ["photo", "quote", "receipt"]}},
+                "required": ["what"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "create_claim",
+            "description": "Create the claim once details are confirmed.",
+            "parameters": {"type": "object", "properties": {}},
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "hand_off",
+            "description": "Pass the customer to a person.",
+            "parameters": {
+                "type": "object",
+                "properties": {"reason": {"type": "string"}},
+                "required": ["reason"],
+            },
+        },
+    },
+]
+_UPLOAD_KINDS = {"photo": "damage_photo", "quote": "repair_quote", "receipt": "purchase_receipt"}
+
+
+class ModelUnavailable(Exception):
+    """The model endpoint failed; the reason is shown to the customer as is."""
+
+
+class ModelAgent:
+    name = "model"
+
+    def __init__(
+        self, base_url: str | None, model: str | None, api_key: str | None, timeout_s: float
+    ) -> None:
+        self.base_url = (base_url or "").rstrip("/")
+        self.model = model
+        self.api_key = api_key
+        self.timeout_s = timeout_s
+
+    # ------------------------------------------------------------------ events
+    def on_message(self, j: Journey, text: str) -> None:
+        self._turn(j)
+
+    def on_upload(self, j: Journey, evidence: dict[str, Any]) -> None:
+        self._turn(j, event=wording()["model"]["upload_event"].format(what=evidence["kind"]))
+
+    def on_signed_in(self, j: Journey) -> None:
+        if j.store.messages(j.session_id):
+            self._turn(j, event=wording()["model"]["signed_in_event"])
+
+    def on_confirm(self, j: Journey) -> None:
+        j.confirm_facts()
+        self._turn(j, event=wording()["model"]["confirm_event"])
+
+    def on_talk_to_person(self, j: Journey) -> None:
+        j.hand_off("contact_request", "The customer asked to talk to a person.")
+        j.say(wording()["replies"]["handoff"])
+
+    # ------------------------------------------------------------------ the loop
+    def _turn(self, j: Journey, event: str | None = None) -> None:
+        messages = self._messages(j, event)
+        try:
+            for _ in range(MAX_TOOL_ROUNDS):
+                answer = self._complete(messages)
+                calls = answer.get("tool_calls") or []
+                if not calls:
+                    text = (answer.get("content") or "").strip()
+                    if not text:
+                        raise ModelUnavailable("the model returned an empty reply")
+                    j.say(text)
+                    return
+                messages.append(
+                    {"role": "assistant", "content": answer.get("content"), "tool_calls": calls}
+                )
+                for call in calls:
+                    result = self._run_tool(j, call)
+                    messages.append(
+                        {
+                            "role": "tool",
+                            "tool_call_id": call.get("id", ""),
+                            "content": json.dumps(result),
+                        }
+                    )
+            raise ModelUnavailable(
+                f"the model used tools for {MAX_TOOL_ROUNDS} rounds without replying"
+            )
+        except ModelUnavailable as exc:
+            j.audit("model_error", reason=str(exc))
+            j.say(wording()["model"]["unavailable"].format(reason=exc), kind="error")
+
+    def _complete(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        if not self.base_url or not self.model:
+            raise ModelUnavailable("no model endpoint is configured")
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        body = {"model": self.model, "messages": messages, "tools": TOOLS, "temperature": 0}
+        try:
+            resp = httpx.post(
+                f"{self.base_url}/chat/completions",
+                json=body,
+                headers=headers,
+                timeout=self.timeout_s,
+            )
+        except httpx.TimeoutException as exc:
+            raise ModelUnavailable(
+                f"the model endpoint timed out after {self.timeout_s:g} s"
+            ) from exc
+        except httpx.HTTPError as exc:
+            raise ModelUnavailable(
+                f"the model endpoint could not be reached ({type(exc).__name__})"
+            ) from exc
+        if resp.status_code != 200:
+            raise ModelUnavailable(f"the model endpoint answered HTTP {resp.status_code}")
+        try:
+            return resp.json()["choices"][0]["message"]
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise ModelUnavailable(
+                "the model endpoint sent an answer that could not be read"
+            ) from exc
+
+    def _messages(self, j: Journey, event: str | None) -> list[dict[str, Any]]:
+        state = {
+            "line": j.line,
+            "needed_facts": j.needed(),
+            "facts": {k: v["value"] for k, v in j.facts.items()},
+            "materials": {k: m["status"] for k, m in j.materials().items()},
+            "claim_number": j.session.get("claim_number"),
+            "now": now_iso(),
+        }
+        system = SYSTEM_PROMPT_FILE.read_text(encoding="utf-8") + "\n" + json.dumps(state)
+        out: list[dict[str, Any]] = [{"role": "system", "content": system}]
+        for m in j.store.messages(j.session_id):
+            if m.get("kind") == "error":
+                continue
+            out.append(
+                {"role": "user" if m["role"] == "customer" else "assistant", "content": m["text"]}
+            )
+        if event:
+            out.append({"role": "user", "content": event})
+        return out
+
+    def _run_tool(self, j: Journey, call: dict[str, Any]) -> dict[str, Any]:
+        fn = call.get("function") or {}
+        name = fn.get("name")
+        try:
+            args = json.loads(fn.get("arguments") or "{}")
+        except ValueError:
+            return {"ok": False, "error": "arguments are not JSON"}
+        if name == "record_fact":
+            key, raw = str(args.get("key", "")), str(args.get("value", ""))
+            if key not in rules.FACT_KINDS:
+                return {"ok": False, "error": f"unknown fact key {key!r}"}
+            value = rules.parse_fact(key, raw, j.line)
+            if value is None:
+                return {"ok": False, "error": f"could not read {raw!r} as {fact_label(key)}"}
+            j.record_fact(key, value, "model")
+            return {"ok": True, "key": key, "value": value}
+        if name == "request_upload":
+            kind = _UPLOAD_KINDS.get(str(args.get("what")))
+            if kind is None:
+                return {"ok": False, "error": "what must be photo, quote or receipt"}
+            j.set_material(kind, "requested")
+            return {"ok": True}
+        if name == "create_claim":
+            missing = [k for k in j.needed() if k not in j.facts]
+            if missing:
+                return {"ok": False, "error": f"missing facts: {missing}"}
+            return {"ok": True, "claim_number": j.create_claim()}
+        if name == "hand_off":
+            j.hand_off("contact_request", str(args.get("reason", "")))
+            return {"ok": True}
+        return {"ok": False, "error": f"unknown tool {name!r}"}

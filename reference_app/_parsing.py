@@ -1,0 +1,195 @@
+"""Reading fact values out of customer text, by kind (dates, times, yes/no, money, choices)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+MONTHS = {
+    name: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for name in names
+}
+_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
+_ORD = r"(?:st|nd|rd|th)?"
+
+_DATE_PATTERNS: list[tuple[re.Pattern[str], tuple[str, str, str]]] = [
+    (re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"), ("y", "m", "d")),
+    (
+        re.compile(
+            rf"\b(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<m>{_MONTH_RE})\.?,?\s+(?P<y>\d{{4}})\b",
+            re.I,
+        ),
+        ("y", "m", "d"),
+    ),
+    (
+        re.compile(rf"\b(?P<m>{_MONTH_RE})\.?\s+(?P<d>\d{{1,2}}){_ORD},?\s+(?P<y>\d{{4}})\b", re.I),
+        ("y", "m", "d"),
+    ),
+    (re.compile(r"\b(?P<d>\d{1,2})[/.](?P<m>\d{1,2})[/.](?P<y>\d{4})\b"), ("y", "m", "d")),
+]
+
+
+def _to_date(y: str, m: str, d: str) -> date | None:
+    month = int(m) if m.isdigit() else MONTHS.get(m.lower().rstrip("."))
+    if month is None:
+        return None
+    try:
+        return date(int(y), month, int(d))
+    except ValueError:
+        return None
+
+
+def find_dates(text: str) -> list[tuple[int, int, str]]:
+    """Every absolute date in ``text`` as (start, end, 'YYYY-MM-DD'), in reading order."""
+    found: list[tuple[int, int, str]] = []
+    for pattern, _ in _DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            if any(s < m.end() and m.start() < e for s, e, _ in found):
+                continue
+            value = _to_date(m.group("y"), m.group("m"), m.group("d"))
+            if value is not None:
+                found.append((m.start(), m.end(), value.isoformat()))
+    return sorted(found)
+
+
+def parse_date(text: str) -> str | None:
+    """The first absolute date in ``text`` ('14 March 2026', '2026-03-14', '14/03/2026')."""
+    dates = find_dates(text)
+    return dates[0][2] if dates else None
+
+
+_TIME_24 = re.compile(
+    r"(?<![\d/.:-])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?![\d/:])"
+    r"(?:\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![a-z]))?",
+    re.I,
+)
+_TIME_DOT_AMPM = re.compile(
+    r"(?<![\d/.:-])(?P<h>1[0-2]|0?\d)\.(?P<m>[0-5]\d)\s*"
+    r"(?P<ap>a\.?m\.?|p\.?m\.?)(?![a-z])",
+    re.I,
+)
+_TIME_HOUR_AMPM = re.compile(
+    r"(?<![\d/.:-])(?P<h>1[0-2]|0?\d)\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![a-z])", re.I
+)
+_TIME_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
+_LATE = re.compile(r"^\W{0,3}(?:in the )?(evening|afternoon|at night|tonight)\b", re.I)
+
+
+def _clock(h: int, minute: int, ap: str | None, after: str) -> str:
+    if ap:
+        pm = ap.lower().startswith("p")
+        if h == 12:
+            h = 0
+        if pm:
+            h += 12
+    elif h < 12 and _LATE.match(after):
+        h += 12
+    return f"{h:02d}:{minute:02d}"
+
+
+def find_times(text: str) -> list[tuple[int, int, str]]:
+    """Every clock time in ``text`` as (start, end, 'HH:MM' 24 h)."""
+    found: list[tuple[int, int, str]] = []
+    for pattern in (_TIME_24, _TIME_DOT_AMPM, _TIME_HOUR_AMPM):
+        for m in pattern.finditer(text):
+            if any(s < m.end() and m.start() < e for s, e, _ in found):
+                continue
+            minute = int(m.groupdict().get("m") or 0)
+            found.append(
+                (
+                    m.start(),
+                    m.end(),
+                    _clock(int(m.group("h")), minute, m.group("ap"), text[m.end() :]),
+                )
+            )
+    for word, value in _TIME_WORDS.items():
+        for m in re.finditer(rf"\b{word}\b", text, re.I):
+            if not any(s < m.end() and m.start() < e for s, e, _ in found):
+                found.append((m.start(), m.end(), value))
+    return sorted(found)
+
+
+def parse_time(text: str) -> str | None:
+    """The first clock time ('17:40', '5:40 pm', 'about 5:40 in the evening')."""
+    times = find_times(text)
+    return times[0][2] if times else None
+
+
+_REGISTRATION = re.compile(r"\b([A-Z]{2})\s?(\d{2})\s?([A-Z]{3})\b", re.I)
+_POLICY = re.compile(r"\bNWF[-\s]?POL[-\s]?(\d{4,})\b", re.I)
+
+
+def parse_registration(text: str) -> str | None:
+    """A UK registration plate, normalised to 'AB12 CDE'."""
+    m = _REGISTRATION.search(text)
+    return f"{m.group(1)}{m.group(2)} {m.group(3)}".upper() if m else None
+
+
+def parse_policy_number(text: str) -> str | None:
+    """A policy number like 'NWF-POL-100234', normalised to upper case with hyphens."""
+    m = _POLICY.search(text)
+    return f"NWF-POL-{m.group(1)}" if m else None
+
+
+_NEG = r"\b(?:no|nope|nah|nobody|no one|none|not|never|neither)\b|n't\b|\bcannot\b"
+_POS = (
+    r"\b(?:yes|yeah|yep|yup|yea|sure|correct|absolutely|definitely|affirmative|"
+    r"it can(?!'t|not)|it is|it was|they were|i was|was hurt|were hurt|injured|hurt|"
+    r"driveable|drivable)\b"
+)
+
+
+def parse_yes_no(text: str) -> bool | None:
+    """Yes or no, by the earliest clear marker; None when neither is found."""
+    neg = re.search(_NEG, text, re.I)
+    pos = re.search(_POS, text, re.I)
+    if neg and (not pos or neg.start() <= pos.start()):
+        return False
+    if pos:
+        return True
+    return None
+
+
+_MONEY = re.compile(
+    r"(?:£|gbp\s*)?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s*(k\b|thousand\b)?", re.I
+)
+
+
+def parse_money(text: str) -> int | float | None:
+    """An amount in pounds ('£1,250', '1250.50', '2k'), as a number."""
+    for m in _MONEY.finditer(text):
+        whole = int(m.group(1).replace(",", ""))
+        value: float = whole + (int(m.group(2).ljust(2, "0")) / 100 if m.group(2) else 0)
+        if m.group(3):
+            value *= 1000
+        return int(value) if float(value).is_integer() else round(value, 2)
+    return None
+
+
+_DONT_KNOW = re.compile(
+    r"\b(?:don'?t|do not|dont|doesn'?t) (?:know|remember|recall)\b|\bnot sure\b|\bno idea\b|"
+    r"\bunsure\b|\bcan'?t (?:remember|recall|say)\b|\bcannot (?:remember|recall|say)\b|"
+    r"\bno clue\b|\bhave no way of knowing\b|\bnot certain\b",
+    re.I,
+)
+
+
+def says_dont_know(text: str) -> bool:
+    """True when the customer says they do not know or cannot remember."""
+    return bool(_DONT_KNOW.search(text))

@@ -1,0 +1,144 @@
+"""Staff workbench: sign-in, claim queue, claim detail, waiting list. Every action audited."""
+
+from __future__ import annotations
+
+import secrets
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from ._store import now_iso, verify_password
+from ._views import display_value
+
+STAFF_COOKIE = "nwf_staff"
+router = APIRouter(prefix="/staff")
+
+
+def _staff(request: Request) -> dict | None:
+    token = request.cookies.get(STAFF_COOKIE)
+    if not token:
+        return None
+    db = request.app.state.store.db
+    session = db.sessions.find_one({"_id": token, "kind": "staff"})
+    if session is None or session.get("ended_at"):
+        return None
+    return db.staff.find_one({"_id": session["staff_id"]})
+
+
+def _render(request: Request, name: str, ctx: dict, status: int = 200) -> Response:
+    return request.app.state.templates.TemplateResponse(request, name, ctx, status_code=status)
+
+
+def _audit(request: Request, staff: dict, action: str, **args: object) -> None:
+    request.app.state.store.audit("staff", action, {"staff_id": staff["_id"], **args})
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request) -> Response:
+    return _render(request, "staff_login.html", {"error": False})
+
+
+@router.post("/login")
+def login(request: Request, username: str = Form(...), password: str = Form(...)) -> Response:
+    store = request.app.state.store
+    staff = store.db.staff.find_one({"username": username.strip()})
+    ok = staff is not None and verify_password(password, staff.get("password_hash"))
+    store.audit("staff", "sign_in", {"username": username.strip(), "ok": ok})
+    if not ok:
+        return _render(request, "staff_login.html", {"error": True}, status=401)
+    token = secrets.token_urlsafe(24)
+    store.db.sessions.insert_one(
+        {"_id": token, "kind": "staff", "staff_id": staff["_id"], "created_at": now_iso()}
+    )
+    resp = RedirectResponse("/staff", status_code=303)
+    resp.set_cookie(STAFF_COOKIE, token, httponly=True, samesite="lax")
+    return resp
+
+
+@router.get("", response_class=HTMLResponse)
+def queue(request: Request) -> Response:
+    staff = _staff(request)
+    if staff is None:
+        return RedirectResponse("/staff/login", status_code=303)
+    _audit(request, staff, "view_queue")
+    claims = list(request.app.state.store.db.claims.find().sort("created_at", -1))
+    return _render(request, "staff_queue.html", {"staff": staff, "claims": claims})
+
+
+@router.get("/claims/{claim_number}", response_class=HTMLResponse)
+def claim_detail(request: Request, claim_number: str) -> Response:
+    staff = _staff(request)
+    if staff is None:
+        return RedirectResponse("/staff/login", status_code=303)
+    db = request.app.state.store.db
+    claim = db.claims.find_one({"claim_number": claim_number})
+    _audit(request, staff, "view_claim", claim_number=claim_number, found=claim is not None)
+    if claim is None:
+        return _render(
+            request, "staff_missing.html", {"staff": staff, "claim_number": claim_number}, 404
+        )
+    facts = [
+        {
+            "key": k,
+            "value": display_value(k, v["value"], claim.get("line"))
+            if v["state"] != "unknown"
+            else "not known",
+            "state": v["state"],
+        }
+        for k, v in claim.get("facts", {}).items()
+    ]
+    evidence = list(db.evidence.find({"claim_number": claim_number}).sort("uploaded_at", 1))
+    return _render(
+        request,
+        "staff_claim.html",
+        {
+            "staff": staff,
+            "claim": claim,
+            "facts": facts,
+            "evidence": evidence,
+            "reason_text": REASON_TEXT,
+        },
+    )
+
+
+@router.get("/waiting", response_class=HTMLResponse)
+def waiting(request: Request) -> Response:
+    staff = _staff(request)
+    if staff is None:
+        return RedirectResponse("/staff/login", status_code=303)
+    _audit(request, staff, "view_waiting")
+    items = list(request.app.state.store.db.waiting_list.find().sort("created_at", -1))
+    return _render(request, "staff_waiting.html", {"staff": staff, "items": items})
+
+
+@router.post("/logout")
+def logout(request: Request) -> Response:
+    token = request.cookies.get(STAFF_COOKIE)
+    staff = _staff(request)
+    if staff is not None:
+        _audit(request, staff, "sign_out")
+        request.app.state.store.db.sessions.update_one(
+            {"_id": token, "kind": "staff"}, {"$set": {"ended_at": now_iso()}}
+        )
+    resp = RedirectResponse("/staff/login", status_code=303)
+    resp.delete_cookie(STAFF_COOKIE)
+    return resp
+
+
+REASON_TEXT = {
+    "injury_reported": "someone was hurt",
+    "vehicle_driveable": "the car can still be driven",
+    "vehicle_not_driveable": "the car cannot be driven",
+    "third_party_involved": "another vehicle or person was involved",
+    "theft": "theft",
+    "police_report": "a police reference was given",
+    "escape_of_water": "escape of water",
+    "storm": "storm damage",
+    "fire": "fire",
+    "property_uninhabitable": "the home cannot be lived in",
+    "high_value": "value over £5,000",
+    "review_required": "the review signal fired",
+    "document_incomplete": "a supplied document lacks pages",
+    "minor_damage": "minor damage, no complicating factor",
+    "single_item": "single item, no complicating factor",
+}

@@ -1,0 +1,96 @@
+"""What the customer screen shows, built from a journey (shared by page and fragments)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from . import rules
+from ._journey import Journey
+from ._text import choice_labels, fact_label, material, wording
+
+
+def display_value(key: str, value: Any, line: str | None) -> str:
+    if value is None:
+        return ""
+    kind = rules.FACT_KINDS.get(key, "text")
+    if kind == "yes_no":
+        return "Yes" if value else "No"
+    if kind == "choice":
+        return choice_labels(line).get(str(value), str(value))
+    if kind == "date":
+        try:
+            return date.fromisoformat(str(value)).strftime("%-d %B %Y")
+        except ValueError:
+            return str(value)
+    if kind == "money":
+        return f"£{value:,.2f}".replace(".00", "") if isinstance(value, int | float) else str(value)
+    return str(value)
+
+
+def fact_rows(j: Journey) -> list[dict[str, str]]:
+    keys = list(j.needed())
+    keys += [k for k in j.facts if k not in keys and k == "police_reference"]
+    rows = []
+    for key in keys:
+        f = j.facts.get(key)
+        state = f["state"] if f else "needed"
+        value = display_value(key, f["value"], j.line) if f else ""
+        rows.append(
+            {
+                "key": key,
+                "label": fact_label(key),
+                "value": value or ("Not known" if state == "unknown" else "—"),
+                "state": state,
+            }
+        )
+    return rows
+
+
+_MATERIAL_STATUS = {
+    "requested": "requested",
+    "later": "to follow",
+    "uploaded": "received",
+    "not_provided": "not provided",
+}
+
+
+def material_rows(j: Journey) -> list[dict[str, str]]:
+    known = wording()["materials"]
+    return [
+        {
+            "label": material(k, "label") if k in known else k.replace("_", " ").capitalize(),
+            "status": _MATERIAL_STATUS.get(m["status"], m["status"]),
+        }
+        for k, m in j.materials().items()
+    ]
+
+
+def workspace_context(j: Journey, runtime: str) -> dict[str, Any]:
+    messages = j.store.messages(j.session_id)
+    last = messages[-1] if messages else None
+    chips = (
+        last["chips"]
+        if last and last["role"] == "agent" and not j.session.get("claim_number")
+        else []
+    )
+    confirm_ready = bool(j.state.get("confirm_ready"))
+    if runtime == "model" and not j.session.get("claim_number") and j.facts:
+        confirm_ready = j.all_needed_filled()
+    history = []
+    account = j.session.get("customer_id")
+    if account:
+        history = list(j.db.claims.find({"customer_id": account}).sort("created_at", -1).limit(20))
+    return {
+        "messages": messages,
+        "chips": chips,
+        "facts": fact_rows(j),
+        "materials": material_rows(j),
+        "todo": j.todo(),
+        "claim_number": j.session.get("claim_number"),
+        "signin_prompt": bool(j.state.get("signin_prompt")) and not j.signed_in(),
+        "confirm_ready": confirm_ready,
+        "signed_in": j.signed_in(),
+        "customer_name": j.session.get("customer_name"),
+        "history": [c for c in history if c["claim_number"] != j.session.get("claim_number")],
+    }
