@@ -1,0 +1,123 @@
+"""start_dev: stores, lanes, the product per lane or the standalone seed route."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from corpus.errors import SeedError
+from seed import SeedClient, start_dev
+from seed import _dev as dev_module
+
+from .conftest import make_setup_a
+
+FAKE_PRODUCT = Path(__file__).with_name("fake_product.py")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+@pytest.fixture
+def fake_product(monkeypatch):
+    real = dev_module.app_command
+
+    def command(*args, **kwargs):
+        argv = real(*args, **kwargs)
+        assert argv[1:3] == ["-m", "reference_app"]
+        return [sys.executable, str(FAKE_PRODUCT), *argv[3:]]
+
+    monkeypatch.setattr(dev_module, "app_command", command)
+
+
+def test_seed_route_lanes_without_app(stores, tmp_path):
+    setup, files = make_setup_a()
+    setup = setup.model_copy(update={"overrides": []})
+    with start_dev(lanes=2, app=False, mongo_uri=stores.mongo_uri, s3=stores.s3,
+                   baseline_path=None, log_dir=tmp_path / "logs") as env:
+        assert [lane.database for lane in env.lanes] == ["claims_dev_lane1", "claims_dev_lane2"]
+        assert [lane.bucket for lane in env.lanes] == ["claims-dev-lane1", "claims-dev-lane2"]
+        assert all(lane.base_url is None for lane in env.lanes)
+        with SeedClient(env.lanes[0].seed_url, env.seed_token) as c1, \
+                SeedClient(env.lanes[1].seed_url, env.seed_token) as c2:
+            c1.reset(setup.model_dump(mode="json"), files)
+            assert c2.health()["database"] == "claims_dev_lane2"
+            assert "policies" in c1.state().collections
+            assert c2.state().collections == {}
+        path = env.write_env_file(tmp_path / "dev.env")
+        text = path.read_text()
+        assert f"CLAIMS_HARNESS_SEED_TOKEN={env.seed_token}\n" in text
+        assert f"CLAIMS_HARNESS_LANE2_SEED_URL={env.lanes[1].seed_url}\n" in text
+        assert f"CLAIMS_HARNESS_MONGO_URI={stores.mongo_uri}\n" in text
+        assert "CLAIMS_HARNESS_LANE1_BASE_URL" not in text
+        assert oct(path.stat().st_mode & 0o777) == "0o600"
+        urls = [lane.seed_url for lane in env.lanes]
+    for url in urls:  # servers are stopped
+        with pytest.raises(httpx.HTTPError):
+            httpx.get(url + "/health", timeout=1)
+
+
+def test_product_per_lane_is_started_and_stopped(stores, tmp_path, fake_product):
+    env = start_dev(lanes=2, app=True, runtime="controlled", faults=["slow_reply"],
+                    mongo_uri=stores.mongo_uri, s3=stores.s3, baseline_path=None,
+                    log_dir=tmp_path)
+    try:
+        pids = [a.proc.pid for a in env._apps]
+        assert len(pids) == 2 and all(_alive(p) for p in pids)
+        for lane in env.lanes:
+            report = httpx.get(lane.base_url + "/api/runtime", trust_env=False).json()
+            assert report["runtime"] == "controlled" and report["faults"] == ["slow_reply"]
+            assert lane.seed_url == lane.base_url + "/_harness/seed"
+            with SeedClient(lane.base_url, env.seed_token) as client:
+                assert client.health()["database"] == lane.database
+        assert "CLAIMS_HARNESS_LANE1_BASE_URL" in env.env_vars()
+    finally:
+        env.close()
+    assert not any(_alive(p) for p in pids)
+
+
+def test_product_that_fails_to_start_names_its_log(stores, tmp_path, fake_product):
+    with pytest.raises(SeedError) as err:
+        start_dev(lanes=1, app=True, faults=["crash_on_start"], mongo_uri=stores.mongo_uri,
+                  s3=stores.s3, baseline_path=None, log_dir=tmp_path, app_start_timeout=30)
+    log = Path(err.value.context["log"])
+    assert log.parent == tmp_path
+    assert "crashing as asked" in log.read_text()
+
+
+def test_missing_product_module_is_a_clear_error(stores, tmp_path, monkeypatch):
+    monkeypatch.setattr(dev_module, "app_command", lambda *a, **k: [
+        sys.executable, "-m", "no_such_product_module_here"])
+    with pytest.raises(SeedError, match="exited during start-up") as err:
+        start_dev(lanes=1, app=True, mongo_uri=stores.mongo_uri, s3=stores.s3,
+                  baseline_path=None, log_dir=tmp_path, app_start_timeout=30)
+    assert "No module named" in Path(err.value.context["log"]).read_text()
+
+
+def test_bad_arguments():
+    with pytest.raises(SeedError, match="runtime"):
+        start_dev(runtime="magic")
+    with pytest.raises(SeedError, match="lane"):
+        start_dev(lanes=0)
+
+
+def test_app_command_carries_every_flag(stores, tmp_path):
+    env = dev_module.DevEnvironment(lanes=[], seed_token="tok", mongo_uri=stores.mongo_uri,
+                                    s3=stores.s3, runtime="model", log_dir=tmp_path)
+    argv = dev_module.app_command(("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, env,
+                                  Path("/b.json"), ["f1", "f2"])
+    assert argv[:3] == [sys.executable, "-m", "reference_app"]
+    pairs = dict(zip(argv[3::2], argv[4::2], strict=False))
+    assert pairs["--port"] == "8123" and pairs["--database"] == "claims_dev_lane1"
+    assert pairs["--runtime"] == "model" and pairs["--seed-token"] == "tok"
+    assert "--enable-seed-route" in argv
+    assert argv[-4:] == ["--fault", "f1", "--fault", "f2"]
+    assert os.path.basename(argv[argv.index("--baseline") + 1]) == "b.json"
