@@ -79,7 +79,8 @@ def _manifest_problems(manifest: Manifest, current: dict[str, ManifestPack | Non
             what = ("the pack folder is gone" if new is None
                     else "not listed" if old is None
                     else f"out of date (changed: {', '.join(changed)})")
-            problems.append(Problem(pack_id, _io.MANIFEST if new is None else changed[0],
+            problems.append(Problem(pack_id,
+                                    changed[0] if old and new else _io.MANIFEST,
                                     f"manifest.packs.{pack_id}",
                                     f"manifest entry {what}; run `claims-harness corpus "
                                     "manifest`"))

@@ -1,4 +1,4 @@
-"""Fixtures: a private copy of the committed corpus that a test may break."""
+"""Fixtures: a private one-pack corpus (CTL-M-001) that a test may break."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import corpus
+
 REPO = Path(__file__).resolve().parents[2]
 PACKS = REPO / "packs"
 PACK_ID = "CTL-M-001"
@@ -14,9 +16,13 @@ PACK_ID = "CTL-M-001"
 
 @pytest.fixture
 def corpus_copy(tmp_path: Path) -> Path:
-    """A copy of packs/ (manifest, baseline, every pack) under tmp."""
+    """packs/ with only CTL-M-001, its baseline and a manifest brought up to date."""
     root = tmp_path / "packs"
-    shutil.copytree(PACKS, root, ignore=shutil.ignore_patterns("schema"))
+    root.mkdir()
+    for name in ("baseline.json", "manifest.json"):
+        shutil.copy2(PACKS / name, root / name)
+    shutil.copytree(PACKS / PACK_ID, root / PACK_ID)
+    corpus.update_manifest(root)
     return root
 
 

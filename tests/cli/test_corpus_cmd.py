@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import corpus
+from cli.app import app
+
+REPO = Path(__file__).resolve().parents[2]
+PACKS = REPO / "packs"
+PACK_ID = "CTL-M-001"
+runner = CliRunner()
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    root = tmp_path / "packs"
+    root.mkdir()
+    for name in ("baseline.json", "manifest.json"):
+        shutil.copy2(PACKS / name, root / name)
+    shutil.copytree(PACKS / PACK_ID, root / PACK_ID)
+    corpus.update_manifest(root)
+    return root
+
+
+def test_check_passes_and_freeze_names_unsigned_image(root: Path) -> None:
+    result = runner.invoke(app, ["corpus", "check", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "1 pack(s) checked, 0 problem(s)" in result.output
+    result = runner.invoke(app, ["corpus", "check", str(root), "--freeze"])
+    assert result.exit_code == 1
+    assert (f"{PACK_ID}/review.json: materials.0.sign_off: image 'photo-rear-bumper.jpg' "
+            "has no sign-off by a named person") in result.output
+    assert "1 problem(s)" in result.output
+
+
+def test_check_prints_every_problem(root: Path) -> None:
+    (root / PACK_ID / "input/materials/notes.txt").write_text("x")
+    facts = root / PACK_ID / "input/facts.json"
+    facts.write_text(facts.read_text().replace("It happened on 12 March 2026.",
+                                               "It happened yesterday."))
+    result = runner.invoke(app, ["corpus", "check", str(root)])
+    assert result.exit_code == 1
+    assert f"{PACK_ID}/input/materials/notes.txt: <file>: file is not listed" in result.output
+    assert f"{PACK_ID}/input/facts.json: facts.1.say: relative date 'yesterday'" in result.output
+
+
+def test_manifest_command_updates_entries(root: Path) -> None:
+    data = json.loads((root / "manifest.json").read_text())
+    data["packs"] = {}
+    (root / "manifest.json").write_text(json.dumps(data))
+    assert runner.invoke(app, ["corpus", "check", str(root)]).exit_code == 1
+    result = runner.invoke(app, ["corpus", "manifest", str(root)])
+    assert result.exit_code == 0, result.output
+    assert runner.invoke(app, ["corpus", "check", str(root)]).exit_code == 0
+
+
+def test_schema_check_and_write(tmp_path: Path) -> None:
+    assert runner.invoke(app, ["corpus", "schema", "--check"]).exit_code == 0
+    out = tmp_path / "schema"
+    result = runner.invoke(app, ["corpus", "schema", "--dir", str(out), "--check"])
+    assert result.exit_code == 1
+    result = runner.invoke(app, ["corpus", "schema", "--dir", str(out)])
+    assert result.exit_code == 0
+    for path in out.iterdir():
+        assert path.read_bytes() == (PACKS / "schema" / path.name).read_bytes()
+
+
+def test_generate_recreates_materials(root: Path, tmp_path: Path) -> None:
+    out = tmp_path / "made"
+    result = runner.invoke(app, ["corpus", "generate", str(root / PACK_ID), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    for name in ("photo-rear-bumper.jpg", "repair-quote.pdf"):
+        committed = PACKS / PACK_ID / "input/materials" / name
+        assert (out / name).read_bytes() == committed.read_bytes()
+
+
+def test_generate_reports_a_bad_pack_clearly(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["corpus", "generate", str(tmp_path / "CTL-M-404")])
+    assert result.exit_code == 2
+    assert "pack=CTL-M-404" in result.output and "provenance.json" in result.output
+
+
+def test_script_wrapper_runs_the_same_check(root: Path) -> None:
+    done = subprocess.run([sys.executable, str(REPO / "scripts/check_corpus.py"), str(root),
+                           "--freeze"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "has no sign-off by a named person" in done.stdout
