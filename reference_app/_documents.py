@@ -115,6 +115,8 @@ def read_pages(pages: list[str]) -> DocumentReading:
             if tm:
                 whole = int(tm.group(1).replace(",", ""))
                 reading.total = whole + (int(tm.group(2)) / 100 if tm.group(2) else 0)
+    if reading.kind is None:
+        reading.kind = _kind_of(" ".join(pages))
     reading.pages_supplied.sort()
     if reading.pages_total is None:
         reading.pages_total = len(pages)
@@ -122,9 +124,7 @@ def read_pages(pages: list[str]) -> DocumentReading:
     return reading
 
 
-def _kind_of(title: str) -> str | None:
-    upper = title.upper()
-    for key, kind in TITLE_KINDS.items():
-        if upper.startswith(key) or key in upper:
-            return kind
-    return None
+def _kind_of(text: str) -> str | None:
+    upper = text.upper()
+    hits = [(upper.find(key), kind) for key, kind in TITLE_KINDS.items() if key in upper]
+    return min(hits)[1] if hits else None

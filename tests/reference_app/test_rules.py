@@ -1,0 +1,319 @@
+"""The claim rules: parsing, document reading, every check outcome, review rule, triage."""
+
+from __future__ import annotations
+
+import pytest
+
+from reference_app import rules
+from reference_app.rules import DocumentReading, SuppliedDocument
+
+from .conftest import make_pdf
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("14 March 2026", "2026-03-14"),
+        ("2026-03-14", "2026-03-14"),
+        ("14/03/2026", "2026-03-14"),
+        ("it was the 3rd of April, 2026", "2026-04-03"),
+        ("March 14, 2026", "2026-03-14"),
+        ("31/02/2026", None),
+        ("last night", None),
+    ],
+)
+def test_parse_date(text: str, expected: str | None) -> None:
+    assert rules.parse_date(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("17:40", "17:40"),
+        ("5:40 pm", "17:40"),
+        ("about 5:40 in the evening", "17:40"),
+        ("around 9am", "09:00"),
+        ("11.15pm", "23:15"),
+        ("12:30 am", "00:30"),
+        ("noon", "12:00"),
+        ("on 14/03/2026", None),
+        ("no idea", None),
+    ],
+)
+def test_parse_time(text: str, expected: str | None) -> None:
+    assert rules.parse_time(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Yes", True),
+        ("yeah it can", True),
+        ("No", False),
+        ("Nobody was hurt", False),
+        ("It can't be driven", False),
+        ("I was hurt a bit", True),
+        ("hmm", None),
+    ],
+)
+def test_parse_yes_no(text: str, expected: bool | None) -> None:
+    assert rules.parse_yes_no(text) is expected
+
+
+def test_parse_money_registration_policy_and_choice() -> None:
+    assert rules.parse_money("£1,250.50") == 1250.5
+    assert rules.parse_money("about 2k") == 2000
+    assert rules.parse_registration("my car ab12cde") == "AB12 CDE"
+    assert rules.parse_policy_number("it's nwf-pol-100234") == "NWF-POL-100234"
+    assert rules.parse_choice("motor", "Collision") == "collision"
+    assert rules.parse_choice("home", "a pipe burst upstairs") == "escape_of_water"
+    assert rules.parse_choice("contents", "Something else") == "other"
+    assert rules.parse_choice("motor", "blue") is None
+
+
+def test_extract_facts_only_when_unambiguous() -> None:
+    got = rules.extract_facts("On 14 March 2026 at 17:40 my car AB12 CDE was hit. NWF-POL-100234")
+    assert got == {
+        "incident_date": "2026-03-14",
+        "incident_time": "17:40",
+        "vehicle_registration": "AB12 CDE",
+        "policy_number": "NWF-POL-100234",
+    }
+    assert "incident_date" not in rules.extract_facts("between 1 March 2026 and 3 March 2026")
+
+
+def test_needed_facts_and_materials_follow_the_rules() -> None:
+    assert rules.needed_facts("home") == [
+        "policy_number",
+        "incident_date",
+        "incident_time",
+        "incident_type",
+        "incident_description",
+        "property_habitable",
+        "injuries",
+    ]
+    assert rules.needed_facts("motor", "theft")[-1] == "police_reference"
+    assert rules.materials_needed("motor", "collision") == ["damage_photo", "repair_quote"]
+    assert rules.materials_needed("motor", "theft") == ["damage_photo"]
+    assert rules.materials_needed("contents", "theft") == ["damage_photo", "purchase_receipt"]
+
+
+# --------------------------------------------------------------------------- documents
+
+
+def test_read_document_complete() -> None:
+    r = rules.read_document(make_pdf("REPAIR QUOTE", "Quote date", "18 March 2026"))
+    assert (r.kind, r.date, r.pages_total, r.pages_supplied) == (
+        "repair_quote",
+        "2026-03-18",
+        2,
+        [1, 2],
+    )
+    assert r.total == 840.0 and not r.incomplete and r.date_status == "read"
+
+
+def test_read_document_date_on_missing_page() -> None:
+    pdf = make_pdf(
+        "REPAIR QUOTE", "Quote date", "10 March 2026", pages_total=2, supplied=(2,), date_page=1
+    )
+    r = rules.read_document(pdf)
+    assert r.missing_pages == [1] and r.date is None and r.date_status == "missing_page"
+
+
+def test_read_document_garbage_is_unreadable() -> None:
+    r = rules.read_document(b"%PDF-1.4 not really a pdf")
+    assert not r.readable and r.date_status == "unreadable"
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _doc(kind: str, date: str | None, total: int = 2, supplied: tuple[int, ...] = (1, 2)):
+    return SuppliedDocument(
+        f"{kind}.pdf",
+        DocumentReading(
+            readable=True,
+            kind=kind,
+            date=date,
+            date_label="Document date",
+            pages_total=total,
+            pages_supplied=list(supplied),
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    "docs,incident,outcome",
+    [
+        ([], "2026-03-14", "not_applicable"),
+        ([_doc("purchase_receipt", "2026-03-20")], "2026-03-14", "hit"),
+        ([_doc("purchase_receipt", "2026-03-14")], "2026-03-14", "clear"),  # same day is clear
+        ([_doc("purchase_receipt", "2025-12-01")], "2026-03-14", "clear"),
+        ([_doc("purchase_receipt", None, supplied=(2,))], "2026-03-14", "not_checked"),
+        ([_doc("purchase_receipt", None)], "2026-03-14", "not_checked"),
+        ([_doc("purchase_receipt", "2026-03-20")], None, "not_checked"),
+    ],
+)
+def test_receipt_after_incident(docs, incident, outcome) -> None:
+    assert rules.check_receipt_after_incident(docs, incident).outcome == outcome
+
+
+@pytest.mark.parametrize(
+    "docs,incident,outcome",
+    [
+        ([_doc("purchase_receipt", "2026-03-01")], "2026-03-14", "not_applicable"),
+        ([_doc("repair_quote", "2026-03-10")], "2026-03-14", "hit"),
+        ([_doc("repair_quote", "2026-03-14")], "2026-03-14", "clear"),
+        ([_doc("repair_quote", "2026-03-18")], "2026-03-14", "clear"),
+        ([_doc("repair_quote", None, supplied=(2,))], "2026-03-14", "not_checked"),
+    ],
+)
+def test_quote_before_incident(docs, incident, outcome) -> None:
+    assert rules.check_quote_before_incident(docs, incident).outcome == outcome
+
+
+def test_quote_date_on_missing_page_is_not_checked_and_says_why() -> None:
+    pdf = make_pdf("REPAIR QUOTE", "Quote date", "10 March 2026", supplied=(1,), date_page=2)
+    result = rules.check_quote_before_incident(
+        [SuppliedDocument("quote.pdf", rules.read_document(pdf))], "2026-03-14"
+    )
+    assert result.outcome == "not_checked"
+    assert "missing page" in result.rests_on
+
+
+@pytest.mark.parametrize(
+    "found,dates,outcome",
+    [
+        (False, [], "not_checked"),
+        (True, [], "clear"),
+        (True, ["2025-09-01"], "clear"),
+        (True, ["2025-09-01", "2026-01-10"], "hit"),
+        (True, ["2024-01-01", "2026-01-10"], "clear"),  # one is older than 365 days
+        (True, ["2025-03-14", "2026-03-14"], "hit"),  # both ends of the window count
+    ],
+)
+def test_prior_claims_12m(found, dates, outcome) -> None:
+    assert rules.check_prior_claims_12m(found, dates, "2026-03-14").outcome == outcome
+
+
+@pytest.mark.parametrize(
+    "start,outcome",
+    [
+        (None, "not_checked"),
+        ("2026-03-01", "hit"),
+        ("2026-03-14", "hit"),
+        ("2026-02-12", "clear"),  # exactly 30 days: clear
+        ("2026-02-13", "hit"),
+        ("2026-03-20", "clear"),  # incident before the start: clear
+    ],
+)
+def test_policy_start_30d(start, outcome) -> None:
+    assert rules.check_policy_start_30d(start, "2026-03-14").outcome == outcome
+
+
+@pytest.mark.parametrize(
+    "checks,expected",
+    [
+        ({"quote_before_incident": "hit"}, True),
+        ({"receipt_after_incident": "hit"}, True),
+        ({"prior_claims_12m": "hit"}, False),
+        ({"prior_claims_12m": "hit", "policy_start_30d": "hit"}, True),
+        ({"prior_claims_12m": "hit", "policy_start_30d": "not_checked"}, False),
+        ({"quote_before_incident": "not_checked", "receipt_after_incident": "not_checked"}, False),
+        ({}, False),
+    ],
+)
+def test_review_required_rule(checks, expected) -> None:
+    assert rules.review_required(checks) is expected
+
+
+def test_innocent_explanation_does_not_clear_a_hit() -> None:
+    # The customer explains the quote predates the loss because they asked the garage for a
+    # price on an earlier scratch: the story changes nothing, the printed date decides.
+    docs = [_doc("repair_quote", "2026-03-01")]
+    facts = {"incident_description": "The garage quoted earlier for an old scratch, honestly."}
+    result = rules.check_quote_before_incident(docs, "2026-03-14")
+    assert result.outcome == "hit"
+    assert rules.review_required({result.check_id: result.outcome}) is True
+    assert "review_required" in rules.triage("motor", facts, docs, True).reasons
+
+
+def test_innocent_control_looks_suspicious_but_is_clear() -> None:
+    # New policy 45 days old, one prior claim, receipt dated the day of the incident: all clear.
+    docs = [_doc("purchase_receipt", "2026-03-14")]
+    outcomes = {
+        "receipt_after_incident": rules.check_receipt_after_incident(docs, "2026-03-14").outcome,
+        "quote_before_incident": rules.check_quote_before_incident(docs, "2026-03-14").outcome,
+        "prior_claims_12m": rules.check_prior_claims_12m(
+            True, ["2025-11-02"], "2026-03-14"
+        ).outcome,
+        "policy_start_30d": rules.check_policy_start_30d("2026-01-28", "2026-03-14").outcome,
+    }
+    assert outcomes == {
+        "receipt_after_incident": "clear",
+        "quote_before_incident": "not_applicable",
+        "prior_claims_12m": "clear",
+        "policy_start_30d": "clear",
+    }
+    assert rules.review_required(outcomes) is False
+
+
+# --------------------------------------------------------------------------- triage
+
+
+def test_triage_classes_reasons_and_urgency() -> None:
+    t = rules.triage(
+        "motor",
+        {"vehicle_driveable": True, "third_party_involved": False, "injuries": False},
+        [],
+        False,
+    )
+    assert (t.triage_class, t.reasons, t.urgency) == (
+        "fast_track",
+        ["vehicle_driveable", "minor_damage"],
+        "normal",
+    )
+    t = rules.triage(
+        "motor",
+        {"vehicle_driveable": False, "third_party_involved": True, "injuries": True},
+        [],
+        False,
+    )
+    assert t.triage_class == "complex" and t.urgency == "urgent"
+    assert t.reasons == ["injury_reported", "vehicle_not_driveable", "third_party_involved"]
+    t = rules.triage(
+        "home", {"incident_type": "escape_of_water", "property_habitable": False}, [], False
+    )
+    assert t.triage_class == "complex" and t.urgency == "urgent"
+    assert t.reasons == ["escape_of_water", "property_uninhabitable"]
+    t = rules.triage(
+        "contents",
+        {"incident_type": "theft", "items_value": 6200, "police_reference": "CR-2026-0456"},
+        [],
+        False,
+    )
+    assert t.triage_class == "complex"
+    assert t.reasons == ["theft", "police_report", "high_value"]
+    t = rules.triage(
+        "contents", {"incident_type": "accidental_damage", "items_value": 300}, [], False
+    )
+    assert (t.triage_class, t.reasons) == ("fast_track", ["single_item"])
+    incomplete = [_doc("repair_quote", None, supplied=(2,))]
+    t = rules.triage("motor", {"vehicle_driveable": True}, incomplete, False)
+    assert t.triage_class == "standard" and "document_incomplete" in t.reasons
+    big_quote = [
+        SuppliedDocument(
+            "q.pdf",
+            DocumentReading(
+                readable=True,
+                kind="repair_quote",
+                date="2026-03-20",
+                pages_total=1,
+                pages_supplied=[1],
+                total=7200.0,
+            ),
+        )
+    ]
+    assert (
+        "high_value" in rules.triage("home", {"incident_type": "storm"}, big_quote, False).reasons
+    )
