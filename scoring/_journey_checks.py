@@ -11,7 +11,8 @@ The rules (docs/scoring.md, "Journey"):
   a new reply;
 - a *dead-end reply* is a non-empty reply that asks nothing and offers nothing: no question,
   no request phrase (``REQUEST_PHRASES``), no chips, cards, dialogs, sign-in prompt, to-do
-  text or claim number.
+  text or claim number; and the last reply of a trial the customer ended with nothing
+  left to answer (status ``agent_stopped``) is one too.
 """
 
 from __future__ import annotations
@@ -73,7 +74,9 @@ class JourneyFindings:
     dead_ends: list[dict] = field(default_factory=list)
 
 
-def analyse_events(events: list[JourneyEvent]) -> JourneyFindings:
+def analyse_events(events: list[JourneyEvent], stopped: bool = False) -> JourneyFindings:
+    """Repeated questions and dead-end replies; ``stopped``: the customer ended the trial
+    because nothing was left to answer."""
     found = JourneyFindings()
     answered: dict[str, int] = {}  # question -> step it was first answered at
     for i, ev in enumerate(events):
@@ -96,6 +99,11 @@ def analyse_events(events: list[JourneyEvent]) -> JourneyFindings:
         if action is not None and action.kind in ANSWER_ACTIONS:
             for q in qs:
                 answered.setdefault(q, ev.step)
+    last = next((ev for ev in reversed(events)
+                 if ev.screen is not None and ev.screen.latest_reply.strip()), None)
+    if stopped and last is not None and all(d["step"] != last.step for d in found.dead_ends):
+        found.dead_ends.append({"step": last.step, "reply": last.screen.latest_reply[:200],
+                                "customer_ended": True})
     return found
 
 
@@ -120,7 +128,7 @@ def turn_times(rec: TrialRecord) -> list[float]:
 
 
 def check_journey(rec: TrialRecord) -> ComponentResult:
-    findings = analyse_events(rec.events)
+    findings = analyse_events(rec.events, rec.status == TrialStatus.AGENT_STOPPED)
     claim = _claim_number(rec)
     times = turn_times(rec)
     sent = (rec.result.customer_messages if rec.result is not None and

@@ -42,11 +42,13 @@ _MONTHS = {
 # TEXT_RECALL of the expected text's content words (not in STOPWORDS; a trailing "s" ignored)
 # appear among the shown text's words.
 TEXT_RECALL = 0.6
-STOPWORDS: frozenset[str] = frozenset(
-    "a an and are as at be been but by did do for from had has have he her his i in into is it "
-    "its me mine my of on or our she so that the their them then there they this to was we were "
-    "when where which while who with you your".split()
-)
+STOPWORDS: frozenset[str] = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "did", "do", "for", "from",
+    "had", "has", "have", "he", "her", "his", "i", "in", "into", "is", "it", "its", "me",
+    "mine", "my", "of", "on", "or", "our", "she", "so", "that", "the", "their", "them", "then",
+    "there", "they", "this", "to", "was", "we", "were", "when", "where", "which", "while",
+    "who", "with", "you", "your",
+})
 _YES = {"yes", "y", "true", "yeah", "yep"}
 _NO = {"no", "n", "false", "nope"}
 

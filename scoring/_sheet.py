@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 
-from corpus.formats import COMPONENTS, ComponentResult, HumanVerdicts, Labels, Sheet
+from corpus.formats import COMPONENTS, ComponentResult, HumanVerdicts, Labels, Sheet, TrialStatus
 from corpus.formats.sheet import TrialFacts
 
 from ._claim_checks import (
@@ -50,7 +50,7 @@ def _not_scored(rec: TrialRecord, labels: Labels) -> list[ComponentResult]:
 
 
 def _numbers(rec: TrialRecord) -> TrialFacts:
-    findings = analyse_events(rec.events)
+    findings = analyse_events(rec.events, rec.status == TrialStatus.AGENT_STOPPED)
     times = turn_times(rec)
     res = rec.result
     return TrialFacts(

@@ -210,8 +210,10 @@ def build_trial(run_dir: Path, labels: Labels, trial: int, v: Variant | None = N
     times = [e["timings"]["reply_wait_s"] for e in events]
     result = {
         "pack_id": labels.pack_id, "trial": trial, "status": v.status,
-        "stop_reason": {"completed": "claim_number", "stuck": "stuck"}.get(v.status, v.status),
-        "detail": v.detail, "claim_number": None if v.no_claim or infra else "NWF-2026-000123",
+        "stop_reason": {"completed": "claim_number", "stuck": "stuck",
+                        "agent_stopped": "customer_done"}.get(v.status, v.status),
+        "detail": v.detail, "claim_number": None if v.no_claim or infra or v.status == "stuck"
+        else "NWF-2026-000123",
         "customer_messages": says, "steps": len(events), "started_at": _ts(0),
         "ended_at": _ts(len(events)), "duration_s": 10.0 + trial, "turn_times_s": times,
         "retries": 0, "cost_usd": v.cost, **v.extra,
