@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 from pathlib import Path
 
 import typer
@@ -66,9 +67,22 @@ def serve(
             typer.echo(f"S3          {settings.s3_endpoint} (bucket {settings.bucket})")
             if generated:
                 typer.echo(f"token       {settings.token}")
-            uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+            # uvicorn re-raises the stop signal after its graceful shutdown; turn it into an
+            # exception here so the stores started above are stopped too.
+            previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+            try:
+                uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+            except KeyboardInterrupt:
+                pass
+            finally:
+                signal.signal(signal.SIGTERM, previous)
         finally:
             stores.close()
+        typer.echo("stopped")
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def register(app: typer.Typer) -> None:

@@ -13,17 +13,10 @@ from corpus.errors import SeedError
 from seed import SeedClient, start_dev
 from seed import _dev as dev_module
 
+from ._procs import alive
 from .conftest import make_setup_a
 
 FAKE_PRODUCT = Path(__file__).with_name("fake_product.py")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state != "Z"
 
 
 @pytest.fixture
@@ -71,7 +64,7 @@ def test_product_per_lane_is_started_and_stopped(stores, tmp_path, fake_product)
                     log_dir=tmp_path)
     try:
         pids = [a.proc.pid for a in env._apps]
-        assert len(pids) == 2 and all(_alive(p) for p in pids)
+        assert len(pids) == 2 and all(alive(p) for p in pids)
         for lane in env.lanes:
             report = httpx.get(lane.base_url + "/api/runtime", trust_env=False).json()
             assert report["runtime"] == "controlled" and report["faults"] == ["slow_reply"]
@@ -81,7 +74,7 @@ def test_product_per_lane_is_started_and_stopped(stores, tmp_path, fake_product)
         assert "CLAIMS_HARNESS_LANE1_BASE_URL" in env.env_vars()
     finally:
         env.close()
-    assert not any(_alive(p) for p in pids)
+    assert not any(alive(p) for p in pids)
 
 
 def test_product_that_fails_to_start_names_its_log(stores, tmp_path, fake_product):
