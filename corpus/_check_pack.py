@@ -87,6 +87,7 @@ def check_pack(pack_dir: Path) -> tuple[list[Problem], Pack | None]:
     provenance = c.model(pack_dir, _io.PROVENANCE, Provenance)
     review = c.model(pack_dir, _io.REVIEW, Review)
     present = material_files(pack_dir)
+    _check_layout(c, pack_dir)
 
     if message is not None:
         for word in relative_date_words(message):
@@ -114,6 +115,21 @@ def check_pack(pack_dir: Path) -> tuple[list[Problem], Pack | None]:
         return c.problems, None
     return c.problems, Pack(c.pack, pack_dir, message, persona, facts, materials, labels,  # type: ignore[arg-type]
                             setup, provenance, review, tuple(present))
+
+
+PACK_FILES: tuple[str, ...] = (_io.INITIAL_MESSAGE, _io.PERSONA, _io.FACTS, _io.MATERIALS,
+                               _io.LABELS, _io.SETUP, _io.PROVENANCE, _io.REVIEW)
+
+
+def _check_layout(c: _Collector, pack_dir: Path) -> None:
+    """No file outside the pack layout (a misplaced copy is easy to mistake for the real one)."""
+    for path in sorted(pack_dir.rglob("*")):
+        rel = path.relative_to(pack_dir)
+        if not path.is_file() or any(part.startswith(".") for part in rel.parts):
+            continue
+        name = rel.as_posix()
+        if name not in PACK_FILES and rel.parent.as_posix() != _io.MATERIALS_DIR:
+            c.add(name, "<file>", "not part of the pack layout (see packs/STANDARD.md)")
 
 
 def _check_materials(c: _Collector, pack_dir: Path, materials: Materials,

@@ -241,6 +241,11 @@ def test_bump_without_naming_the_pack_still_fails(pack_copy: Path) -> None:
     _one(_problems(root), "input/materials/photo-rear-bumper.jpg", "<content>")
 
 
+def test_file_outside_the_layout(pack_copy: Path) -> None:
+    (pack_copy / "labels.json").write_text("{}")
+    _one(_problems(pack_copy.parent), "labels.json", "<file>")
+
+
 def test_non_pack_folder_is_reported(corpus_copy: Path) -> None:
     (corpus_copy / "CTL-M-01").mkdir()
     problems = _problems(corpus_copy)
