@@ -16,7 +16,7 @@ from ._store import now_iso
 from ._text import fact_label, wording
 
 SYSTEM_PROMPT_FILE = Path(__file__).with_name("prompts") / "model_system.md"
-MAX_TOOL_ROUNDS = 6
+MAX_TOOL_ROUNDS = 8
 TOOLS: list[dict[str, Any]] = [
     {
         "type": "function",
