@@ -62,11 +62,12 @@ def render_system(view: CustomerView) -> str:
                 else f"you will only have it later; until then, if asked, you say: "
                      f"\"{m.describe_before}\"")
         files.append(f"{m.file} ({m.label}) - {when}")
-    return Template(template_text(SYSTEM_TEMPLATE)).substitute(
+    # pack text may not open a product section either: that would hide it from the guard
+    return _defang(Template(template_text(SYSTEM_TEMPLATE)).substitute(
         name=p.name, personality=p.personality, speaking_style=p.speaking_style,
         dont_know_phrase=p.dont_know_phrase, volunteering=volunteering, facts=facts,
         materials=_bullets(files),
-    ).strip()
+    ).strip())
 
 
 def render_files(view: CustomerView, available_files: list[str],
@@ -80,7 +81,7 @@ def render_files(view: CustomerView, available_files: list[str],
         if f in labels and labels[f].describe_before else (labels[f].label if f in labels else f)
         for f in later_files
     ])
-    return available, later
+    return _defang(available), _defang(later)
 
 
 def render_screen(screen: ScreenReading) -> str:
