@@ -26,15 +26,21 @@ class FakeModel:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server API
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                fake.requests.append({"path": self.path, "auth": self.headers.get("Authorization"),
-                                      "body": body})
+                fake.requests.append(
+                    {"path": self.path, "auth": self.headers.get("Authorization"), "body": body}
+                )
                 step = fake.script.pop(0)
                 if isinstance(step, int):
                     self.send_response(step)
                     self.end_headers()
                     return
-                payload = json.dumps({"id": "x", "object": "chat.completion", "choices": [
-                    {"index": 0, "message": step, "finish_reason": "stop"}]}).encode()
+                payload = json.dumps(
+                    {
+                        "id": "x",
+                        "object": "chat.completion",
+                        "choices": [{"index": 0, "message": step, "finish_reason": "stop"}],
+                    }
+                ).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(payload)))
@@ -75,36 +81,66 @@ def _last_agent(html: str) -> str:
 
 
 def _tool_call(name: str, args: dict, call_id: str = "call_1") -> dict:
-    return {"role": "assistant", "content": None, "tool_calls": [
-        {"id": call_id, "type": "function",
-         "function": {"name": name, "arguments": json.dumps(args)}}]}
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": call_id,
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(args)},
+            }
+        ],
+    }
 
 
 def test_model_runtime_completes_a_tool_calling_turn(make_app, fake_model) -> None:
-    fake = fake_model([
-        _tool_call("record_fact", {"key": "policy_number", "value": POLICY}),
-        {"role": "assistant", "content": "Thanks, I have your policy. On what date did it happen?"},
-    ])
-    a = make_app(runtime="model", model_base_url=fake.base_url, model_name="tiny-test-model",
-                 model_api_key="test-key", model_timeout_s=5)
+    fake = fake_model(
+        [
+            _tool_call("record_fact", {"key": "policy_number", "value": POLICY}),
+            {
+                "role": "assistant",
+                "content": "Thanks, I have your policy. On what date did it happen?",
+            },
+        ]
+    )
+    a = make_app(
+        runtime="model",
+        model_base_url=fake.base_url,
+        model_name="tiny-test-model",
+        model_api_key="test-key",
+        model_timeout_s=5,
+    )
     seed_documents(a.db)
     assert a.client.get("/api/runtime").json() == {
-        "runtime": "model", "faults": [], "model": "tiny-test-model",
-        "version": a.client.get("/api/runtime").json()["version"]}
+        "runtime": "model",
+        "faults": [],
+        "model": "tiny-test-model",
+        "version": a.client.get("/api/runtime").json()["version"],
+    }
     r = a.client.post("/api/messages", json={"text": f"My car was hit. Policy {POLICY}."})
     assert _last_agent(r.text) == "Thanks, I have your policy. On what date did it happen?"
-    # The fact recorded through the tool is on screen as suggested, and the line came from the policy.
-    assert re.search(r"Policy number</th><td>NWF-POL-100234</td>\s*<td><span class=\"state "
-                     r"state-suggested\">suggested", r.text)
+    # The fact recorded by the tool shows as suggested; the line came from the policy.
+    assert re.search(
+        r"Policy number</th><td>NWF-POL-100234</td>\s*<td><span class=\"state "
+        r"state-suggested\">suggested",
+        r.text,
+    )
     assert r.text.count('data-testid="fact-row"') == 10
     first, second = fake.requests
     assert first["path"] == "/v1/chat/completions" and first["auth"] == "Bearer test-key"
     assert first["body"]["model"] == "tiny-test-model"
     assert {t["function"]["name"] for t in first["body"]["tools"]} == {
-        "record_fact", "request_upload", "create_claim", "hand_off"}
+        "record_fact",
+        "request_upload",
+        "create_claim",
+        "hand_off",
+    }
     assert first["body"]["messages"][0]["role"] == "system"
-    assert first["body"]["messages"][-1] == {"role": "user",
-                                             "content": f"My car was hit. Policy {POLICY}."}
+    assert first["body"]["messages"][-1] == {
+        "role": "user",
+        "content": f"My car was hit. Policy {POLICY}.",
+    }
     tool_msg = second["body"]["messages"][-1]
     assert tool_msg["role"] == "tool" and tool_msg["tool_call_id"] == "call_1"
     assert json.loads(tool_msg["content"])["ok"] is True
@@ -113,18 +149,29 @@ def test_model_runtime_completes_a_tool_calling_turn(make_app, fake_model) -> No
 
 
 def test_model_tools_create_the_claim_and_hand_off(make_app, fake_model) -> None:
-    facts = {"policy_number": POLICY, "incident_date": "2026-03-14", "incident_time": "17:40",
-             "incident_type": "collision", "incident_location": "Leeds",
-             "incident_description": "Hit from behind at the lights.",
-             "vehicle_registration": "AB12 CDE", "vehicle_driveable": "yes",
-             "third_party_involved": "yes", "injuries": "no"}
-    calls = [_tool_call("record_fact", {"key": k, "value": v}, f"c{i}")["tool_calls"][0]
-             for i, (k, v) in enumerate(facts.items())]
-    script = [{"role": "assistant", "content": None, "tool_calls": calls},
-               _tool_call("create_claim", {}, "cc"),
-               {"role": "assistant", "content": "Your claim has been created."},
-               _tool_call("hand_off", {"reason": "customer wants a call"}, "h"),
-               {"role": "assistant", "content": "A member of our team will contact you."}]
+    facts = {
+        "policy_number": POLICY,
+        "incident_date": "2026-03-14",
+        "incident_time": "17:40",
+        "incident_type": "collision",
+        "incident_location": "Leeds",
+        "incident_description": "Hit from behind at the lights.",
+        "vehicle_registration": "AB12 CDE",
+        "vehicle_driveable": "yes",
+        "third_party_involved": "yes",
+        "injuries": "no",
+    }
+    calls = [
+        _tool_call("record_fact", {"key": k, "value": v}, f"c{i}")["tool_calls"][0]
+        for i, (k, v) in enumerate(facts.items())
+    ]
+    script = [
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        _tool_call("create_claim", {}, "cc"),
+        {"role": "assistant", "content": "Your claim has been created."},
+        _tool_call("hand_off", {"reason": "customer wants a call"}, "h"),
+        {"role": "assistant", "content": "A member of our team will contact you."},
+    ]
     fake = fake_model(script)
     a = make_app(runtime="model", model_base_url=fake.base_url, model_name="m")
     seed_documents(a.db)
@@ -138,24 +185,32 @@ def test_model_tools_create_the_claim_and_hand_off(make_app, fake_model) -> None
     assert item["kind"] == "contact_request" and item["text"] == "customer wants a call"
 
 
-@pytest.mark.parametrize("script,expected", [
-    ([500], "answered HTTP 500"),
-    ([{"role": "assistant", "content": ""}], "empty reply"),
-])
-def test_model_errors_are_shown_on_screen_without_fallback(make_app, fake_model, script,
-                                                            expected) -> None:
+@pytest.mark.parametrize(
+    "script,expected",
+    [
+        ([500], "answered HTTP 500"),
+        ([{"role": "assistant", "content": ""}], "empty reply"),
+    ],
+)
+def test_model_errors_are_shown_on_screen_without_fallback(
+    make_app, fake_model, script, expected
+) -> None:
     fake = fake_model(script)
     a = make_app(runtime="model", model_base_url=fake.base_url, model_name="m")
     r = a.client.post("/api/messages", json={"text": "hello"})
     assert r.status_code == 200
-    assert re.search(r'class="bubble agent error" data-testid="agent-message" role="alert">'
-                     r"Sorry, the assistant could not reply: [^<]*" + expected, r.text)
+    assert re.search(
+        r'class="bubble agent error" data-testid="agent-message" role="alert">'
+        r"Sorry, the assistant could not reply: [^<]*" + expected,
+        r.text,
+    )
     assert a.db.sessions.find_one({"kind": "customer"})["state"]["facts"] == {}
 
 
 def test_model_endpoint_unreachable_or_unset(make_app) -> None:
-    a = make_app(runtime="model", model_base_url="http://127.0.0.1:9/v1", model_name="m",
-                 model_timeout_s=2)
+    a = make_app(
+        runtime="model", model_base_url="http://127.0.0.1:9/v1", model_name="m", model_timeout_s=2
+    )
     r = a.client.post("/api/messages", json={"text": "hello"})
     assert "could not be reached" in _last_agent(r.text)
     b = make_app(runtime="model")
