@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
@@ -65,6 +66,7 @@ class Reading:
     screen: ScreenReading
     agent_texts: list[str]
     agent_count: int
+    problem: bool = False
 
 
 def slug(text: str, limit: int = 24) -> str:
@@ -141,6 +143,7 @@ class CustomerPage:
             if prev_count is None:
                 raise ProductError("the reply never completed", url=self.page.url,
                                    waited_s=round(time.monotonic() - started, 1)) from exc
+        await self.check_alive()
         remaining = max(0.5, c.timeout_s - (time.monotonic() - started))
         args[-1] = None
         try:
@@ -151,6 +154,19 @@ class CustomerPage:
                                waited_s=round(time.monotonic() - started, 1)) from exc
         return time.monotonic() - started, False
 
+    async def check_alive(self) -> None:
+        """A liveness probe of the runtime report (classifies a crash; never a decision)."""
+        target = url(self.base_url, self.profile.runtime.path)
+        try:
+            async with httpx.AsyncClient(timeout=3.0, trust_env=False) as client:
+                resp = await client.get(target)
+        except httpx.HTTPError as exc:
+            raise ProductError("the product stopped answering", url=target,
+                               error=type(exc).__name__) from exc
+        if resp.status_code >= 500:
+            raise ProductError("the product answers with server errors", url=target,
+                               status=resp.status_code)
+
     # ------------------------------------------------------------------ reading
     async def read(self) -> Reading:
         try:
@@ -160,11 +176,12 @@ class CustomerPage:
                                error=str(exc).splitlines()[0]) from exc
         texts = raw.pop("agent_texts")
         count = raw.pop("agent_count")
+        problem = raw.pop("problem")
         claim_text = raw.pop("claim_number_text")
         match = self._pattern.search(claim_text) if claim_text else None
         raw["claim_number"] = match.group(0) if match else None
         return Reading(screen=ScreenReading.model_validate(raw), agent_texts=texts,
-                       agent_count=count)
+                       agent_count=count, problem=problem)
 
     def handoff(self, screen: ScreenReading) -> bool:
         return any(re.search(p, screen.latest_reply) for p in self.sc.handoff_patterns)

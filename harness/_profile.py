@@ -91,6 +91,10 @@ class CustomerScreen(Strict):
     cards: str = Field("", description="Cards needing the customer's action.")
     buttons: str = Field("button", description="Other visible action buttons.")
     talk_to_person: str = ""
+    problem_message: str = Field(
+        "", description="A reply that reports a product problem (e.g. server unreachable); "
+        "when it is the latest reply the harness checks whether the product is still up.",
+    )
     handoff_patterns: list[str] = Field(
         default_factory=list,
         description="Regexes on the latest reply meaning an explicit hand-off.",
@@ -144,6 +148,18 @@ class StaffScreen(Strict):
         return v
 
 
+class BrowserSettings(Strict):
+    extra_headers_env: dict[str, str] = Field(
+        default_factory=dict,
+        description="Headers sent with every page request, name -> environment variable "
+        "holding the value (e.g. a staging gateway key). Values are redacted from the HAR.",
+    )
+
+    def extra_headers(self) -> dict[str, str]:
+        return {name: os.environ[var] for name, var in self.extra_headers_env.items()
+                if os.environ.get(var)}
+
+
 class Profile(Strict):
     """A product profile (TOML)."""
 
@@ -160,6 +176,7 @@ class Profile(Strict):
     completion: Completion
     customer_screen: CustomerScreen
     staff_screen: StaffScreen
+    browser: BrowserSettings = Field(default_factory=BrowserSettings)
 
     @model_validator(mode="after")
     def _has_lanes(self) -> Profile:

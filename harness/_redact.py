@@ -35,6 +35,8 @@ def _headers(headers: list[dict[str, Any]]) -> list[dict[str, Any]]:
         name = str(h.get("name", ""))
         if name.lower() in _SECRET_HEADERS or _secret_name(name):
             h = {**h, "value": REDACTED}
+        elif "://" in str(h.get("value", "")) or name.lower() == "location":
+            h = {**h, "value": _query_url(str(h.get("value", "")))}
         out.append(h)
     return out
 
@@ -130,12 +132,16 @@ def redact_har(har: dict[str, Any], extra_secrets: list[str] | None = None) -> d
         res = dict(entry.get("response", {}))
         res["headers"] = _headers(res.get("headers", []))
         res["cookies"] = []
+        if res.get("redirectURL"):
+            res["redirectURL"] = _query_url(str(res["redirectURL"]))
         if "content" in res:
             res["content"] = _content(res["content"])
         entry["request"], entry["response"] = req, res
         entry.pop("_webSocketMessages", None)
         entries.append(entry)
     log["entries"] = entries
+    if "pages" in log:
+        log["pages"] = [{**p, "title": _query_url(str(p.get("title", "")))} for p in log["pages"]]
     out = {**har, "log": log}
     secrets = [s for s in (extra_secrets or []) if s and len(s) >= 4]
     if secrets:

@@ -25,6 +25,8 @@
   const signIn = all(sel.sign_in_prompt);
   const dialogs = all(sel.dialogs).filter((d) => !signIn.includes(d)).map(text).filter(Boolean);
   const claim = first(sel.claim_number);
+  const replies = all(sel.agent_message);
+  const lastReply = replies.length ? replies[replies.length - 1] : null;
   return {
     latest_reply: last(sel.agent_message),
     chips: chips,
@@ -39,5 +41,6 @@
     buttons: Array.from(new Set(buttons)),
     agent_texts: all(sel.agent_message).map(text),
     agent_count: document.querySelectorAll(sel.agent_message).length,
+    problem: !!(lastReply && sel.problem_message && lastReply.matches(sel.problem_message)),
   };
 }

@@ -189,8 +189,10 @@ async def _journey_and_staff(
     secrets = [v for v in (creds or {}).values() if isinstance(v, str)]
     staff_creds = reset.get("staff_credentials") or {}
     secrets += [v for k, v in staff_creds.items() if k == "password" and isinstance(v, str)]
+    headers = profile.browser.extra_headers()
+    secrets += list(headers.values())
     context = await browser.new_context(record_har_path=str(raw_har), record_har_content="embed",
-                                        viewport=VIEWPORT)
+                                        viewport=VIEWPORT, extra_http_headers=headers or None)
     tracing = settings.tracing != "off"
     if tracing:
         await context.tracing.start(screenshots=True, snapshots=True)
@@ -210,7 +212,8 @@ async def _journey_and_staff(
         shutil.rmtree(tmp, ignore_errors=True)
     if j.status == TrialStatus.PRODUCT_ERROR:
         return StaffReading(claim_number=j.claim_number, error="not read: product error")
-    staff_context = await browser.new_context(viewport=VIEWPORT)
+    staff_context = await browser.new_context(viewport=VIEWPORT,
+                                              extra_http_headers=headers or None)
     try:
         staff = await _staff(staff_context, profile, lane, staff_creds, j)
     finally:
@@ -264,6 +267,8 @@ async def _journey(cp: CustomerPage, view: Any, reset: dict[str, Any], customer:
         for text in reading.agent_texts[j.agent_seen:] if fresh else []:
             j.history.append(("agent", text))
         j.agent_seen = max(j.agent_seen, len(reading.agent_texts))
+        if reading.problem:
+            await cp.check_alive()
         same = same + 1 if screen == last_screen else 1
         last_screen = screen
         note = "" if fresh else "no new reply after the action"
@@ -283,12 +288,14 @@ async def _journey(cp: CustomerPage, view: Any, reset: dict[str, Any], customer:
             j.stop("handoff", "the product handed the claim to a person")
             return
         if same >= settings.stuck_after:
+            await cp.check_alive()
             shot = _shot_name(j, "stuck")
             await cp.screenshot(j.folder / shot)
             j.event(screen=screen, screenshot=shot, note=note)
             j.stop("stuck", f"the same screen {same} times in a row")
             return
         if turns >= settings.turn_limit:
+            await cp.check_alive()
             shot = _shot_name(j, "turn-limit")
             await cp.screenshot(j.folder / shot)
             j.event(screen=screen, screenshot=shot, note=note)
@@ -301,7 +308,16 @@ async def _journey(cp: CustomerPage, view: Any, reset: dict[str, Any], customer:
             signed_in=j.signed_in, record_call=j.record_call,
         )
         t = time.monotonic()
-        action = await customer.next_action(screen, ctx)
+        try:
+            action = await customer.next_action(screen, ctx)
+        except SimulatorError as exc:
+            shot = _shot_name(j, "simulator-error")
+            await cp.screenshot(j.folder / shot)
+            j.event(screen=screen, screenshot=shot,
+                    timings=Timings(reply_wait_s=round(wait_s, 3),
+                                    customer_s=round(time.monotonic() - t, 3)),
+                    note=f"the customer could not decide: {exc}"[:1000])
+            raise
         customer_s = time.monotonic() - t
         shot = _shot_name(j, _describe(action))
         await cp.screenshot(j.folder / shot)
@@ -325,6 +341,7 @@ async def _journey(cp: CustomerPage, view: Any, reset: dict[str, Any], customer:
                 await cp.screenshot(j.folder / shot)
                 j.event(screen=final.screen, screenshot=shot,
                         timings=Timings(reply_wait_s=round(wait_s, 3)))
+            await cp.check_alive()
             j.stop("customer_done", f"the customer ended: {action.reason or 'no reason given'}")
             return
 

@@ -45,14 +45,20 @@ class ScriptedCustomer:
         if confirm and phrase_score(reply, self.syn.confirm_request) > 0:
             return CustomerAction(kind="click", label=confirm)
 
-        fact, fact_score = self._best_fact(asked)
+        ranked = self._ranked_facts(asked)
+        fact, fact_score = ranked[0] if ranked else (None, 0.0)
         wants_file = phrase_score(asked, self.syn.requests) > 0
         if wants_file:
             action = self._file_action(asked, ctx)
             if action is not None:
                 return action
+        if screen.chips:
+            for candidate, _ in ranked:
+                chip = self._chip_for(candidate, screen.chips)
+                if chip is not None:
+                    return CustomerAction(kind="click", label=chip)
         if fact is not None and fact_score > 0:
-            return self._answer(fact, screen)
+            return CustomerAction(kind="say", text=fact.say)
         todo_wants_file = screen.todo and phrase_score(screen.todo, self.syn.requests) > 0
         if todo_wants_file and "?" not in reply and not screen.chips:
             action = self._file_action(screen.todo, ctx)
@@ -65,24 +71,19 @@ class ScriptedCustomer:
         return CustomerAction(kind="say", text=self.view.persona.dont_know_phrase)
 
     # ----------------------------------------------------------------- facts
-    def _best_fact(self, text: str) -> tuple[Any | None, float]:
+    def _ranked_facts(self, text: str) -> list[tuple[Any, float]]:
+        """Facts the text asks about, best match first (ties keep the pack's order)."""
         if not text:
-            return None, 0.0
-        best, best_score = None, 0.0
+            return []
         asked_words = content_words(text)
-        for fact in self.view.facts:
+        scored = []
+        for i, fact in enumerate(self.view.facts):
             score = phrase_score(text, self.syn.facts.get(fact.key, []))
             score += 0.5 * len(content_words(fact.topic) & asked_words)
-            if score > best_score:
-                best, best_score = fact, score
-        return best, best_score
-
-    def _answer(self, fact: Any, screen: ScreenReading) -> CustomerAction:
-        if screen.chips:
-            chip = self._chip_for(fact, screen.chips)
-            if chip is not None:
-                return CustomerAction(kind="click", label=chip)
-        return CustomerAction(kind="say", text=fact.say)
+            if score > 0:
+                scored.append((-score, i, fact))
+        scored.sort(key=lambda s: (s[0], s[1]))
+        return [(fact, -neg) for neg, _, fact in scored]
 
     def _chip_for(self, fact: Any, chips: list[str]) -> str | None:
         if fact.kind == "yes_no":

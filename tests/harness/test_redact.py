@@ -52,10 +52,14 @@ def _planted_har():
                         {"name": "Cookie", "value": f"sid={c['cookie']}"},
                         {"name": "X-Api-Key", "value": c["apikey"]},
                         {"name": "X-CSRF-Token", "value": c["csrf"]},
-                        {"name": "Accept", "value": "text/html"}],
+                        {"name": "Accept", "value": "text/html"},
+                        {"name": "Referer",
+                         "value": f"http://127.0.0.1:8000/?access_token={c['query']}"}],
             "cookies": [{"name": "sid", "value": c["cookie"]}],
         }, response={
-            "headers": [{"name": "Set-Cookie", "value": f"sid={c['setcookie']}; HttpOnly"}],
+            "headers": [{"name": "Set-Cookie", "value": f"sid={c['setcookie']}; HttpOnly"},
+                        {"name": "Location", "value": f"/next?token={c['query']}"}],
+            "redirectURL": f"http://127.0.0.1:8000/next?token={c['query']}",
             "cookies": [{"name": "sid", "value": c["setcookie"]}],
         }),
         _entry(request={"method": "POST", "url": "http://127.0.0.1:8000/api/signin",
@@ -80,7 +84,10 @@ def _planted_har():
     entries[-1]["_webSocketMessages"] = [{"type": "send", "time": 1.0, "opcode": 1,
                                           "data": c["ws"]}]
     return {"log": {"version": "1.2", "creator": {"name": "Playwright", "version": "1.65"},
-                    "pages": [], "entries": entries}}
+                    "pages": [{"startedDateTime": "2026-03-12T17:40:00.000Z", "id": "page@1",
+                               "title": f"http://127.0.0.1:8000/?token={c['query']}",
+                               "pageTimings": {}}],
+                    "entries": entries}}
 
 
 def test_planted_canaries_are_all_gone(tmp_path):

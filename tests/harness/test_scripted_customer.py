@@ -61,7 +61,8 @@ def test_only_the_question_sentence_counts(customer, view):
 
 
 def test_unknown_fact_gets_the_personas_dont_know(customer, view):
-    action = decide(customer, view, ScreenReading(latest_reply="What is your mother's maiden name?"))
+    screen = ScreenReading(latest_reply="What is your mother's maiden name?")
+    action = decide(customer, view, screen)
     assert action.kind == "say"
     assert action.text == view.persona.dont_know_phrase
 
@@ -71,6 +72,8 @@ def test_unknown_fact_gets_the_personas_dont_know(customer, view):
     ("Was anyone injured?", ["Yes", "No"], "No"),
     ("Was another vehicle involved?", ["No", "Yes"], "Yes"),
     ("What kind of incident was it?", ["Theft", "Collision", "Windscreen", "Vandalism"],
+     "Collision"),
+    ("Which of these best describes what happened?", ["Theft", "Collision", "Other"],
      "Collision"),
 ])
 def test_clicks_the_matching_chip(customer, view, question, chips, expected):

@@ -1,0 +1,65 @@
+"""Fixtures for journey tests: a dev environment (stores + reference app) on loopback."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PACKS = REPO / "packs"
+
+
+def start_env(tmp_path_factory, lanes: int = 1, runtime: str = "reference"):
+    import seed
+
+    return seed.start_dev(lanes=lanes, app=True, runtime=runtime,
+                          baseline_path=PACKS / "baseline.json",
+                          log_dir=tmp_path_factory.mktemp("dev-logs"))
+
+
+@pytest.fixture(scope="module")
+def dev_env(tmp_path_factory):
+    env = start_env(tmp_path_factory)
+    try:
+        yield env
+    finally:
+        env.close()
+
+
+def profile_for(env, **screen_overrides):
+    """The reference profile pointed at ``env``'s lanes, with short timeouts for tests."""
+    import harness
+
+    prof = harness.load_profile("reference").with_lanes([
+        harness.Lane(name=ln.name, base_url=ln.base_url, seed_url=ln.seed_url,
+                     database=ln.database) for ln in env.lanes])
+    completion = prof.completion.model_copy(update={"timeout_s": 20, "new_reply_timeout_s": 6})
+    screen = prof.customer_screen.model_copy(update=screen_overrides)
+    return prof.model_copy(update={"completion": completion, "customer_screen": screen})
+
+
+def run_packs(env, profile, packs_root: Path, runs_dir: Path, **kw):
+    import harness
+
+    options = harness.RunOptions(profile=profile, packs_root=packs_root, runs_dir=runs_dir,
+                                 seed_token=env.seed_token, **kw)
+    return harness.run(options)
+
+
+def copy_corpus(dest: Path, pack_ids: list[str]) -> Path:
+    """A private corpus folder with the manifest, the baseline and the named packs."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in ("manifest.json", "baseline.json"):
+        shutil.copy(PACKS / name, dest / name)
+    for pack in pack_ids:
+        shutil.copytree(PACKS / pack, dest / pack)
+    return dest
+
+
+def edit_json(path: Path, change) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")

@@ -1,0 +1,195 @@
+"""End to end: packs through the reference app in Chromium, with full evidence."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from corpus import load_labels
+from corpus.formats import JourneyEvent, RunRecord, StaffReading, StateDump, TrialResult
+
+from .conftest import PACKS, copy_corpus, edit_json, profile_for, run_packs, start_env
+from .fake_openai import FakeOpenAI, completion
+from .har_check import check_har
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+HEADER_CANARY = "CANARY-HEADER-77aa11"
+QUERY_CANARY = "CANARY-QUERY-88bb22"
+PASSWORD_CANARY = "CANARY-PASSWORD-99cc33"
+
+
+def _events(trial: Path) -> list[JourneyEvent]:
+    lines = (trial / "journey.jsonl").read_text(encoding="utf-8").splitlines()
+    return [JourneyEvent.model_validate_json(line) for line in lines]
+
+
+def _text_files(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.is_file() and p.suffix != ".png"]
+
+
+def test_scripted_customer_reaches_a_claim_number_with_full_evidence(
+        dev_env, tmp_path, monkeypatch):
+    monkeypatch.setenv("TEST_GATEWAY_KEY", HEADER_CANARY)
+    profile = profile_for(dev_env, start_path=f"/?access_token={QUERY_CANARY}")
+    profile = profile.model_copy(update={"browser": profile.browser.model_copy(
+        update={"extra_headers_env": {"X-Api-Key": "TEST_GATEWAY_KEY"}})})
+    record, run_dir = run_packs(dev_env, profile, PACKS, tmp_path / "runs",
+                                pack_ids=["CTL-M-001"], run_id="e2e")
+    trial = run_dir / "CTL-M-001" / "trial-1"
+    result = TrialResult.model_validate_json((trial / "trial.json").read_text())
+    assert result.status == "completed", result.detail
+    assert result.stop_reason == "claim_number"
+    assert result.claim_number and result.claim_number.startswith("NWF-")
+
+    # a screenshot for every customer action
+    events = _events(trial)
+    acted = [e for e in events if e.action is not None]
+    assert len(acted) >= 8
+    for e in acted:
+        assert e.screenshot and (trial / e.screenshot).is_file()
+        assert e.screenshot.startswith("screens/")
+    assert acted[0].action.text == (PACKS / "CTL-M-001/input/initial_message.txt").read_text(
+        ).rstrip("\n")
+    assert sum(1 for e in acted if e.note == "initial message") == 1
+    assert any(e.timings.reply_wait_s is not None for e in events)
+
+    # the HAR is valid HAR 1.2 and free of the planted secrets
+    har = check_har(trial / "network.har")
+    assert any("/api/" in e["request"]["url"] for e in har["log"]["entries"])
+    for path in _text_files(run_dir):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        assert HEADER_CANARY not in text, path
+        assert QUERY_CANARY not in text, path
+        assert dev_env.seed_token not in text, path
+
+    transcript = (trial / "transcript.md").read_text(encoding="utf-8")
+    assert result.claim_number in transcript
+    assert "SELF-TEST" not in transcript
+
+    staff = StaffReading.model_validate_json((trial / "staff.json").read_text())
+    labels = load_labels(PACKS / "CTL-M-001")
+    assert staff.found and staff.claim_number == result.claim_number
+    assert staff.triage_class == labels.triage.triage_class
+    assert staff.review_required is labels.review.review_required
+    assert set(staff.checks) == set(labels.review.checks)
+    assert all((trial / s).is_file() for s in staff.screenshots)
+
+    before = StateDump.model_validate_json((trial / "state-before.json").read_text())
+    after = StateDump.model_validate_json((trial / "state-after.json").read_text())
+    assert after.collections != before.collections
+
+    run = RunRecord.model_validate_json((run_dir / "run.json").read_text())
+    assert run.product.runtime == "reference" and not run.self_test
+    assert run.harness.version and run.corpus.hash and run.finished_at
+    assert [t.status for t in run.trials] == ["completed"]
+    assert run.lanes[0].base_url == dev_env.lanes[0].base_url
+
+
+def test_anonymous_then_sign_in_signs_in_when_asked(dev_env, tmp_path):
+    from reference_app._store import hash_password
+
+    packs = copy_corpus(tmp_path / "packs", ["CTL-M-001"])
+
+    def change(setup):
+        setup["claimant_session"] = "anonymous_then_sign_in"
+        setup["customer_credentials"] = {"username": "daniel.carter@example.org",
+                                         "password": PASSWORD_CANARY}
+        setup["collections"]["accounts"] = [{
+            "_id": "acct-m001", "customer_id": "cust-m001", "email": "daniel.carter@example.org",
+            "password_hash": hash_password(PASSWORD_CANARY)}]
+
+    edit_json(packs / "CTL-M-001" / "setup.json", change)
+    record, run_dir = run_packs(dev_env, profile_for(dev_env), packs, tmp_path / "runs",
+                                run_id="signin")
+    trial = run_dir / "CTL-M-001" / "trial-1"
+    result = TrialResult.model_validate_json((trial / "trial.json").read_text())
+    assert result.status == "completed", result.detail
+    kinds = [e.action.kind for e in _events(trial) if e.action]
+    assert "sign_in" in kinds
+    signed = kinds.index("sign_in")
+    assert any(e.screen and e.screen.sign_in_prompt for e in _events(trial))
+    assert signed > 0 and kinds[0] == "say"
+    assert "[signed in]" in (trial / "transcript.md").read_text(encoding="utf-8")
+    check_har(trial / "network.har")
+    for path in _text_files(run_dir):
+        assert PASSWORD_CANARY not in path.read_text(encoding="utf-8", errors="replace"), path
+
+
+def test_llm_customer_failures_become_simulator_errors(dev_env, tmp_path):
+    from harness.customers import LlmSettings
+
+    with FakeOpenAI() as server:
+        server.queue(429, {"error": "slow down"})
+        server.queue(500, {"error": "boom"})
+        server.queue(200, completion("I think I'll say hello"))
+        server.queue(200, completion('{"kind": "say"}'))
+        llm = LlmSettings(base_url=server.url + "/v1", model="fake", api_key="sk-CANARY-LLM",
+                          max_attempts=4, backoff_s=0.01, timeout_s=5)
+        record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
+                                    pack_ids=["CTL-M-001"], customer="llm", llm=llm,
+                                    run_id="llm")
+    trial = run_dir / "CTL-M-001" / "trial-1"
+    result = TrialResult.model_validate_json((trial / "trial.json").read_text())
+    assert result.status == "simulator_error"
+    assert result.stop_reason == "simulator_error"
+    assert result.retries == 3
+    calls = (trial / "customer-model.jsonl").read_text().splitlines()
+    assert len(calls) == 4 and all(json.loads(c)["error"] for c in calls)
+    assert record.customer.kind == "llm" and record.customer.endpoint_host
+    # prompts: the screen's visible text and permitted fields only
+    latest = _events(trial)[-1].screen
+    first_reply = next(e.screen.latest_reply for e in _events(trial) if e.screen
+                       and e.screen.latest_reply)
+    prompt = json.dumps(server.requests[0]["messages"])
+    assert first_reply and first_reply in prompt
+    labels = load_labels(PACKS / "CTL-M-001")
+    for value in [labels.scenario, "damage_photo", "repair_quote", *labels.review.checks]:
+        assert value not in prompt, value
+    assert latest is None or latest.claim_number is None
+    for path in _text_files(run_dir):
+        assert "sk-CANARY-LLM" not in path.read_text(encoding="utf-8", errors="replace")
+
+
+def test_product_killed_mid_journey_is_a_product_error_and_the_run_continues(
+        tmp_path_factory, tmp_path):
+    env = start_env(tmp_path_factory, lanes=2)
+    try:
+        runs = tmp_path / "runs"
+        journey = runs / "kill" / "CTL-M-001" / "trial-1" / "journey.jsonl"
+        killed = threading.Event()
+
+        def killer():
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                if journey.exists() and len(journey.read_text().splitlines()) >= 4:
+                    os.killpg(env._apps[0].proc.pid, signal.SIGKILL)
+                    killed.set()
+                    return
+                time.sleep(0.02)
+
+        watcher = threading.Thread(target=killer, daemon=True)
+        watcher.start()
+        record, run_dir = run_packs(env, profile_for(env), PACKS, runs, pack_ids=["CTL-M-001"],
+                                    trials=2, run_id="kill")
+        watcher.join(timeout=5)
+        assert killed.is_set()
+        statuses = {t.trial: (t.status, t.lane) for t in record.trials}
+        assert statuses[1] == ("product_error", "lane1")
+        assert statuses[2] == ("completed", "lane2")
+        first = run_dir / "CTL-M-001" / "trial-1"
+        for name in ("trial.json", "journey.jsonl", "network.har", "transcript.md",
+                     "state-before.json", "staff.json"):
+            assert (first / name).is_file(), name
+        assert len(list((first / "screens").glob("*.png"))) >= 3
+        check_har(first / "network.har")
+        result = TrialResult.model_validate_json((first / "trial.json").read_text())
+        assert result.status == "product_error" and result.detail
+    finally:
+        env.close()
