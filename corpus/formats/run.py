@@ -148,7 +148,9 @@ class CustomerAction(Strict):
     """The customer's next action, strictly parsed."""
 
     kind: Literal["say", "click", "upload", "sign_in", "done"]
-    text: str | None = Field(None, description="Text to type ('say'; optional last words on 'done').")
+    text: str | None = Field(
+        None, description="Text to type ('say'; optional last words on 'done')."
+    )
     label: str | None = Field(None, description="Visible label to click ('click').")
     file: str | None = Field(None, description="Material file name ('upload').")
     reason: str | None = Field(None, description="Why the customer ended ('done').")
