@@ -76,8 +76,7 @@ def _apply(db: Database, s3: S3Config, bucket: str, plan: Plan) -> None:
     for name, docs in plan.collections.items():
         if docs:
             db[name].insert_many(docs, ordered=True)
-    _s3.ensure_bucket(s3, bucket)
-    _s3.remove_all(s3, bucket)
+    _s3.empty_bucket(s3, bucket)
     for obj in plan.objects:
         _s3.put(s3, bucket, obj.key, obj.data, obj.content_type)
 
@@ -128,6 +127,7 @@ def reset_and_load(db: Database, s3: S3Config, bucket: str, baseline: Baseline, 
     read back and compared with what was meant; any difference raises ``SeedError``.
     """
     started = time.perf_counter()
+    _s3.check_bucket_name(bucket)
     plan = build_plan(baseline, setup, files)
     check_not_production(db)
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import threading
 
 from minio import Minio
@@ -13,6 +14,8 @@ from minio.error import S3Error
 from corpus.errors import SeedError
 
 from .stores import S3Config
+
+_BUCKET_NAME = re.compile(r"^[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9]$")
 
 _clients: dict[tuple[str, str, str, str], Minio] = {}
 _lock = threading.Lock()
@@ -26,6 +29,13 @@ def client(s3: S3Config) -> Minio:
         if found is None:
             found = _clients[key] = s3.client()
         return found
+
+
+def check_bucket_name(bucket: str) -> None:
+    """Refuse a name S3 would reject (3-63 lowercase letters, digits, dots, hyphens)."""
+    if not _BUCKET_NAME.match(bucket) or ".." in bucket:
+        raise SeedError("not a valid S3 bucket name (3-63 lowercase letters, digits, '.', '-')",
+                        bucket=bucket, field="bucket")
 
 
 def bucket_exists(s3: S3Config, bucket: str) -> bool:
@@ -65,9 +75,19 @@ def sha256_and_size(s3: S3Config, bucket: str, key: str) -> tuple[str, int]:
     return hashlib.sha256(data).hexdigest(), len(data)
 
 
-def remove_all(s3: S3Config, bucket: str) -> int:
-    """Remove every object in ``bucket``; return how many were removed."""
-    keys = list_keys(s3, bucket)
+def empty_bucket(s3: S3Config, bucket: str) -> int:
+    """Make ``bucket`` exist and hold nothing; return how many objects were removed.
+
+    Listing first and creating only on ``NoSuchBucket`` keeps a reset to one request when the
+    bucket is already empty.
+    """
+    try:
+        keys = sorted(o.object_name for o in client(s3).list_objects(bucket, recursive=True))
+    except S3Error as exc:
+        if exc.code != "NoSuchBucket":
+            raise SeedError(f"cannot list bucket: {exc}", bucket=bucket) from exc
+        ensure_bucket(s3, bucket)
+        return 0
     if not keys:
         return 0
     errors = list(client(s3).remove_objects(bucket, [DeleteObject(k) for k in keys]))

@@ -61,6 +61,7 @@ def dump_objects(s3: S3Config, bucket: str) -> dict[str, ObjectInfo]:
 
 def dump_state(db: Database, s3: S3Config, bucket: str) -> StateDump:
     """Every collection (except the reserved ones) and every object of one lane."""
+    _s3.check_bucket_name(bucket)
     return StateDump(
         taken_at=utc_now_iso(),
         database=db.name,
