@@ -1,0 +1,72 @@
+"""Run records made by the real runner, for the scoring, report and smoke tests.
+
+Each variant starts its own dev environment (embedded stores + reference app on loopback)
+with the runtime and fault switches it needs, runs the scripted customer through the packs
+with ``harness.run`` and stops everything again. Built once per test session, on demand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PACKS = REPO / "packs"
+
+# The packs the smoke test drives: one per line (so every line's questions are covered), none
+# needing review (so flagging everything is always wrong); two are innocent controls.
+SMOKE_PACKS: tuple[str, ...] = ("CTL-M-001", "CTL-H-001", "CTL-C-002")
+
+# name -> (runtime, faults, self_test)
+VARIANTS: dict[str, tuple[str, tuple[str, ...], bool]] = {
+    "reference": ("reference", (), False),
+    "flag_everything": ("reference", ("flag_everything",), False),
+    "ask_twice": ("reference", ("ask_twice",), False),
+    "lose_fact": ("reference", ("lose_fact",), False),
+    "controlled": ("controlled", (), True),
+}
+
+
+@dataclass
+class RealRuns:
+    root: Path
+    logs: Path
+    packs: tuple[str, ...]
+    _done: dict[str, Path]
+
+    def get(self, name: str) -> Path:
+        """The run folder of one variant, running it the first time it is asked for."""
+        if name not in self._done:
+            self._done[name] = _run_variant(self, name)
+        return self._done[name]
+
+
+def _run_variant(runs: RealRuns, name: str) -> Path:
+    import harness
+    import seed
+
+    runtime, faults, self_test = VARIANTS[name]
+    with seed.start_dev(lanes=1, app=True, runtime=runtime, faults=faults,
+                        baseline_path=PACKS / "baseline.json",
+                        log_dir=runs.logs / name) as env:
+        profile = harness.load_profile("reference").with_lanes([
+            harness.Lane(name=ln.name, base_url=ln.base_url, seed_url=ln.seed_url,
+                         database=ln.database) for ln in env.lanes])
+        options = harness.RunOptions(
+            profile=profile, packs_root=PACKS, runs_dir=runs.root, pack_ids=list(runs.packs),
+            trials=1, run_id=name, self_test=self_test, seed_token=env.seed_token,
+            tracing="on" if name == "reference" else "off", turn_limit=30)
+        _, run_dir = harness.run(options)
+    return run_dir
+
+
+@pytest.fixture(scope="session")
+def real_runs(tmp_path_factory) -> RealRuns:
+    missing = [p for p in SMOKE_PACKS if not (PACKS / p / "oracle" / "labels.json").is_file()]
+    if missing:
+        pytest.fail(f"smoke packs missing from the corpus: {missing}")
+    return RealRuns(root=tmp_path_factory.mktemp("real-runs"),
+                    logs=tmp_path_factory.mktemp("real-run-logs"), packs=SMOKE_PACKS,
+                    _done={})
