@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -86,3 +87,12 @@ def test_dev_up_rejects_an_unknown_runtime():
 def test_dev_up_rejects_zero_lanes():
     result = CliRunner().invoke(app, ["dev", "up", "--lanes", "0"])
     assert result.exit_code == 2
+
+
+def test_start_dev_script_wraps_dev_up():
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([str(root / "scripts" / "start-dev.sh"), "--help"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "--lanes" in result.stdout and "--no-app" in result.stdout
+    assert "claims-harness dev up" in (root / "scripts" / "start-dev.ps1").read_text()
