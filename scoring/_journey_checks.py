@@ -17,6 +17,7 @@ The rules (docs/scoring.md, "Journey"):
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
 from dataclasses import dataclass, field
@@ -46,7 +47,8 @@ ANSWER_ACTIONS: tuple[str, ...] = ("say", "click")
 _BOUNDARY = re.compile(r"(?<=[.?!])\s+|:\s+|\n+")
 
 
-def questions_in(reply: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def questions_in(reply: str) -> tuple[str, ...]:
     """Normalised question sentences of a reply (split at . ? ! then space, ': ', newlines)."""
     out = []
     for sentence in _BOUNDARY.split(reply):
@@ -55,7 +57,7 @@ def questions_in(reply: str) -> list[str]:
             n = norm_text(s)
             if n:
                 out.append(n)
-    return out
+    return tuple(out)
 
 
 def _offers_something(ev: JourneyEvent) -> bool:

@@ -104,11 +104,11 @@ def parse_time(value: object) -> tuple[int, int] | None:
         hour += 12
     elif suffix == "am" and hour == 12:
         hour = 0
-    elif not suffix and hour < 12 and not m[1].startswith("0"):
-        # "5:40 in the evening" is 17:40; "11 at night" is 23:00; "3 at night" stays 03:00
-        if re.search(r"\b(evening|afternoon)\b", text) or (
-                re.search(r"\bnight\b", text) and hour >= 6):
-            hour += 12
+    elif not suffix and hour < 12 and not m[1].startswith("0") and (
+            re.search(r"\b(evening|afternoon)\b", text)
+            or (re.search(r"\bnight\b", text) and hour >= 6)):
+        # "5:40 in the evening" is 17:40; "11:10 at night" is 23:10; "3:00 at night" is 03:00
+        hour += 12
     if hour > 23 or minute > 59:
         return None
     return hour, minute

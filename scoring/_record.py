@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from corpus.errors import PackError, RunRecordError
 from corpus.formats import (
@@ -29,6 +29,8 @@ from corpus.formats import (
 )
 
 M = TypeVar("M", bound=BaseModel)
+
+_EVENTS = TypeAdapter(list[JourneyEvent])
 
 HUMAN_FILE = "human.json"
 SHEET_FILE = "sheet.json"
@@ -92,10 +94,14 @@ def load_events(path: Path, **context: object) -> list[JourneyEvent]:
     """Parse journey.jsonl (missing file: no events)."""
     if not path.exists():
         return []
+    lines = [(n, line) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(),
+                                                start=1) if line.strip()]
+    try:
+        return _EVENTS.validate_json("[" + ",".join(line for _, line in lines) + "]")
+    except ValidationError:
+        pass  # find the line at fault and say which
     events: list[JourneyEvent] = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for lineno, line in lines:
         try:
             events.append(JourneyEvent.model_validate_json(line))
         except ValidationError as exc:

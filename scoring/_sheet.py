@@ -49,16 +49,22 @@ def _not_scored(rec: TrialRecord, labels: Labels) -> list[ComponentResult]:
     return [component(n, "not_scored", why) for n in names]
 
 
-def _numbers(rec: TrialRecord) -> TrialFacts:
-    findings = analyse_events(rec.events, rec.status == TrialStatus.AGENT_STOPPED)
+def _numbers(rec: TrialRecord, components: list[ComponentResult]) -> TrialFacts:
+    journey = next((c for c in components if c.name == "journey" and c.status in SCORED), None)
+    if journey is not None:
+        repeated = len(journey.details["repeated_questions"])
+        dead_ends = len(journey.details["dead_end_replies"])
+    else:
+        findings = analyse_events(rec.events, rec.status == TrialStatus.AGENT_STOPPED)
+        repeated, dead_ends = len(findings.repeated), len(findings.dead_ends)
     times = turn_times(rec)
     res = rec.result
     return TrialFacts(
         claim_number=res.claim_number if res else None,
         customer_messages=res.customer_messages if res else 0,
         steps=res.steps if res else len(rec.events),
-        repeated_questions=len(findings.repeated),
-        dead_end_replies=len(findings.dead_ends),
+        repeated_questions=repeated,
+        dead_end_replies=dead_ends,
         retries=res.retries if res else 0,
         duration_s=res.duration_s if res else (rec.entry.duration_s if rec.entry else None),
         median_turn_s=statistics.median(times) if times else None,
@@ -109,6 +115,6 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         review_required=labels.review.review_required,
         components=components,
         failure_modes=modes,
-        numbers=_numbers(record),
+        numbers=_numbers(record, components),
         human_file=HUMAN_FILE if human is not None else None,
     )

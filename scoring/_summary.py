@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import statistics
-import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -45,18 +45,20 @@ from ._stats import (
     pass_hat_k,
 )
 
+_SERIAL = itertools.count()
+
 
 def write_json_atomic(path: Path, model: BaseModel) -> None:
     """Write a model as JSON via a temporary file in the same folder and ``os.replace``."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{next(_SERIAL)}.tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with open(tmp, "x", encoding="utf-8") as fh:
             fh.write(model.model_dump_json(indent=2))
             fh.write("\n")
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
