@@ -31,7 +31,7 @@ _AFFIRM = re.compile(
     r"right|ok|okay|perfect|spot on)\b",
     re.I,
 )
-_POLICE_REF = re.compile(r"\b(?=[A-Z0-9/-]*\d)[A-Z]{0,6}[-/]?[A-Z0-9][A-Z0-9/-]{3,}\b", re.I)
+_POLICE_REF = re.compile(r"\b[A-Z]{1,6}[-/ ]?\d[\w/-]{3,}\b|\b\d{2,}[-/]\d[\w/-]{2,}\b", re.I)
 _LINE_WORDS = {
     "motor": ("car", "vehicle", "motor", "van"),
     "home": ("home", "house", "flat", "building", "property"),
@@ -51,7 +51,8 @@ class ReferenceAgent:
         first = not st["first_message_seen"]
         st["first_message_seen"] = True
         pending = st.get("pending") or {}
-        if text.strip().endswith("?") and not self._answers_pending(j, pending, text):
+        is_question = text.strip().endswith("?") and not first
+        if is_question and not self._answers_pending(j, pending, text):
             j.hand_off("question", text.strip())
             self._continue(j, prefix=reply("question_queued"), repeat_pending=True)
             return
@@ -126,16 +127,18 @@ class ReferenceAgent:
         st = j.state
         kind = rules.FACT_KINDS[key]
         dont_know = rules.says_dont_know(text)
+        rest = rules.without_dont_know(text) if dont_know else text
         value: Any = None
         if key == "police_reference":
-            m = _POLICE_REF.search(text)
-            value = m.group(0) if m else None
-            if value is None and (dont_know or rules.parse_yes_no(text) is False):
-                dont_know = True
-        elif kind in ("yes_no", "choice", "text") and dont_know:
-            value = None
+            m = _POLICE_REF.search(rest)
+            value = m.group(0).upper() if m else None
+            if value is None and rules.parse_yes_no(rest) is False:
+                dont_know = True  # not reported: nothing to record
+        elif kind == "text":
+            if not dont_know or len(re.findall(r"\w+", rest)) >= 3:
+                value = rules.parse_fact(key, text, j.line)
         else:
-            value = rules.parse_fact(key, text, j.line, choice_labels(j.line))
+            value = rules.parse_fact(key, rest, j.line, choice_labels(j.line))
         if value is None and not dont_know and key not in st["clarified"]:
             st["clarified"].append(key)
             self._ask(j, key, text_override=clarify(key))

@@ -91,15 +91,19 @@ _TIME_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
 _LATE = re.compile(r"^\W{0,3}(?:in the )?(evening|afternoon|at night|tonight)\b", re.I)
 
 
-def _clock(h: int, minute: int, ap: str | None, after: str) -> str:
+def _clock(h: int, minute: int, ap: str | None, after: str, written: str = "") -> str:
+    """24-hour time; 'in the evening' moves 5:40 to 17:40, 'at night' only from 6 o'clock;
+    an hour written with a leading zero ('03:00') is already 24-hour."""
     if ap:
         pm = ap.lower().startswith("p")
         if h == 12:
             h = 0
         if pm:
             h += 12
-    elif h < 12 and _LATE.match(after):
-        h += 12
+    elif h < 12 and not written.startswith("0"):
+        late = _LATE.match(after)
+        if late and (late.group(1).lower() in ("evening", "afternoon") or h >= 6):
+            h += 12
     return f"{h:02d}:{minute:02d}"
 
 
@@ -115,7 +119,7 @@ def find_times(text: str) -> list[tuple[int, int, str]]:
                 (
                     m.start(),
                     m.end(),
-                    _clock(int(m.group("h")), minute, m.group("ap"), text[m.end() :]),
+                    _clock(int(m.group("h")), minute, m.group("ap"), text[m.end() :], m.group("h")),
                 )
             )
     for word, value in _TIME_WORDS.items():
@@ -193,3 +197,8 @@ _DONT_KNOW = re.compile(
 def says_dont_know(text: str) -> bool:
     """True when the customer says they do not know or cannot remember."""
     return bool(_DONT_KNOW.search(text))
+
+
+def without_dont_know(text: str) -> str:
+    """``text`` with every 'I don't know'-like phrase removed."""
+    return _DONT_KNOW.sub(" ", text)

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ._store import now_iso, verify_password
-from ._views import display_value
+from ._views import canonical_value
 
 STAFF_COOKIE = "nwf_staff"
 router = APIRouter(prefix="/staff")
@@ -80,7 +80,7 @@ def claim_detail(request: Request, claim_number: str) -> Response:
     facts = [
         {
             "key": k,
-            "value": display_value(k, v["value"], claim.get("line"))
+            "value": canonical_value(v["value"])
             if v["state"] != "unknown"
             else "not known",
             "state": v["state"],

@@ -28,6 +28,15 @@ def display_value(key: str, value: Any, line: str | None) -> str:
     return str(value)
 
 
+def canonical_value(value: Any) -> str:
+    """A stored fact value as text in its canonical form (yes/no, ISO date, number, code)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
+
+
 def fact_rows(j: Journey) -> list[dict[str, str]]:
     keys = list(j.needed())
     keys += [k for k in j.facts if k not in keys and k == "police_reference"]

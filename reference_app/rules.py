@@ -21,6 +21,7 @@ from ._parsing import (
     parse_time,
     parse_yes_no,
     says_dont_know,
+    without_dont_know,
 )
 
 FACT_KINDS: dict[str, str] = {
@@ -437,5 +438,6 @@ __all__ = [
     "read_pages",
     "review_required",
     "says_dont_know",
+    "without_dont_know",
     "triage",
 ]
