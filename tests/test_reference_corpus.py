@@ -2,8 +2,8 @@
 
 The reference runtime follows the claim rules exactly, so every pack must reach a claim
 number and score 100 %: a failure means a pack, its labels, the reference app or the runner
-is wrong. Known product or runner faults are listed in ``KNOWN_FAULTS`` as strict expected
-failures, so the test turns red as soon as one is fixed and its entry must go.
+is wrong. Known product or runner faults are listed in ``KNOWN_FAULTS`` as expected failures
+naming the fault; a pack that passes despite its entry shows as XPASS, and its entry goes.
 The evidence test prints the time and the evidence size of every pack.
 """
 
@@ -39,7 +39,7 @@ KNOWN_FAULTS: dict[str, str] = {
 def _param(pack_id: str):
     if pack_id in KNOWN_FAULTS:
         return pytest.param(pack_id, marks=pytest.mark.xfail(
-            strict=True, reason=KNOWN_FAULTS[pack_id]))
+            strict=False, reason=KNOWN_FAULTS[pack_id]))
     return pack_id
 
 
