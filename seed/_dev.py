@@ -26,7 +26,7 @@ from corpus.errors import SeedError
 from ._route import SEED_PREFIX, create_seed_app
 from ._server import BackgroundServer
 from ._settings import ENV_PREFIX, SeedSettings
-from .stores import S3Config, Stores, free_port, open_stores
+from .stores import S3Config, Stores, free_port, open_stores, signals_ignored_while_stopping
 
 RUNTIMES = ("reference", "controlled", "model")
 DEFAULT_BASELINE = Path("packs/baseline.json")
@@ -127,15 +127,17 @@ class DevEnvironment:
         return out
 
     def close(self) -> None:
-        for app in self._apps:
-            app.stop()
-        self._apps.clear()
-        for server in self._servers:
-            server.stop()
-        self._servers.clear()
-        if self._stores is not None:
-            self._stores.close()
-            self._stores = None
+        """Stop every app, server and embedded store; a second Ctrl-C does not cut it short."""
+        with signals_ignored_while_stopping():
+            for app in self._apps:
+                app.stop()
+            self._apps.clear()
+            for server in self._servers:
+                server.stop()
+            self._servers.clear()
+            if self._stores is not None:
+                self._stores.close()
+                self._stores = None
 
     def __enter__(self) -> DevEnvironment:
         return self

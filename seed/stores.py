@@ -15,7 +15,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
@@ -46,6 +48,22 @@ def wait_for_port(host: str, port: int, timeout: float = 30.0,
             time.sleep(0.05)
     raise SeedError("store did not start listening in time", host=host, port=port,
                     timeout_s=timeout)
+
+
+@contextlib.contextmanager
+def signals_ignored_while_stopping() -> Iterator[None]:
+    """Ignore SIGINT/SIGTERM while stopping processes, so a second Ctrl-C cannot cut the
+    clean-up short and leave children behind. Only the main thread can do this; elsewhere it
+    does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 @dataclass
@@ -160,9 +178,10 @@ class Stores:
     processes: list[EmbeddedProcess] = field(default_factory=list)
 
     def close(self) -> None:
-        for p in reversed(self.processes):
-            p.stop()
-        self.processes.clear()
+        with signals_ignored_while_stopping():
+            for p in reversed(self.processes):
+                p.stop()
+            self.processes.clear()
 
     def __enter__(self) -> Stores:
         return self
@@ -183,7 +202,8 @@ def open_stores(mongo_uri: str | None = None, s3: S3Config | None = None,
             s3, p = start_embedded_s3(log=log_dir / "s3.log" if log_dir else None)
             procs.append(p)
     except BaseException:
-        for p in procs:
-            p.stop()
+        with signals_ignored_while_stopping():
+            for p in procs:
+                p.stop()
         raise
     return Stores(mongo_uri=mongo_uri, s3=s3, processes=procs)

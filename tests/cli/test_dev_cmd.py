@@ -38,8 +38,10 @@ def _env_file(path) -> dict[str, str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "term"])
-def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_signal):
+@pytest.mark.parametrize("stop_signals", [[signal.SIGINT], [signal.SIGTERM],
+                                          [signal.SIGINT, signal.SIGINT]],
+                         ids=["ctrl-c", "term", "ctrl-c-twice"])
+def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_signals):
     env_file = tmp_path / "dev.env"
     proc = subprocess.Popen(
         [sys.executable, "-c", "from cli import main; main()", "dev", "up", "--no-app",
@@ -65,7 +67,9 @@ def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_s
         children = descendants(proc.pid)
         assert len(children) >= 2  # SecantusDB and the S3 server at least
 
-        proc.send_signal(stop_signal)
+        for sig in stop_signals:
+            proc.send_signal(sig)
+            time.sleep(0.3)
         rest = proc.communicate(timeout=60)[0]
     finally:
         if proc.poll() is None:

@@ -114,3 +114,31 @@ def test_app_command_carries_every_flag(stores, tmp_path):
     assert "--enable-seed-route" in argv
     assert argv[-4:] == ["--fault", "f1", "--fault", "f2"]
     assert os.path.basename(argv[argv.index("--baseline") + 1]) == "b.json"
+
+
+@pytest.mark.slow
+def test_reference_app_lane_resets_a_real_pack(stores, tmp_path):
+    """The real reference app, started by start_dev with the packs' baseline, seeds CTL-M-001."""
+    from corpus import load_setup, setup_files
+
+    root = Path(__file__).resolve().parents[2]
+    pack = root / "packs" / "CTL-M-001"
+    setup = load_setup(pack)
+    env = start_dev(lanes=1, app=True, mongo_uri=stores.mongo_uri, s3=stores.s3,
+                    baseline_path=root / "packs" / "baseline.json", log_dir=tmp_path,
+                    app_start_timeout=120)
+    try:
+        lane = env.lanes[0]
+        assert httpx.get(lane.base_url + "/api/runtime", trust_env=False).json()["runtime"] == (
+            "reference")
+        with SeedClient(lane.base_url, env.seed_token) as client:
+            result = client.reset(setup.model_dump(mode="json"), setup_files(pack, setup))
+            state = client.state()
+        pid = env._apps[0].proc.pid
+    finally:
+        env.close()
+    assert result["verified"] is True
+    assert result["staff_credentials"] is not None  # from the baseline
+    assert set(state.collections["policies"]) == {d["_id"] for d in setup.collections["policies"]}
+    assert "staff" in state.collections
+    assert not alive(pid)
