@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,13 @@ def test_pack_is_solvable_in_the_reference_runtime(make_app, pack: Path) -> None
             assert _same(value, claim["facts"][key]["value"]), (key, value, claim["facts"][key])
     asked = [m["text"] for m in a.db.messages.find({"role": "agent"})]
     assert len(asked) == len(set(asked)), "a reply was repeated word for word"
+    replies = "\n".join(asked)
+    for assertion in labels["assertions"]:
+        rule = assertion.get("text")
+        if assertion["judge"] == "text" and rule["where"] == "agent_replies":
+            found = re.search(rule["pattern"], replies, re.I) is not None
+            assert found is (rule["expect"] == "present"), assertion["id"]
+        if assertion["judge"] == "state":
+            rule = assertion["state"]
+            n = a.db[rule["collection"]].count_documents(rule["match"])
+            assert n == rule["count"] if rule.get("count") is not None else n >= 1, assertion["id"]
