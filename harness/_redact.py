@@ -7,6 +7,7 @@ response bodies carrying tokens and WebSocket frames, and keeps everything else 
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -113,43 +114,50 @@ def _content(content: dict[str, Any]) -> dict[str, Any]:
     return content
 
 
+def _entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """One redacted HAR entry (also the shape of a trace's resource snapshot)."""
+    entry = dict(entry)
+    req = dict(entry.get("request", {}))
+    req["url"] = _query_url(str(req.get("url", "")))
+    req["headers"] = _headers(req.get("headers", []))
+    req["cookies"] = []
+    req["queryString"] = [
+        {**q, "value": REDACTED} if _secret_name(str(q.get("name", ""))) else q
+        for q in req.get("queryString", [])
+    ]
+    if "postData" in req:
+        req["postData"] = _post_data(req["postData"])
+    res = dict(entry.get("response", {}))
+    res["headers"] = _headers(res.get("headers", []))
+    res["cookies"] = []
+    if res.get("redirectURL"):
+        res["redirectURL"] = _query_url(str(res["redirectURL"]))
+    if "content" in res:
+        res["content"] = _content(res["content"])
+    entry["request"], entry["response"] = req, res
+    entry.pop("_webSocketMessages", None)
+    return entry
+
+
+def _literal(raw: str, secrets: list[str]) -> str:
+    for s in secrets:
+        raw = raw.replace(json.dumps(s)[1:-1], REDACTED)
+    return raw
+
+
+def _secrets(extra: list[str] | None) -> list[str]:
+    return [s for s in (extra or []) if s and len(s) >= 4]
+
+
 def redact_har(har: dict[str, Any], extra_secrets: list[str] | None = None) -> dict[str, Any]:
     """A redacted copy of a parsed HAR; ``extra_secrets`` are literal values to blank anywhere."""
     log = dict(har.get("log", {}))
-    entries = []
-    for entry in log.get("entries", []):
-        entry = dict(entry)
-        req = dict(entry.get("request", {}))
-        req["url"] = _query_url(str(req.get("url", "")))
-        req["headers"] = _headers(req.get("headers", []))
-        req["cookies"] = []
-        req["queryString"] = [
-            {**q, "value": REDACTED} if _secret_name(str(q.get("name", ""))) else q
-            for q in req.get("queryString", [])
-        ]
-        if "postData" in req:
-            req["postData"] = _post_data(req["postData"])
-        res = dict(entry.get("response", {}))
-        res["headers"] = _headers(res.get("headers", []))
-        res["cookies"] = []
-        if res.get("redirectURL"):
-            res["redirectURL"] = _query_url(str(res["redirectURL"]))
-        if "content" in res:
-            res["content"] = _content(res["content"])
-        entry["request"], entry["response"] = req, res
-        entry.pop("_webSocketMessages", None)
-        entries.append(entry)
-    log["entries"] = entries
+    log["entries"] = [_entry(e) for e in log.get("entries", [])]
     if "pages" in log:
         log["pages"] = [{**p, "title": _query_url(str(p.get("title", "")))} for p in log["pages"]]
     out = {**har, "log": log}
-    secrets = [s for s in (extra_secrets or []) if s and len(s) >= 4]
-    if secrets:
-        raw = json.dumps(out)
-        for s in secrets:
-            raw = raw.replace(json.dumps(s)[1:-1], REDACTED)
-        out = json.loads(raw)
-    return out
+    secrets = _secrets(extra_secrets)
+    return json.loads(_literal(json.dumps(out), secrets)) if secrets else out
 
 
 def redact_har_file(src: Path, dest: Path, extra_secrets: list[str] | None = None) -> None:
@@ -158,3 +166,49 @@ def redact_har_file(src: Path, dest: Path, extra_secrets: list[str] | None = Non
 
     har = json.loads(src.read_text(encoding="utf-8"))
     write_json_atomic(dest, redact_har(har, extra_secrets))
+
+
+_QUERY_SECRET = re.compile(
+    r"([?&][^=&\s\"']*(?:token|secret|password|session|api[-_]?key|key)[^=&\s\"']*=)"
+    r"[^&\s\"'#]*", re.I,
+)
+_BINARY = (".jpeg", ".jpg", ".png", ".webp", ".gif", ".pdf", ".zip", ".woff", ".woff2")
+
+
+def redact_trace_file(src: Path, dest: Path, extra_secrets: list[str] | None = None) -> None:
+    """Copy a Playwright trace zip with secrets removed: network snapshots are redacted like
+    HAR entries; every text part loses token-like query values and the literal secrets."""
+    import zipfile
+
+    from ._files import write_bytes_atomic
+
+    secrets = _secrets(extra_secrets)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if not info.filename.lower().endswith(_BINARY):
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    zout.writestr(info, data)
+                    continue
+                if info.filename.endswith(".network"):
+                    text = "\n".join(_network_line(line) for line in text.split("\n"))
+                text = _QUERY_SECRET.sub(lambda m: m.group(1) + REDACTED, text)
+                text = _BEARER.sub(f"Bearer {REDACTED}", _literal(text, secrets))
+                data = text.encode("utf-8")
+            zout.writestr(info, data)
+    write_bytes_atomic(dest, buf.getvalue())
+
+
+def _network_line(line: str) -> str:
+    if not line.strip():
+        return line
+    try:
+        item = json.loads(line)
+    except ValueError:
+        return line
+    if isinstance(item, dict) and isinstance(item.get("snapshot"), dict):
+        item["snapshot"] = _entry(item["snapshot"])
+    return json.dumps(item)

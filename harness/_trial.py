@@ -24,7 +24,7 @@ from corpus.formats.run import StaffReading, Timings, TokenUsage
 from ._browser import VIEWPORT, CustomerPage, slug
 from ._files import append_jsonl, write_model_atomic, write_text_atomic
 from ._profile import Lane, Profile
-from ._redact import redact_har_file
+from ._redact import redact_har_file, redact_trace_file
 from ._transcript import render_transcript
 from .customers import Customer, CustomerContext, material_availability
 
@@ -204,11 +204,13 @@ async def _journey_and_staff(
         if tracing:
             keep = settings.tracing == "on" or j.status != TrialStatus.COMPLETED
             with contextlib.suppress(PlaywrightError):
-                await context.tracing.stop(path=str(j.folder / "trace.zip") if keep else None)
+                await context.tracing.stop(path=str(tmp / "trace.zip") if keep else None)
         with contextlib.suppress(PlaywrightError):
             await context.close()
         if raw_har.exists():
             redact_har_file(raw_har, j.folder / "network.har", extra_secrets=secrets)
+        if (tmp / "trace.zip").exists():
+            redact_trace_file(tmp / "trace.zip", j.folder / "trace.zip", extra_secrets=secrets)
         shutil.rmtree(tmp, ignore_errors=True)
     if j.status == TrialStatus.PRODUCT_ERROR:
         return StaffReading(claim_number=j.claim_number, error="not read: product error")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from harness._redact import REDACTED, redact_har, redact_har_file
 
 from .har_check import check_har
@@ -121,3 +123,45 @@ def test_redaction_does_not_mutate_input():
     before = json.dumps(har)
     redact_har(har)
     assert json.dumps(har) == before
+
+
+@pytest.mark.browser
+def test_a_real_trace_loses_its_secrets(tmp_path):
+    import asyncio
+    import zipfile
+
+    from playwright.async_api import async_playwright
+
+    from harness._browser import launch_browser
+    from harness._redact import redact_trace_file
+
+    secrets = {"header": "CANARY-TRACE-HDR-1", "typed": "CANARY-TRACE-PW-2",
+               "query": "CANARY-TRACE-Q-3"}
+    raw = tmp_path / "raw.zip"
+
+    async def record():
+        async with async_playwright() as pw:
+            browser = await launch_browser(pw)
+            context = await browser.new_context(extra_http_headers={"X-Api-Key":
+                                                                    secrets["header"]})
+            await context.tracing.start(screenshots=False, snapshots=True)
+            page = await context.new_page()
+            await page.route("**/*", lambda route: route.fulfill(
+                body="<input id=pw type=password>", content_type="text/html"))
+            await page.goto(f"http://127.0.0.1:9/start?session_token={secrets['query']}")
+            await page.fill("#pw", secrets["typed"])
+            await context.tracing.stop(path=str(raw))
+            await context.close()
+            await browser.close()
+
+    asyncio.run(record())
+    raw_bytes = b"".join(zipfile.ZipFile(raw).read(n) for n in zipfile.ZipFile(raw).namelist())
+    assert all(s.encode() in raw_bytes for s in secrets.values())  # the canaries were planted
+    out = tmp_path / "trace.zip"
+    redact_trace_file(raw, out, extra_secrets=[secrets["typed"]])
+    with zipfile.ZipFile(out) as z:
+        names = z.namelist()
+        data = b"".join(z.read(n) for n in names)
+    assert "trace.trace" in names and "trace.network" in names
+    for name, canary in secrets.items():
+        assert canary.encode() not in data, name
