@@ -49,7 +49,9 @@ class ScriptedCustomer:
         fact, fact_score = ranked[0] if ranked else (None, 0.0)
         wants_file = phrase_score(asked, self.syn.requests) > 0
         if wants_file:
-            action = self._file_action(asked, ctx)
+            # "please upload it": the kind of file may only be named in the to-do bar
+            named = asked if self.syn.material_groups(asked) else f"{asked} {screen.todo}"
+            action = self._file_action(named, ctx)
             if action is not None:
                 return action
         if screen.chips:

@@ -113,6 +113,14 @@ def test_later_material_is_described_before_it_is_available(view):
     assert ready.kind == "upload" and ready.file == "repair-quote.pdf"
 
 
+def test_an_unnamed_file_request_is_read_with_the_todo_bar(customer, view):
+    screen = ScreenReading(latest_reply="If you have it now, please upload it using the attach "
+                           "button; otherwise tell me and we'll go on without it.",
+                           todo="Next step: Upload your repair quote")
+    action = decide(customer, view, screen, uploaded=["photo-rear-bumper.jpg"])
+    assert action.kind == "upload" and action.file == "repair-quote.pdf"
+
+
 def test_confirms_a_summary(customer, view):
     screen = ScreenReading(latest_reply="Here is what we have so far. Please check and confirm.",
                            buttons=["Confirm these details", "Talk to a person"])
