@@ -7,10 +7,8 @@ anything it started.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import secrets
-import signal
 import subprocess
 import sys
 import tempfile
@@ -26,7 +24,15 @@ from corpus.errors import SeedError
 from ._route import SEED_PREFIX, create_seed_app
 from ._server import BackgroundServer
 from ._settings import ENV_PREFIX, SeedSettings
-from .stores import S3Config, Stores, free_port, open_stores, signals_ignored_while_stopping
+from .stores import (
+    SPAWN_OPTIONS,
+    S3Config,
+    Stores,
+    free_port,
+    open_stores,
+    signals_ignored_while_stopping,
+    stop_process_tree,
+)
 
 RUNTIMES = ("reference", "controlled", "model")
 DEFAULT_BASELINE = Path("packs/baseline.json")
@@ -55,20 +61,7 @@ class _AppProcess:
     log: Path
 
     def stop(self, timeout: float = 10.0) -> None:
-        if self.proc.poll() is None:
-            for sig in (signal.SIGTERM, signal.SIGKILL):
-                try:
-                    os.killpg(self.proc.pid, sig)
-                except ProcessLookupError:
-                    break
-                try:
-                    self.proc.wait(timeout=timeout)
-                    break
-                except subprocess.TimeoutExpired:
-                    continue
-        # the app may have left children of its own behind in its group
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
+        stop_process_tree(self.proc, timeout)
 
 
 @dataclass
@@ -215,7 +208,7 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
                 with open(log, "ab") as out:
                     try:
                         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
-                                                stdin=subprocess.DEVNULL, start_new_session=True)
+                                                stdin=subprocess.DEVNULL, **SPAWN_OPTIONS)
                     except OSError as exc:
                         raise SeedError(f"cannot start the reference app: {exc}",
                                         log=str(log)) from exc

@@ -133,9 +133,12 @@ def reset_and_load(db: Database, s3: S3Config, bucket: str, baseline: Baseline, 
     try:
         _apply(db, s3, bucket, plan)
         problems = _verify(db, s3, bucket, plan)
-    except (PyMongoError, S3Error, Urllib3Error) as exc:
-        raise SeedError(f"store failed during reset: {exc}", pack=setup.pack_id,
-                        database=db.name, bucket=bucket) from exc
+    except PyMongoError as exc:
+        raise SeedError(f"MongoDB failed during reset: {exc}", pack=setup.pack_id,
+                        database=db.name) from exc
+    except (S3Error, Urllib3Error) as exc:
+        raise SeedError(f"S3 store failed during reset: {exc}", pack=setup.pack_id,
+                        bucket=bucket) from exc
     if problems:
         raise SeedError(
             f"state after reset differs from baseline + setup: {'; '.join(problems[:5])}",

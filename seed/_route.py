@@ -20,14 +20,17 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
+from minio.error import S3Error
 from pydantic import ValidationError
 from pymongo import MongoClient
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
+from urllib3.exceptions import HTTPError as Urllib3Error
 
 from corpus.errors import SeedError
 from corpus.formats import Setup
 
+from . import _s3
 from ._loader import check_database_allowed, check_not_production, reset_and_load
 from ._names import (
     REASON_DATABASE_NOT_ALLOWED,
@@ -165,14 +168,18 @@ def create_seed_router(settings: SeedSettings) -> APIRouter:
             return _from_seed_error(exc).response()
         except PyMongoError as exc:
             return _Refusal(REASON_STORE_ERROR, f"MongoDB: {exc}").response()
+        except (S3Error, Urllib3Error) as exc:
+            return _Refusal(REASON_STORE_ERROR, f"S3: {exc}").response()
 
     def _health() -> dict[str, Any]:
         lane.db.command("ping")
+        _s3.bucket_exists(lane.s3, settings.bucket)  # reachable and signed in; may not exist yet
         return {"ok": True, "database": settings.database, "bucket": settings.bucket}
 
     def _state() -> dict[str, Any]:
         lane.check_target()
-        return dump_state(lane.db, lane.s3, settings.bucket).model_dump(mode="json")
+        with lane.lock:
+            return dump_state(lane.db, lane.s3, settings.bucket).model_dump(mode="json")
 
     def _reset(setup: Setup, files: dict[str, bytes]) -> dict[str, Any]:
         lane.check_target()

@@ -10,6 +10,7 @@ import threading
 from minio import Minio
 from minio.deleteobjects import DeleteObject
 from minio.error import S3Error
+from urllib3.exceptions import HTTPError as Urllib3Error
 
 from corpus.errors import SeedError
 
@@ -41,7 +42,7 @@ def check_bucket_name(bucket: str) -> None:
 def bucket_exists(s3: S3Config, bucket: str) -> bool:
     try:
         return client(s3).bucket_exists(bucket)
-    except (S3Error, OSError) as exc:
+    except (S3Error, OSError, Urllib3Error) as exc:
         raise SeedError(f"S3 store unreachable: {exc}", endpoint=s3.endpoint,
                         bucket=bucket) from exc
 

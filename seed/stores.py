@@ -85,14 +85,22 @@ class S3Config:
 
     def client(self):
         """A minio client for this store."""
+        import urllib3
         from minio import Minio
 
+        # Few, quick retries: an unreachable store should fail a reset in seconds, not minutes.
+        http = urllib3.PoolManager(
+            timeout=urllib3.Timeout(connect=5.0, read=60.0), maxsize=10,
+            retries=urllib3.Retry(total=2, backoff_factor=0.1,
+                                  status_forcelist=[500, 502, 503, 504]),
+        )
         return Minio(
             self.host_port,
             access_key=self.access_key,
             secret_key=self.secret_key,
             secure=self.secure,
             region=self.region,
+            http_client=http,
         )
 
 
@@ -103,16 +111,38 @@ class EmbeddedProcess:
     workdir: Path | None = None
 
     def stop(self, timeout: float = 10.0) -> None:
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=timeout)
+        stop_process_tree(self.proc, timeout)
         if self.workdir is not None:
             shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+# A child gets its own process group (POSIX) or console process group (Windows), so stopping it
+# reaches everything it started and a Ctrl-C in the terminal reaches only the parent.
+SPAWN_OPTIONS: dict = (
+    {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP} if os.name == "nt"
+    else {"start_new_session": True}
+)
+
+
+def stop_process_tree(proc: subprocess.Popen, timeout: float = 10.0) -> None:
+    """Stop ``proc`` and its process group: politely, then by force after ``timeout``."""
+    if os.name == "nt":
+        if proc.poll() is None:
+            subprocess.run(["taskkill", "/T", "/F", "/PID", str(proc.pid)],
+                           capture_output=True, check=False)
+            proc.wait(timeout=timeout)
+        return
+    if proc.poll() is not None:
+        return  # already gone and reaped: its id may belong to someone else by now
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=timeout)
+    # whatever is still in the group (the child itself, or something it left behind)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=timeout)
 
 
 def _spawn(name: str, argv: list[str], log: Path | None,
@@ -121,7 +151,7 @@ def _spawn(name: str, argv: list[str], log: Path | None,
     try:
         return subprocess.Popen(
             argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            cwd=cwd, start_new_session=True,
+            cwd=cwd, **SPAWN_OPTIONS,
         )
     except FileNotFoundError as exc:
         raise SeedError(f"cannot start {name}: {exc}", argv=" ".join(argv)) from exc

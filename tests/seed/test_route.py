@@ -216,3 +216,20 @@ def test_two_routes_serve_two_lanes(stores, mongo, baseline_file):
         "POL-1"}
     assert set(dump_state(lanes[1].db, stores.s3, lanes[1].bucket).collections["policies"]) == {
         "POL-2"}
+
+
+def test_unreachable_store_is_503_store_error(stores, lane):
+    from seed import free_port
+
+    settings = SeedSettings(enabled=True, token=TOKEN, mongo_uri=stores.mongo_uri,
+                            database=lane.db.name, bucket=lane.bucket,
+                            s3_endpoint=f"http://127.0.0.1:{free_port()}")
+    with TestClient(create_seed_app(settings)) as client:
+        resp = client.get("/_harness/seed/health", headers=AUTH)
+        assert resp.status_code == 503
+        assert resp.json()["detail"]["reason"] == "store_error"
+        setup, files = make_setup_a()
+        setup = setup.model_copy(update={"overrides": []})
+        resp = client.post("/_harness/seed/reset", json=_body(setup, files), headers=AUTH)
+        assert resp.status_code == 503
+        assert "S3" in resp.json()["detail"]["message"]
