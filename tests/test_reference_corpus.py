@@ -25,14 +25,12 @@ EVIDENCE = ("journey.jsonl", "transcript.md", "network.har", "state-before.json"
 
 # pack id -> the fault outside the pack that stops it scoring 100 % today
 KNOWN_FAULTS: dict[str, str] = {
-    "CTL-M-002": "reference app queues the opening message (it ends with '?') as a question "
-                 "and replies 'A member of our team will contact you'; the runner's hand-off "
-                 "pattern ends the journey although the same reply goes on to ask a question",
-    "CTL-M-003": "same as CTL-M-002: opening message ends with '?'",
+    "CTL-M-002": "the opening message ends with '?': the scorer wants every customer message "
+                 "ending in '?' on the waiting list, the reference app leaves the opening "
+                 "message off it",
+    "CTL-M-003": "same as CTL-M-002: the opening message ends with '?'",
     "CTL-M-004": "scripted customer answers 'don't know' to the re-ask 'do you have the repair "
                  "quote now? If so, please upload it' once the later quote is available",
-    "CTL-H-002": "reference app reads '03:00 at night' as 15:00 (an explicit 24-hour time "
-                 "shifted by 'at night')",
 }
 
 
