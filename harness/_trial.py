@@ -266,7 +266,7 @@ async def _journey(cp: CustomerPage, view: Any, reset: dict[str, Any], customer:
         j.turn_times.append(wait_s)
         reading = await cp.read()
         screen = reading.screen
-        for text in reading.agent_texts[j.agent_seen:] if fresh else []:
+        for text in reading.agent_texts[j.agent_seen:]:
             j.history.append(("agent", text))
         j.agent_seen = max(j.agent_seen, len(reading.agent_texts))
         if reading.problem:

@@ -47,11 +47,8 @@ class ScriptedCustomer:
 
         ranked = self._ranked_facts(asked)
         fact, fact_score = ranked[0] if ranked else (None, 0.0)
-        wants_file = phrase_score(asked, self.syn.requests) > 0
-        if wants_file:
-            # "please upload it": the kind of file may only be named in the to-do bar
-            named = asked if self.syn.material_groups(asked) else f"{asked} {screen.todo}"
-            action = self._file_action(named, ctx)
+        if phrase_score(asked, self.syn.requests) > 0:
+            action = self._file_action(self._file_words(asked, screen), ctx)
             if action is not None:
                 return action
         if screen.chips:
@@ -61,6 +58,12 @@ class ScriptedCustomer:
                     return CustomerAction(kind="click", label=chip)
         if fact is not None and fact_score > 0:
             return CustomerAction(kind="say", text=fact.say)
+        # an imperative request ("please upload it ...") outside the question sentences
+        wants_file = phrase_score(reply, self.syn.requests) > 0
+        if wants_file:
+            action = self._file_action(self._file_words(reply, screen), ctx)
+            if action is not None:
+                return action
         todo_wants_file = screen.todo and phrase_score(screen.todo, self.syn.requests) > 0
         if todo_wants_file and "?" not in reply and not screen.chips:
             action = self._file_action(screen.todo, ctx)
@@ -108,6 +111,10 @@ class ScriptedCustomer:
         return None
 
     # ----------------------------------------------------------------- files
+    def _file_words(self, text: str, screen: ScreenReading) -> str:
+        """The request text, plus the to-do bar when the request names no kind of file."""
+        return text if self.syn.material_groups(text) else f"{text} {screen.todo}"
+
     def _file_action(self, text: str, ctx: CustomerContext) -> CustomerAction | None:
         wanted = self.syn.material_groups(text)
         asked_words = content_words(text)

@@ -121,6 +121,21 @@ def test_an_unnamed_file_request_is_read_with_the_todo_bar(customer, view):
     assert action.kind == "upload" and action.file == "repair-quote.pdf"
 
 
+def test_a_yes_no_question_about_a_file_with_an_upload_request(customer, view):
+    screen = ScreenReading(latest_reply="Before I sum up: do you have the repair quote now? If "
+                           "so, please upload it using the attach button; otherwise tell me.",
+                           todo="Next step: Upload your repair quote")
+    action = decide(customer, view, screen, uploaded=["photo-rear-bumper.jpg"])
+    assert action.kind == "upload" and action.file == "repair-quote.pdf"
+
+
+def test_a_thank_you_for_a_file_does_not_trigger_another_upload(customer, view):
+    screen = ScreenReading(latest_reply="Thanks, I've received your photo. What time did it "
+                           "happen?", todo="Next step: Answer the question")
+    action = decide(customer, view, screen, uploaded=["photo-rear-bumper.jpg"])
+    assert action.kind == "say" and action.text == fact(view, "incident_time").say
+
+
 def test_confirms_a_summary(customer, view):
     screen = ScreenReading(latest_reply="Here is what we have so far. Please check and confirm.",
                            buttons=["Confirm these details", "Talk to a person"])
