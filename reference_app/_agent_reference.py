@@ -51,10 +51,16 @@ class ReferenceAgent:
         first = not st["first_message_seen"]
         st["first_message_seen"] = True
         pending = st.get("pending") or {}
-        is_question = text.strip().endswith("?") and not first
-        if is_question and not self._answers_pending(j, pending, text):
+        if text.strip().endswith("?") and not self._answers_pending(j, pending, text):
+            # A question it cannot answer goes on the waiting list; the claim goes on.
+            self._extract(j, text, first)
             j.hand_off("question", text.strip())
-            self._continue(j, prefix=reply("question_queued"), repeat_pending=True)
+            open_fact = pending.get("kind") == "fact" and pending["key"] not in j.facts
+            self._continue(
+                j,
+                prefix=reply("question_queued_first" if first else "question_queued"),
+                repeat_pending=open_fact or pending.get("kind") == "summary",
+            )
             return
         self._extract(j, text, first)
         kind = pending.get("kind")

@@ -150,7 +150,7 @@ def test_talk_to_person_and_questions_reach_the_waiting_list(app_client) -> None
     c = app_client.client
     _say(c, "My car was hit on 14 March 2026.")
     html = _say(c, "Will my premium go up?")
-    assert "passed your question to our team" in _last_agent(html)
+    assert "passed your question on to our team" in _last_agent(html)
     assert "policy number" in _last_agent(html).lower()  # and it carries on
     r = c.post("/api/talk-to-person")
     assert "A member of our team will contact you" in _last_agent(r.text)
@@ -283,3 +283,29 @@ def test_controlled_runtime_reports_itself_and_never_collects(make_app) -> None:
     a.client.post("/api/confirm")
     assert a.db.claims.count_documents({}) == 0
     assert a.db.sessions.find_one({"kind": "customer"})["state"]["facts"] == {}
+
+
+def test_opening_question_is_queued_and_its_facts_are_still_read(app_client) -> None:
+    c, db = app_client.client, app_client.db
+    html = _say(
+        c,
+        f"Someone hit my parked car AB12 CDE on 4 March 2026 at 22:15, policy {POLICY}, "
+        "how do I claim for this?",
+    )
+    assert "passed your question on to our team" in _last_agent(html)
+    assert "best describes" in _last_agent(html)  # policy, date, time already read
+    item = db.waiting_list.find_one()
+    assert item["kind"] == "question" and item["text"].endswith("how do I claim for this?")
+
+
+def test_only_the_hand_off_reply_reads_as_a_hand_off_to_the_harness() -> None:
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    profile = tomllib.loads((root / "harness/profiles/reference.toml").read_text("utf-8"))
+    patterns = profile["customer_screen"]["handoff_patterns"]
+    text = tomllib.loads((root / "reference_app/text/agent.toml").read_text("utf-8"))
+    for name, wording in text["replies"].items():
+        handed_off = any(re.search(p, wording) for p in patterns)
+        assert handed_off is (name == "handoff"), name
