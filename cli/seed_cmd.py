@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import signal
@@ -83,6 +84,63 @@ def serve(
 
 def _raise_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
+def _route(url: str | None, token: str | None):
+    from corpus.errors import SeedError
+    from seed import SeedClient
+
+    url = url or os.environ.get(_P + "LANE1_SEED_URL")
+    token = token or os.environ.get(_P + "SEED_TOKEN")
+    if not url or not token:
+        raise SeedError("give --url and --token (or CLAIMS_HARNESS_LANE1_SEED_URL and "
+                        "CLAIMS_HARNESS_SEED_TOKEN, as written by `claims-harness dev up`)")
+    return SeedClient(url, token)
+
+
+_URL = typer.Option(None, help="Seed route URL (default: CLAIMS_HARNESS_LANE1_SEED_URL).")
+_TOKEN = typer.Option(None, help="Bearer token (default: CLAIMS_HARNESS_SEED_TOKEN).")
+
+
+@seed_app.command("reset")
+def reset(pack_dir: Path = typer.Argument(..., help="Pack folder holding setup.json."),
+          url: str = _URL, token: str = _TOKEN) -> None:
+    """Reset a lane to the baseline and load one pack's setup through its seed route."""
+    from corpus import load_setup, setup_files
+
+    with reported_errors():
+        setup = load_setup(pack_dir)
+        with _route(url, token) as client:
+            result = client.reset(setup.model_dump(mode="json"), setup_files(pack_dir, setup))
+    typer.echo(json.dumps(result, indent=2, sort_keys=True))
+
+
+@seed_app.command("state")
+def state(url: str = _URL, token: str = _TOKEN,
+          out: Path = typer.Option(None, help="Write the dump here instead of printing it.")
+          ) -> None:
+    """Dump a lane's state (every collection and object) as JSON."""
+    with reported_errors(), _route(url, token) as client:
+        text = client.state().model_dump_json(indent=2) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {out}")
+
+
+@seed_app.command("diff")
+def diff(before: Path = typer.Argument(..., help="Earlier state dump (JSON)."),
+         after: Path = typer.Argument(..., help="Later state dump (JSON)."),
+         vary: list[str] = typer.Option([], "--vary",
+                                        help="Field pattern allowed to change (repeatable).")
+         ) -> None:
+    """Print what changed between two state dumps."""
+    from seed import diff_states, load_state_dump
+
+    with reported_errors():
+        result = diff_states(load_state_dump(before), load_state_dump(after), vary=vary)
+    typer.echo(result.model_dump_json(indent=2))
 
 
 def register(app: typer.Typer) -> None:

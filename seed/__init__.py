@@ -20,7 +20,7 @@ from ._plan import InvalidSetupError
 from ._route import SEED_PREFIX, create_seed_app, create_seed_router
 from ._server import BackgroundServer
 from ._settings import SeedSettings, load_baseline_file
-from ._state import diff_states, dump_state
+from ._state import diff_states, dump_state, load_state_dump
 from .stores import (
     S3Config,
     Stores,
@@ -31,35 +31,36 @@ from .stores import (
 )
 
 __all__ = [
-    "DEFAULT_ALLOWED_DB_PATTERN",
-    "RUNTIMES",
-    "SEED_PREFIX",
     "BackgroundServer",
+    "DEFAULT_ALLOWED_DB_PATTERN",
     "DevEnvironment",
-    "Lane",
-    "SeedClient",
-    "SeedSettings",
-    "create_seed_app",
-    "create_seed_router",
-    "lane_names",
-    "load_baseline_file",
-    "start_dev",
     "ENVIRONMENT_COLLECTION",
     "ENVIRONMENT_DOC_ID",
     "HARNESS_COLLECTION",
-    "PRODUCTION_KIND",
     "InvalidSetupError",
+    "Lane",
+    "PRODUCTION_KIND",
+    "RUNTIMES",
     "S3Config",
+    "SEED_PREFIX",
+    "SeedClient",
     "SeedResult",
+    "SeedSettings",
     "Stores",
     "check_database_allowed",
     "check_not_production",
+    "create_seed_app",
+    "create_seed_router",
     "diff_states",
     "dump_state",
     "free_port",
+    "lane_names",
     "last_reset",
+    "load_baseline_file",
+    "load_state_dump",
     "open_stores",
     "reset_and_load",
+    "start_dev",
     "start_embedded_mongo",
     "start_embedded_s3",
 ]

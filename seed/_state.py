@@ -20,10 +20,13 @@ import datetime as _dt
 import fnmatch
 import hashlib
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from pymongo.database import Database
 
+from corpus.errors import SeedError
 from corpus.formats import StateDiff, StateDump
 from corpus.formats.state import DocumentChange, FieldChange, ObjectChange, ObjectInfo
 
@@ -69,6 +72,18 @@ def dump_state(db: Database, s3: S3Config, bucket: str) -> StateDump:
         collections=dump_collections(db),
         objects=dump_objects(s3, bucket),
     )
+
+
+def load_state_dump(path: Path) -> StateDump:
+    """A state dump written earlier (state-before.json, state-after.json)."""
+    try:
+        return StateDump.model_validate_json(Path(path).read_bytes())
+    except OSError as exc:
+        raise SeedError(f"cannot read state dump: {exc.strerror}", file=str(path)) from exc
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise SeedError(f"invalid state dump: {err['msg']}", file=str(path),
+                        field=".".join(str(p) for p in err["loc"])) from exc
 
 
 def object_info(data: bytes) -> ObjectInfo:

@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import pymongo
 import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from seed import SeedClient, free_port
+from seed import (
+    BackgroundServer,
+    SeedClient,
+    SeedSettings,
+    create_seed_app,
+    free_port,
+    open_stores,
+)
 from tests.seed._procs import alive, descendants
 
 
@@ -78,3 +88,70 @@ def test_serve_starts_stores_answers_and_stops_on_sigterm(tmp_path):
     assert "stopped" in rest
     time.sleep(0.2)
     assert [p for p in children if alive(p)] == []
+
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "cli-test-token"
+
+
+@pytest.fixture(scope="module")
+def lane_route():
+    with open_stores() as stores:
+        settings = SeedSettings(enabled=True, token=TOKEN, mongo_uri=stores.mongo_uri,
+                                database="claims_test_cli", s3_endpoint=stores.s3.endpoint,
+                                bucket="claims-test-cli",
+                                baseline_path=ROOT / "packs" / "baseline.json")
+        with BackgroundServer(create_seed_app(settings)) as server:
+            client = pymongo.MongoClient(stores.mongo_uri)
+            yield server.url + "/_harness/seed", client["claims_test_cli"]
+            client.close()
+
+
+def test_reset_state_and_diff_through_the_cli(lane_route, tmp_path):
+    url, db = lane_route
+    runner = CliRunner()
+    auth = ["--url", url, "--token", TOKEN]
+    result = runner.invoke(app, ["seed", "reset", str(ROOT / "packs" / "CTL-M-001"), *auth])
+    assert result.exit_code == 0, result.output
+    assert '"verified": true' in result.output
+    assert runner.invoke(app, ["seed", "state", *auth, "--out", str(tmp_path / "before.json")]
+                         ).exit_code == 0
+    policy = db["policies"].find_one({})
+    db["policies"].update_one({"_id": policy["_id"]}, {"$set": {"status": "lapsed",
+                                                                "updated_at": "now"}})
+    db["claims"].insert_one({"_id": "CLM-1"})
+    assert runner.invoke(app, ["seed", "state", *auth, "--out", str(tmp_path / "after.json")]
+                         ).exit_code == 0
+
+    result = runner.invoke(app, ["seed", "diff", str(tmp_path / "before.json"),
+                                 str(tmp_path / "after.json"), "--vary", "updated_at"])
+    assert result.exit_code == 0, result.output
+    diff = json.loads(result.output)
+    assert [(d["collection"], d["change"]) for d in diff["documents"]] == [
+        ("claims", "added"), ("policies", "changed")]
+    assert [f["field"] for f in diff["documents"][1]["fields"]] == ["status"]
+    assert diff["ignored_fields"] == [f"policies/{policy['_id']}/updated_at"]
+
+
+def test_reset_with_a_wrong_token_says_why(lane_route):
+    url, _ = lane_route
+    result = CliRunner().invoke(app, ["seed", "reset", str(ROOT / "packs" / "CTL-M-001"),
+                                      "--url", url, "--token", "wrong"])
+    assert result.exit_code == 2
+    assert "status=401" in result.output and "reason=unauthorized" in result.output
+
+
+def test_state_without_a_url_explains_where_it_comes_from(monkeypatch):
+    for var in ("CLAIMS_HARNESS_LANE1_SEED_URL", "CLAIMS_HARNESS_SEED_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    result = CliRunner().invoke(app, ["seed", "state"])
+    assert result.exit_code == 2
+    assert "CLAIMS_HARNESS_LANE1_SEED_URL" in result.output
+
+
+def test_diff_of_an_invalid_dump_names_the_file(tmp_path):
+    bad = tmp_path / "state.json"
+    bad.write_text('{"version": "1"}')
+    result = CliRunner().invoke(app, ["seed", "diff", str(bad), str(bad)])
+    assert result.exit_code == 2
+    assert f"file={bad}" in result.output
