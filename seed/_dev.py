@@ -109,8 +109,9 @@ class DevEnvironment:
 
     def describe(self) -> list[str]:
         """Human-readable lines naming every URL (the token is only in the env file)."""
-        out = [f"MongoDB   {self.mongo_uri}", f"S3        {self.s3.endpoint}",
-               f"runtime   {self.runtime}"]
+        out = [f"MongoDB   {self.mongo_uri}", f"S3        {self.s3.endpoint}"]
+        if any(lane.base_url for lane in self.lanes):
+            out.append(f"runtime   {self.runtime}")
         for lane in self.lanes:
             if lane.base_url:
                 out.append(f"{lane.name}     app  {lane.base_url}")
