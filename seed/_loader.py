@@ -7,6 +7,7 @@ import re
 import time
 from typing import Any
 
+from bson.errors import BSONError
 from minio.error import S3Error
 from pydantic import Field
 from pymongo.database import Database
@@ -133,7 +134,7 @@ def reset_and_load(db: Database, s3: S3Config, bucket: str, baseline: Baseline, 
     try:
         _apply(db, s3, bucket, plan)
         problems = _verify(db, s3, bucket, plan)
-    except PyMongoError as exc:
+    except (PyMongoError, BSONError, OverflowError) as exc:
         raise SeedError(f"MongoDB failed during reset: {exc}", pack=setup.pack_id,
                         database=db.name) from exc
     except (S3Error, Urllib3Error) as exc:

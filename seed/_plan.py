@@ -44,13 +44,20 @@ def _fail(message: str, file: str, field_path: str, pack: str | None) -> Invalid
     return InvalidSetupError(message, pack=pack, file=file, field=field_path)
 
 
+_INT64 = (-(2**63), 2**63 - 1)
+
+
 def _check_keys(value: Any, where: str, file: str, pack: str | None) -> None:
+    """Field names MongoDB stores as given, and integers that fit in 64 bits."""
+    if isinstance(value, int) and not isinstance(value, bool) and not (
+            _INT64[0] <= value <= _INT64[1]):
+        raise _fail("integer does not fit in 64 bits", file, where, pack)
     if isinstance(value, dict):
         for k, v in value.items():
             if not isinstance(k, str) or not k:
                 raise _fail("field names must be non-empty strings", file, where, pack)
-            if k.startswith("$") or "." in k:
-                raise _fail(f"field name {k!r} may not start with '$' or contain '.'",
+            if k.startswith("$") or "." in k or "\x00" in k:
+                raise _fail(f"field name {k!r} may not start with '$' or contain '.' or NUL",
                             file, f"{where}.{k}", pack)
             _check_keys(v, f"{where}.{k}", file, pack)
     elif isinstance(value, list):

@@ -115,6 +115,8 @@ def _bad_setups():
     yield ("missing file", setup, {}, "objects[0].file")
     yield ("dollar key", variant(collections={
         "customers": [{"_id": "c", "$where": 1}]}), files, "collections.customers[0].$where")
+    yield ("integer too large", variant(collections={
+        "customers": [{"_id": "c", "n": {"big": 2**64}}]}), files, "collections.customers[0].n.big")
     yield ("reserved collection", variant(collections={
         HARNESS_COLLECTION: [{"_id": "x"}]}), files, f"collections.{HARNESS_COLLECTION}")
     yield ("set through a scalar", variant(overrides=[
