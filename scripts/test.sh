@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Install the project with its test extras and run the whole suite (slow tests included).
+# Install Chromium, the project and its test extras; lint; run the whole suite (slow tests
+# included). Extra arguments go to pytest.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-browser.sh || exit 1
 python3 -m pip install -q --disable-pip-version-check -e '.[test]' || exit 1
 python3 -m ruff check . || exit 1
 python3 -m pytest "$@"
