@@ -123,6 +123,7 @@ async def run_trial(
     started, t0 = _now(), time.monotonic()
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "screens").mkdir(exist_ok=True)
+    (folder / "customer-model.jsonl").touch()  # present (maybe empty) for every customer
     j = _Journey(folder=folder)
     pack_id = pack_dir.name
     staff = StaffReading(error="not read")
