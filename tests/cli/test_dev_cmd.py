@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from seed import SeedClient
-from tests.seed._procs import alive, descendants, group_members
+from tests.seed._procs import alive, descendants, group_members, stop_command
 
 
 def _read_until(proc: subprocess.Popen, marker: str, timeout: float) -> list[str]:
@@ -49,8 +49,10 @@ def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_s
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
+    children: set[int] = set()
     try:
         lines = _read_until(proc, "ready", timeout=120)
+        children = descendants(proc.pid)
         printed = "\n".join(lines)
         seed_urls = re.findall(r"seed (http://127\.0\.0\.1:\d+/_harness/seed)", printed)
         assert len(seed_urls) == 2
@@ -64,7 +66,6 @@ def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_s
             with SeedClient(url, values["CLAIMS_HARNESS_SEED_TOKEN"], timeout=10) as client:
                 assert client.health() == {"ok": True, "database": f"claims_dev_lane{i}",
                                            "bucket": f"claims-dev-lane{i}"}
-        children = descendants(proc.pid)
         assert len(children) >= 2  # SecantusDB and the S3 server at least
 
         for sig in stop_signals:
@@ -72,9 +73,7 @@ def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_s
             time.sleep(0.3)
         rest = proc.communicate(timeout=60)[0]
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_command(proc, children)
     assert proc.returncode == 0, rest
     assert "stopped" in rest
     time.sleep(0.2)

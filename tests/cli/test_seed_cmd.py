@@ -24,7 +24,7 @@ from seed import (
     free_port,
     open_stores,
 )
-from tests.seed._procs import alive, descendants
+from tests.seed._procs import alive, descendants, stop_command
 
 
 def test_seed_help_lists_serve():
@@ -56,11 +56,13 @@ def test_serve_starts_stores_answers_and_stops_on_sigterm(tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
         env={**env, "PYTHONUNBUFFERED": "1"},
     )
+    children: set[int] = set()
     try:
         printed = ""
         deadline = time.monotonic() + 120
         while "token" not in printed and time.monotonic() < deadline and proc.poll() is None:
             printed += proc.stdout.readline()
+        children = descendants(proc.pid)
         token = re.search(r"token\s+(\S+)", printed).group(1)
         assert f"http://127.0.0.1:{port}/_harness/seed" in printed
         with SeedClient(f"http://127.0.0.1:{port}", token, timeout=5) as client:
@@ -76,14 +78,11 @@ def test_serve_starts_stores_answers_and_stops_on_sigterm(tmp_path):
                      "collections": {"policies": [{"_id": "P1"}]}}
             assert client.reset(setup, {})["verified"] is True
             assert list(client.state().collections) == ["policies"]
-        children = descendants(proc.pid)
         assert len(children) >= 2
         proc.send_signal(signal.SIGTERM)
         rest = proc.communicate(timeout=60)[0]
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_command(proc, children)
     assert proc.returncode == 0, rest
     assert "stopped" in rest
     time.sleep(0.2)

@@ -46,3 +46,24 @@ def group_members(pgid: int) -> set[int]:
             if fields is not None and fields[0] != "Z" and int(fields[2]) == pgid:
                 out.add(int(entry))
     return out
+
+
+def stop_command(proc, children: set[int], timeout: float = 30.0) -> None:
+    """Clean-up for a test that failed half-way: ask ``proc`` to stop, then end it and the
+    ``children`` recorded earlier (each in its own process group) by force."""
+    import signal
+    import subprocess
+
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    for pid in children:
+        if alive(pid):
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)

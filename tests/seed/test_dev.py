@@ -58,6 +58,7 @@ def test_seed_route_lanes_without_app(stores, tmp_path):
             httpx.get(url + "/health", timeout=1)
 
 
+@pytest.mark.slow
 def test_product_per_lane_is_started_and_stopped(stores, tmp_path, fake_product):
     env = start_dev(lanes=2, app=True, runtime="controlled", faults=["slow_reply"],
                     mongo_uri=stores.mongo_uri, s3=stores.s3, baseline_path=None,
@@ -77,6 +78,7 @@ def test_product_per_lane_is_started_and_stopped(stores, tmp_path, fake_product)
     assert not any(alive(p) for p in pids)
 
 
+@pytest.mark.slow
 def test_product_that_fails_to_start_names_its_log(stores, tmp_path, fake_product):
     with pytest.raises(SeedError) as err:
         start_dev(lanes=1, app=True, faults=["crash_on_start"], mongo_uri=stores.mongo_uri,
