@@ -286,6 +286,10 @@ class Journey:
         self.db.evidence.update_many(
             {"session_id": self.session_id}, {"$set": {"claim_number": number}}
         )
+        self.db.waiting_list.update_many(
+            {"session_id": self.session_id, "claim_number": None},
+            {"$set": {"claim_number": number}},
+        )
         self.session["claim_number"] = number
         self.state["pending"] = {"kind": "done"}
         self.state["confirm_ready"] = False

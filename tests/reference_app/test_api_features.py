@@ -296,6 +296,15 @@ def test_opening_question_is_queued_and_its_facts_are_still_read(app_client) -> 
     assert "best describes" in _last_agent(html)  # policy, date, time already read
     item = db.waiting_list.find_one()
     assert item["kind"] == "question" and item["text"].endswith("how do I claim for this?")
+    for text in ["Collision", "Elm Road, Leeds", "Yes", "Yes", "No", "I don't have a photo",
+                 "I don't have a quote"]:
+        html = _say(c, text)
+    number = re.search(r'data-testid="claim-number">([^<]+)<', c.post("/api/confirm").text)[1]
+    # Once the claim exists, the question is listed under its claim number.
+    assert db.waiting_list.find_one()["claim_number"] == number
+    c.post("/staff/login", data={"username": STAFF_USER, "password": STAFF_PASSWORD})
+    row = re.search(r'data-testid="waiting-item">(.*?)</tr>', c.get("/staff/waiting").text, re.S)
+    assert number in row[1] and "how do I claim for this?" in row[1]
 
 
 def test_only_the_hand_off_reply_reads_as_a_hand_off_to_the_harness() -> None:
