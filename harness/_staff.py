@@ -149,9 +149,8 @@ async def _read_waiting(page: Page, profile: Profile, reading: StaffReading) -> 
         return
     for i in range(await rows.count()):
         row = rows.nth(i)
+        # every lane is reset before a trial, so everything waiting belongs to this journey
         text = await _row_text(row, ss.waiting_text) or (await row.inner_text()).strip()
-        if reading.claim_number and reading.claim_number not in (await row.inner_text()):
-            continue
         reading.waiting_list.append(
             StaffWaitingItem(kind=await _row_text(row, ss.waiting_kind) or "", text=text)
         )
