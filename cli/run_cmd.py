@@ -27,7 +27,9 @@ def run(
     customer: str = typer.Option("scripted", help="scripted | llm"),
     runs_dir: Path = typer.Option(Path("runs"), help="Where run records go."),
     run_id: str | None = typer.Option(None, help="Run id (default: timestamp + random)."),
-    resume: str | None = typer.Option(None, help="Finish the interrupted run with this id."),
+    resume: str | None = typer.Option(
+        None, help="Finish the interrupted run with this id (its packs and trials come from "
+        "run.json; finished trials are kept)."),
     self_test: bool = typer.Option(False, "--self-test", help="Allow a controlled runtime; the "
                                    "run is labelled a self-test."),
     headed: bool = typer.Option(False, "--headed", help="Show the browser."),

@@ -1,0 +1,145 @@
+"""The journey loop's own stopping rules, against a tiny contract-following page.
+
+The page (served on 127.0.0.1 by the test) replies to every message after a short busy spell;
+``?mode=same`` always asks the same question, ``?mode=count`` a new one each time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from corpus.formats import JourneyEvent, StateDump, TrialResult
+from harness import TrialSettings, load_profile, run_trial
+from harness.customers import ScriptedCustomer
+
+pytestmark = [pytest.mark.browser]
+
+PACK = Path(__file__).resolve().parents[2] / "packs" / "CTL-M-001"
+
+PAGE = """<!doctype html><html><body><main>
+<div data-testid="todo-bar">Next step: answer the question</div>
+<div data-testid="conversation" data-state="idle"></div>
+<textarea data-testid="composer-input" aria-label="Message"></textarea>
+<button data-testid="composer-send">Send</button>
+<input type="file" data-testid="attach-input" aria-label="Attach a file">
+</main><script>
+const mode = new URLSearchParams(location.search).get("mode") || "same";
+const conv = document.querySelector("[data-testid=conversation]");
+let n = 0;
+document.querySelector("[data-testid=composer-send]").onclick = () => {
+  const box = document.querySelector("[data-testid=composer-input]");
+  const mine = document.createElement("div");
+  mine.setAttribute("data-testid", "customer-message"); mine.textContent = box.value;
+  conv.appendChild(mine); box.value = ""; conv.setAttribute("data-state", "busy");
+  setTimeout(() => {
+    n += 1;
+    const reply = document.createElement("div");
+    reply.setAttribute("data-testid", "agent-message");
+    reply.textContent = mode === "same" ? "What is your favourite colour?"
+                                        : "Question number " + n + ": what is your shoe size?";
+    conv.appendChild(reply); conv.setAttribute("data-state", "idle");
+  }, 60);
+};
+</script></body></html>"""
+
+
+class _Server:
+    def __init__(self) -> None:
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                return None
+
+            def do_GET(self):
+                if self.path.startswith("/api/runtime"):
+                    body, ctype, status = b'{"runtime": "reference"}', "application/json", 200
+                elif self.path.startswith("/?") or self.path == "/":
+                    body, ctype, status = PAGE.encode(), "text/html", 200
+                else:
+                    body, ctype, status = b"not here", "text/plain", 404
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class _Seed:
+    """Stands in for the seed route: the product above keeps no state."""
+
+    def reset(self, setup: dict, files: dict) -> dict:
+        return {"pack_id": setup["pack_id"], "claimant_session": "anonymous",
+                "customer_credentials": None, "staff_credentials": None, "took_ms": 0,
+                "verified": True}
+
+    def state(self) -> StateDump:
+        return StateDump(taken_at=datetime.now(UTC).isoformat(), database="none", bucket="none",
+                         collections={}, objects={})
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = _Server()
+    yield s
+    s.close()
+
+
+def _run(server, tmp_path, mode: str, settings: TrialSettings) -> tuple[TrialResult, Path]:
+    from playwright.async_api import async_playwright
+
+    from harness import Lane
+    from harness._browser import launch_browser
+
+    profile = load_profile("reference")
+    profile = profile.model_copy(update={
+        "completion": profile.completion.model_copy(update={"timeout_s": 5,
+                                                            "new_reply_timeout_s": 3}),
+        "customer_screen": profile.customer_screen.model_copy(
+            update={"start_path": f"/?mode={mode}"}),
+    })
+    lane = Lane(name="t", base_url=server.url, seed_url=server.url)
+    folder = tmp_path / "trial-1"
+
+    async def go():
+        async with async_playwright() as pw:
+            browser = await launch_browser(pw)
+            try:
+                return await run_trial(browser, profile, lane, _Seed(), PACK, 1, folder,
+                                       lambda view, _dir: ScriptedCustomer(view), settings)
+            finally:
+                await browser.close()
+
+    return asyncio.run(go()), folder
+
+
+def test_the_same_screen_again_and_again_is_stuck(server, tmp_path):
+    result, folder = _run(server, tmp_path, "same", TrialSettings(stuck_after=3))
+    assert result.status == "stuck" and result.stop_reason == "stuck"
+    events = [JourneyEvent.model_validate_json(x)
+              for x in (folder / "journey.jsonl").read_text().splitlines()]
+    said = [e.action.text for e in events if e.action and e.action.kind == "say"]
+    assert said[1:] == ["Sorry, I don't know that off the top of my head."] * 2
+    staff = json.loads((folder / "staff.json").read_text())
+    assert staff["error"] and not staff["found"]
+    assert (folder / "network.har").is_file() and (folder / "state-after.json").is_file()
+
+
+def test_a_new_question_every_time_ends_at_the_turn_limit(server, tmp_path):
+    result, _ = _run(server, tmp_path, "count", TrialSettings(turn_limit=4, stuck_after=3))
+    assert result.status == "stuck" and result.stop_reason == "turn_limit"
+    assert result.customer_messages == 5  # the initial message plus four answers
+    assert len(result.turn_times_s) == 5
