@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from html import unescape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -30,6 +31,9 @@ class FakeModel:
                     {"path": self.path, "auth": self.headers.get("Authorization"), "body": body}
                 )
                 step = fake.script.pop(0)
+                if step == "slow":
+                    time.sleep(1.5)
+                    step = {"role": "assistant", "content": "too late"}
                 if isinstance(step, int):
                     self.send_response(step)
                     self.end_headers()
@@ -216,3 +220,13 @@ def test_model_endpoint_unreachable_or_unset(make_app) -> None:
     b = make_app(runtime="model")
     r = b.client.post("/api/messages", json={"text": "hello"})
     assert "no model endpoint is configured" in _last_agent(r.text)
+
+
+def test_model_timeout_is_shown_on_screen(make_app, fake_model) -> None:
+    fake = fake_model(["slow"])
+    a = make_app(runtime="model", model_base_url=fake.base_url, model_name="m",
+                 model_timeout_s=0.3)
+    r = a.client.post("/api/messages", json={"text": "hello"})
+    assert "the model endpoint timed out after 0.3 s" in _last_agent(r.text)
+    assert "too late" not in r.text
+    assert a.db.audit_events.count_documents({"action": "model_error"}) == 1
