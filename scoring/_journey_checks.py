@@ -174,8 +174,12 @@ def check_journey(rec: TrialRecord) -> ComponentResult:
 
 
 def expected_waiting_items(rec: TrialRecord) -> tuple[list[str], int]:
-    """The customer's questions (texts) and the number of contact requests it made."""
-    questions = [t for t in customer_messages(rec) if t.strip().endswith("?")]
+    """The customer's questions (texts) and the number of contact requests it made.
+
+    The opening message is the claim itself (the journey answers it), so a question in it is
+    not expected on the waiting list; every later message ending in ``?`` is.
+    """
+    questions = [t for t in customer_messages(rec)[1:] if t.strip().endswith("?")]
     contacts = sum(
         1 for ev in rec.events
         if ev.action is not None and ev.action.kind == "click" and ev.action.label

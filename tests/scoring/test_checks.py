@@ -198,6 +198,18 @@ def test_customer_question_must_reach_the_waiting_list(tmp_path):
     assert "Will my premium go up?" in wl.explanation
 
 
+def test_a_question_in_the_opening_message_is_not_expected_on_the_waiting_list(tmp_path):
+    labels = make_labels()
+    run_dir = write_run(tmp_path / "run", tmp_path / "packs", [(labels, 1, None)])
+    path = run_dir / "CTL-M-001/trial-1/journey.jsonl"
+    text = path.read_text().replace("Someone drove into the back of my car.",
+                                    "Someone hit my car, how do I claim for this?")
+    path.write_text(text)
+    run = RunRecord.model_validate_json((run_dir / "run.json").read_text())
+    wl = _comp(score_trial(load_trial(run, run_dir, run.trials[0]), labels), "waiting_list")
+    assert wl.status == "pass" and wl.details["questions"] == []
+
+
 def test_unexpected_state_change_outside_allowed_collections(tmp_path):
     state = _comp(_score(tmp_path, Variant(extra_change=True)), "state")
     assert state.failure_modes == ["unexpected_change"]
