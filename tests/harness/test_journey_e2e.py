@@ -193,3 +193,75 @@ def test_product_killed_mid_journey_is_a_product_error_and_the_run_continues(
         assert result.status == "product_error" and result.detail
     finally:
         env.close()
+
+
+def _screen_from_prompt(prompt: str):
+    """Rebuild the visible screen from the customer prompt (as a stand-in model would)."""
+    import re
+
+    from corpus.formats import ScreenReading
+
+    screen = prompt[prompt.index("<screen>"):prompt.index("</screen>")]
+
+    def line(label: str) -> str:
+        m = re.search(rf"^{re.escape(label)}:? ?(.*)$", screen, re.M)
+        return m.group(1).strip() if m else ""
+
+    reply = screen.split("Latest reply from the assistant:\n", 1)[1].split(
+        "\nButtons under the reply:", 1)[0].strip()
+    chips = [c.strip() for c in line("Buttons under the reply").split(" | ") if c.strip()]
+    buttons = [b.strip() for b in line("Other buttons").split(" | ") if b.strip()]
+    claim = line("Claim number shown")
+    return ScreenReading(latest_reply=reply, chips=chips, todo=line("Next-step bar"),
+                         buttons=buttons, sign_in_prompt=line("Sign-in window open") == "yes",
+                         claim_number=claim if claim.startswith("NWF-") else None)
+
+
+def test_llm_customer_completes_a_journey_with_permitted_prompts_only(dev_env, tmp_path):
+    """A stand-in model that decides like the scripted customer, but only from the prompt."""
+    from corpus import load_customer_view
+    from harness.customers import CustomerContext, LlmSettings, ScriptedCustomer
+
+    view = load_customer_view(PACKS / "CTL-M-001")
+    stand_in = ScriptedCustomer(view)
+
+    def model(body):
+        prompt = body["messages"][-1]["content"]
+        uploaded = [m.file for m in view.materials if f"[uploaded: {m.file}]" in prompt
+                    or f"Uploaded {m.file}" in prompt]
+        ctx = CustomerContext(step=0, available_files=[m.file for m in view.materials],
+                              uploaded=uploaded)
+        action = stand_in.decide(_screen_from_prompt(prompt), ctx)
+        return completion(action.model_dump_json(exclude_none=True), 900, 30)
+
+    with FakeOpenAI(default=model) as server:
+        server.queue(503, {"error": "warming up"})
+        llm = LlmSettings(base_url=server.url, model="stand-in", api_key="sk-CANARY-LLM-2",
+                          max_attempts=3, backoff_s=0.01, timeout_s=10,
+                          price_prompt_per_mtok=0.5, price_completion_per_mtok=1.5)
+        record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
+                                    pack_ids=["CTL-M-001"], customer="llm", llm=llm,
+                                    run_id="llm-ok")
+    trial = run_dir / "CTL-M-001" / "trial-1"
+    result = TrialResult.model_validate_json((trial / "trial.json").read_text())
+    assert result.status == "completed", result.detail
+    assert result.retries == 1 and result.tokens.total_tokens > 0
+    assert result.cost_usd == pytest.approx(result.tokens.prompt_tokens * 0.5e-6
+                                            + result.tokens.completion_tokens * 1.5e-6)
+    labels = load_labels(PACKS / "CTL-M-001")
+    forbidden = [labels.scenario, labels.triage.triage_class, "damage_photo", "repair_quote",
+                 "evidence_kind", *labels.triage.required_reasons, *labels.review.checks,
+                 dev_env.seed_token]
+    # one prompt per decision (after the failed first attempt), each holding the reply on screen
+    replies = [e.screen.latest_reply for e in _events(trial)
+               if e.screen and e.action and e.note != "initial message"]
+    prompts = [json.dumps(r["messages"]) for r in server.requests]
+    assert len(replies) > 5 and len(prompts) == len(replies) + 1
+    assert prompts[0] == prompts[1]
+    for reply, prompt in zip(replies, prompts[1:], strict=True):
+        assert json.dumps(reply)[1:-1] in prompt
+    for prompt in prompts:
+        for value in forbidden:
+            assert value not in prompt, value
+    for path in _text_files(run_dir):
+        assert "sk-CANARY-LLM-2" not in path.read_text(encoding="utf-8", errors="replace")
