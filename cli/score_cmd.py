@@ -56,7 +56,6 @@ def compare(run: RunArg,
             resamples: ResamplesOpt = None) -> None:
     """Paired per-pack comparison of RUN against a baseline run."""
     import scoring
-    from scoring._summary import write_json_atomic
 
     with reported_errors():
         result = scoring.compare(
@@ -68,7 +67,7 @@ def compare(run: RunArg,
                    f"({d.difference:+.3f})")
     typer.echo(f"{result.verdict.upper()}: {result.explanation}")
     if out is not None:
-        write_json_atomic(out, result)
+        out.write_text(result.model_dump_json(indent=2) + "\n", encoding="utf-8")
         typer.echo(f"wrote {out}")
 
 
