@@ -223,11 +223,8 @@ class Journey:
         if self.session.get("claim_number"):
             return self.session["claim_number"]
         self.confirm_facts()
-        facts = {
-            k: dict(v)
-            for k, v in self.facts.items()
-            if k in self.needed() or k == "police_reference"
-        }
+        order = [*self.needed(), "police_reference"]
+        facts = {k: dict(self.facts[k]) for k in dict.fromkeys(order) if k in self.facts}
         if "lose_fact" in self.settings.faults:
             facts.pop("incident_time", None)
         plain = {k: v["value"] for k, v in facts.items() if v["state"] != "unknown"}
