@@ -76,7 +76,8 @@ def run(
         }
         options = harness.RunOptions(
             profile=prof, packs_root=packs, runs_dir=runs_dir, pack_ids=list(pack),
-            trials=trials, customer=customer, llm=llm, run_id=run_id, resume=resume,
+            trials=trials, customer=customer, llm=llm,
+            run_id=None if resume else (run_id or harness.new_run_id()), resume=resume,
             self_test=self_test, headed=headed, browser_executable=browser_executable,
             tracing=tracing, turn_limit=turn_limit, stuck_after=stuck_after,
             progress=typer.echo, recorded_options=recorded,
@@ -98,5 +99,11 @@ def run(
                 raise typer.BadParameter(
                     f"the profile lists {len(prof.resolved_lanes())} lane(s); --lanes N starts "
                     "N lanes only with --dev", param_hint="--lanes")
-            record, run_dir = harness.run(options)
+            try:
+                record, run_dir = harness.run(options)
+            except KeyboardInterrupt:
+                typer.secho(f"interrupted; finish it with: claims-harness run --resume "
+                            f"{resume or options.run_id} (finished trials are kept)",
+                            err=True, fg=typer.colors.YELLOW)
+                raise typer.Exit(130) from None
         typer.echo(harness.summary_line(record, run_dir))

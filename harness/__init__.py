@@ -6,7 +6,15 @@ unread to the seed route.
 
 from ._profile import Lane, Profile, load_profile
 from ._redact import redact_har
-from ._run import RunOptions, check_runtime, execute, prepare_resume, run, summary_line
+from ._run import (
+    RunOptions,
+    check_runtime,
+    execute,
+    new_run_id,
+    prepare_resume,
+    run,
+    summary_line,
+)
 from ._transcript import SELF_TEST_LABEL
 from ._trial import TRACING_MODES, TrialSettings, run_trial
 from .customers import (
@@ -35,6 +43,7 @@ __all__ = [
     "execute",
     "load_profile",
     "make_customer",
+    "new_run_id",
     "parse_action",
     "prepare_resume",
     "redact_har",
