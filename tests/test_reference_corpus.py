@@ -2,9 +2,7 @@
 
 The reference runtime follows the claim rules exactly, so every pack must reach a claim
 number and score 100 %: a failure means a pack, its labels, the reference app or the runner
-is wrong. Known product or runner faults are listed in ``KNOWN_FAULTS`` as expected failures
-naming the fault; a pack that passes despite its entry shows as XPASS, and its entry goes.
-The evidence test prints the time and the evidence size of every pack.
+is wrong. The evidence test prints the time and the evidence size of every pack.
 """
 
 from __future__ import annotations
@@ -22,23 +20,6 @@ PACKS = Path(__file__).resolve().parents[1] / "packs"
 PACK_IDS = [p.name for p in corpus.list_packs(PACKS)]
 EVIDENCE = ("journey.jsonl", "transcript.md", "network.har", "state-before.json",
             "state-after.json", "staff.json", "trial.json", "sheet.json")
-
-# pack id -> the fault outside the pack that stops it scoring 100 % today
-KNOWN_FAULTS: dict[str, str] = {
-    "CTL-M-002": "the opening message ends with '?': the scorer wants every customer message "
-                 "ending in '?' on the waiting list, the reference app leaves the opening "
-                 "message off it",
-    "CTL-M-003": "same as CTL-M-002: the opening message ends with '?'",
-    "CTL-M-004": "scripted customer answers 'don't know' to the re-ask 'do you have the repair "
-                 "quote now? If so, please upload it' once the later quote is available",
-}
-
-
-def _param(pack_id: str):
-    if pack_id in KNOWN_FAULTS:
-        return pytest.param(pack_id, marks=pytest.mark.xfail(
-            strict=False, reason=KNOWN_FAULTS[pack_id]))
-    return pack_id
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +72,7 @@ def test_every_pack_leaves_complete_evidence(reference_run: Path) -> None:
     print("\npack        time      evidence\n" + "\n".join(rows))
 
 
-@pytest.mark.parametrize("pack_id", [_param(p) for p in PACK_IDS])
+@pytest.mark.parametrize("pack_id", PACK_IDS)
 def test_pack_reaches_a_claim_number_and_scores_100_percent(reference_run: Path,
                                                             pack_id: str) -> None:
     _, result, sheet = _trial(reference_run, pack_id)
