@@ -167,7 +167,7 @@ def app_command(lane: tuple[str, str, str], port: int, env: DevEnvironment,
             "--mongo-uri", env.mongo_uri, "--database", database,
             "--s3-endpoint", env.s3.endpoint, "--s3-access-key", env.s3.access_key,
             "--s3-secret-key", env.s3.secret_key, "--bucket", bucket,
-            "--runtime", env.runtime, "--seed-token", env.seed_token, "--enable-seed-route"]
+            "--runtime", env.runtime, f"--seed-token={env.seed_token}", "--enable-seed-route"]
     if baseline is not None:
         argv += ["--baseline", str(baseline)]
     for fault in faults:

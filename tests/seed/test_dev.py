@@ -110,12 +110,28 @@ def test_app_command_carries_every_flag(stores, tmp_path):
     argv = dev_module.app_command(("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, env,
                                   Path("/b.json"), ["f1", "f2"])
     assert argv[:3] == [sys.executable, "-m", "reference_app"]
-    pairs = dict(zip(argv[3::2], argv[4::2], strict=False))
+    # The token is one "--seed-token=..." argument: a token starting with "-" stays a value.
+    assert "--seed-token=tok" in argv
+    rest = [a for a in argv[3:] if not a.startswith("--seed-token=")]
+    pairs = dict(zip(rest[0::2], rest[1::2], strict=False))
     assert pairs["--port"] == "8123" and pairs["--database"] == "claims_dev_lane1"
-    assert pairs["--runtime"] == "model" and pairs["--seed-token"] == "tok"
+    assert pairs["--runtime"] == "model"
     assert "--enable-seed-route" in argv
     assert argv[-4:] == ["--fault", "f1", "--fault", "f2"]
     assert os.path.basename(argv[argv.index("--baseline") + 1]) == "b.json"
+
+
+def test_a_token_starting_with_a_dash_reaches_the_app_intact(stores, tmp_path):
+    import argparse
+
+    env = dev_module.DevEnvironment(lanes=[], seed_token="-starts-with-dash",
+                                    mongo_uri=stores.mongo_uri, s3=stores.s3,
+                                    runtime="reference", log_dir=tmp_path)
+    argv = dev_module.app_command(("lane1", "db_dev", "b-dev"), 8123, env, None, [])
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed-token")
+    known, _ = parser.parse_known_args(argv[3:])
+    assert known.seed_token == "-starts-with-dash"
 
 
 @pytest.mark.slow
