@@ -7,6 +7,7 @@ with ``harness.run`` and stops everything again. Built once per test session, on
 
 from __future__ import annotations
 
+import concurrent.futures
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,7 +59,9 @@ def _run_variant(runs: RealRuns, name: str) -> Path:
             profile=profile, packs_root=PACKS, runs_dir=runs.root, pack_ids=list(runs.packs),
             trials=1, run_id=name, self_test=self_test, seed_token=env.seed_token,
             tracing="on" if name == "reference" else "off", turn_limit=30)
-        _, run_dir = harness.run(options)
+        # its own thread: a test's sync Playwright may already run an event loop in this one
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            _, run_dir = pool.submit(harness.run, options).result()
     return run_dir
 
 
