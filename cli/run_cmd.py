@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from ._errors import reported_errors
+from ._progress import run_progress
 
 
 def register(app: typer.Typer) -> None:
@@ -80,7 +81,7 @@ def run(
             run_id=None if resume else (run_id or harness.new_run_id()), resume=resume,
             self_test=self_test, headed=headed, browser_executable=browser_executable,
             tracing=tracing, turn_limit=turn_limit, stuck_after=stuck_after,
-            progress=typer.echo, recorded_options=recorded,
+            recorded_options=recorded,
         )
         with contextlib.ExitStack() as stack:
             if dev:
@@ -99,6 +100,8 @@ def run(
                 raise typer.BadParameter(
                     f"the profile lists {len(prof.resolved_lanes())} lane(s); --lanes N starts "
                     "N lanes only with --dev", param_hint="--lanes")
+            wanted = list(pack) or ([] if resume else _pack_ids(packs))
+            options.progress = stack.enter_context(run_progress(wanted, trials))
             try:
                 record, run_dir = harness.run(options)
             except KeyboardInterrupt:
@@ -107,3 +110,13 @@ def run(
                             err=True, fg=typer.colors.YELLOW)
                 raise typer.Exit(130) from None
         typer.echo(harness.summary_line(record, run_dir))
+
+
+def _pack_ids(packs: Path) -> list[str]:
+    """Pack ids for the progress display; the run itself reports a bad corpus folder."""
+    import corpus
+
+    try:
+        return [p.name for p in corpus.list_packs(packs)]
+    except corpus.HarnessError:
+        return []

@@ -8,6 +8,7 @@ from ._profile import Lane, Profile, load_profile
 from ._redact import redact_har
 from ._run import (
     RunOptions,
+    TrialProgress,
     check_runtime,
     execute,
     new_run_id,
@@ -38,6 +39,7 @@ __all__ = [
     "Profile",
     "RunOptions",
     "ScriptedCustomer",
+    "TrialProgress",
     "TrialSettings",
     "check_runtime",
     "execute",

@@ -29,6 +29,27 @@ from ._trial import TrialSettings, run_trial
 from .customers import LlmSettings, make_customer
 
 
+@dataclass(frozen=True)
+class TrialProgress:
+    """A trial starting (``status`` None) or finishing, for progress displays."""
+
+    lane: str
+    pack_id: str
+    trial: int
+    done: int
+    total: int
+    status: str | None = None
+    stop_reason: str | None = None
+    seconds: float | None = None
+
+    def __str__(self) -> str:
+        head = f"[{self.lane}] {self.pack_id} trial {self.trial}"
+        if self.status is None:
+            return f"{head} ..."
+        return (f"{head}: {self.status} ({self.stop_reason}) in {self.seconds:.1f}s  "
+                f"[{self.done}/{self.total}]")
+
+
 @dataclass
 class RunOptions:
     """Everything one run needs. ``seed_token`` overrides the profile's environment variable."""
@@ -49,7 +70,7 @@ class RunOptions:
     turn_limit: int = 40
     stuck_after: int = 3
     seed_token: str | None = None
-    progress: Callable[[str], None] = lambda line: None
+    progress: Callable[[TrialProgress], None] = lambda event: None
     recorded_options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -240,7 +261,8 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                         except asyncio.QueueEmpty:
                             return
                         entry = record.trials[i]
-                        options.progress(f"[{lane.name}] {entry.pack_id} trial {entry.trial} ...")
+                        options.progress(TrialProgress(lane.name, entry.pack_id, entry.trial,
+                                                       done, total))
                         t0 = time.monotonic()
                         result = await run_trial(
                             browser, profile, lane, client, packs_root / entry.pack_id,
@@ -248,10 +270,9 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                         record.trials[i] = _entry_from(result, entry.path)
                         write_model_atomic(run_dir / "run.json", record)
                         done += 1
-                        options.progress(
-                            f"[{lane.name}] {entry.pack_id} trial {entry.trial}: "
-                            f"{result.status.value} ({result.stop_reason}) in "
-                            f"{time.monotonic() - t0:.1f}s  [{done}/{total}]")
+                        options.progress(TrialProgress(
+                            lane.name, entry.pack_id, entry.trial, done, total,
+                            result.status.value, result.stop_reason, time.monotonic() - t0))
                 finally:
                     with contextlib.suppress(Exception):
                         client.close()
