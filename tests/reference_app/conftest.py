@@ -6,7 +6,6 @@ import io
 import itertools
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pymongo
@@ -16,7 +15,7 @@ from fastapi.testclient import TestClient
 from pymongo.database import Database
 
 from reference_app import AppSettings, create_app, hash_password
-from seed import Stores, free_port, open_stores
+from seed import Stores, free_port
 
 _counter = itertools.count(1)
 
@@ -25,19 +24,6 @@ CUSTOMER_EMAIL = "sam.taylor@example.test"
 CUSTOMER_PASSWORD = "customer-pass-1"
 STAFF_USER = "handler"
 STAFF_PASSWORD = "handler-pass-1"
-
-
-@pytest.fixture(scope="session")
-def stores() -> Iterator[Stores]:
-    with open_stores() as s:
-        yield s
-
-
-@pytest.fixture(scope="session")
-def mongo(stores: Stores) -> Iterator[pymongo.MongoClient]:
-    client = pymongo.MongoClient(stores.mongo_uri)
-    yield client
-    client.close()
 
 
 def seed_documents(

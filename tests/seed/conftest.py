@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pymongo
@@ -11,22 +10,9 @@ import pytest
 from pymongo.database import Database
 
 from corpus.formats import Baseline, Setup
-from seed import S3Config, Stores, open_stores
+from seed import S3Config, Stores
 
 _counter = itertools.count(1)
-
-
-@pytest.fixture(scope="session")
-def stores() -> Iterator[Stores]:
-    with open_stores() as s:
-        yield s
-
-
-@pytest.fixture(scope="session")
-def mongo(stores: Stores) -> Iterator[pymongo.MongoClient]:
-    client = pymongo.MongoClient(stores.mongo_uri)
-    yield client
-    client.close()
 
 
 @dataclass
