@@ -1,9 +1,12 @@
-"""An independent HAR 1.2 structure check (written from the HAR 1.2 spec, not the redactor)."""
+"""Independent HAR 1.2 checks: a third-party parser (haralyzer) plus a structure check written
+from the HAR 1.2 spec, neither sharing code with the redactor."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from haralyzer import HarEntry, HarParser
 
 
 def check_har(path: Path) -> dict:
@@ -28,4 +31,10 @@ def check_har(path: Path) -> dict:
             assert set(h) >= {"name", "value"}
         for key in ("send", "wait", "receive"):
             assert key in e["timings"], f"entries[{i}].timings lacks {key}"
+    parser = HarParser(har)
+    assert parser.version == "1.2", parser.version
+    for e in log["entries"]:
+        entry = HarEntry(e)
+        assert entry.request.method and entry.request.url
+        assert isinstance(entry.response.status, int)
     return har
