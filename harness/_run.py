@@ -196,6 +196,17 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
         if record.self_test != options.self_test:
             raise RunRecordError("resume with the same --self-test setting as the run",
                                  run=options.resume, self_test=record.self_test)
+        if record.product.runtime != runtime:
+            raise RunRecordError("the product now reports another runtime; resuming would mix "
+                                 "two products in one run", run=options.resume,
+                                 recorded=record.product.runtime, now=runtime)
+        # Lanes of a resumed run may listen elsewhere (a new dev environment): record them too.
+        known = {(ln.name, ln.base_url) for ln in record.lanes}
+        for ln in lanes:
+            if (ln.name, ln.base_url) not in known:
+                record.lanes.append(LaneInfo(name=ln.name, base_url=ln.base_url,
+                                             database=ln.database))
+                record.product.base_urls.append(ln.base_url)
     else:
         all_packs = {p.name: p for p in corpus.list_packs(packs_root)}
         wanted = options.pack_ids or sorted(all_packs)

@@ -144,3 +144,35 @@ def test_a_killed_run_is_resumed_without_redoing_finished_trials(reference_env, 
     assert (aside / "journey.jsonl").is_file()
     assert not (aside / "trial.json").exists()
     assert record.finished_at
+    assert record.lanes == interrupted.lanes  # same lanes: nothing added on resume
+
+
+@pytest.mark.slow
+def test_resume_refuses_a_product_that_now_reports_another_runtime(reference_env, tmp_path):
+    import corpus
+    from corpus.formats import TrialEntry
+    from corpus.formats.run import CorpusInfo, CustomerInfo, HarnessInfo, ProductInfo
+
+    profile = write_profile(reference_env, tmp_path / "p.toml")
+    version, chash = corpus.corpus_identity(PACKS)
+    run_dir = tmp_path / "runs" / "other-runtime"
+    run_dir.mkdir(parents=True)
+    started = RunRecord(
+        run_id="other-runtime", created_at="2026-01-01T00:00:00+00:00",
+        harness=HarnessInfo(version="0"), corpus=CorpusInfo(version=version, hash=chash,
+                                                            path=str(PACKS)),
+        product=ProductInfo(profile="reference", base_urls=["http://127.0.0.1:1"],
+                            runtime="model"),
+        customer=CustomerInfo(kind="scripted"),
+        trials=[TrialEntry(pack_id="CTL-M-001", trial=1, path="CTL-M-001/trial-1")])
+    (run_dir / "run.json").write_text(started.model_dump_json(), encoding="utf-8")
+
+    result = runner.invoke(app, ["run", "--profile", str(profile), "--packs", str(PACKS),
+                                 "--runs-dir", str(tmp_path / "runs"), "--resume",
+                                 "other-runtime"],
+                           env={"CLAIMS_HARNESS_SEED_TOKEN": reference_env.seed_token})
+    assert result.exit_code == 2, result.output
+    assert "another runtime" in result.output and "recorded=model" in result.output
+    after = RunRecord.model_validate_json((run_dir / "run.json").read_text())
+    assert after == started  # refused before anything was written
+    assert not (run_dir / "CTL-M-001").exists()
