@@ -275,34 +275,19 @@ async def _journey(cp: CustomerPage, view: Any, reset: dict[str, Any], customer:
         same = same + 1 if screen == last_screen else 1
         last_screen = screen
         note = "" if fresh else "no new reply after the action"
-        if screen.claim_number:
-            j.claim_number = screen.claim_number
-            shot = _shot_name(j, "claim-number")
+        end = _journey_end(cp, screen, same, turns, settings)
+        if end is not None:
+            what, reason, detail = end
+            if reason in ("stuck", "turn_limit"):
+                await cp.check_alive()  # a dead product is a product error, not a stuck agent
+            if screen.claim_number:
+                j.claim_number = screen.claim_number
+            shot = _shot_name(j, what)
             await cp.screenshot(j.folder / shot)
-            j.event(screen=screen, timings=Timings(reply_wait_s=round(wait_s, 3)),
-                    screenshot=shot, note=note)
-            j.stop("claim_number", f"claim number {screen.claim_number} shown")
-            return
-        if cp.handoff(screen):
-            shot = _shot_name(j, "handoff")
-            await cp.screenshot(j.folder / shot)
-            j.event(screen=screen, timings=Timings(reply_wait_s=round(wait_s, 3)),
-                    screenshot=shot, note=note)
-            j.stop("handoff", "the product handed the claim to a person")
-            return
-        if same >= settings.stuck_after:
-            await cp.check_alive()
-            shot = _shot_name(j, "stuck")
-            await cp.screenshot(j.folder / shot)
-            j.event(screen=screen, screenshot=shot, note=note)
-            j.stop("stuck", f"the same screen {same} times in a row")
-            return
-        if turns >= settings.turn_limit:
-            await cp.check_alive()
-            shot = _shot_name(j, "turn-limit")
-            await cp.screenshot(j.folder / shot)
-            j.event(screen=screen, screenshot=shot, note=note)
-            j.stop("turn_limit", f"turn limit of {settings.turn_limit} customer actions reached")
+            waited = reason in ("claim_number", "handoff")
+            j.event(screen=screen, screenshot=shot, note=note,
+                    timings=Timings(reply_wait_s=round(wait_s, 3)) if waited else Timings())
+            j.stop(reason, detail)
             return
         available, later = material_availability(view, j.messages_sent)
         ctx = CustomerContext(
@@ -347,6 +332,21 @@ async def _journey(cp: CustomerPage, view: Any, reset: dict[str, Any], customer:
             await cp.check_alive()
             j.stop("customer_done", f"the customer ended: {action.reason or 'no reason given'}")
             return
+
+
+def _journey_end(cp: CustomerPage, screen: ScreenReading, same: int, turns: int,
+                 settings: TrialSettings) -> tuple[str, str, str] | None:
+    """Whether the screen ends the journey: (screenshot name, stop reason, detail) or None."""
+    if screen.claim_number:
+        return "claim-number", "claim_number", f"claim number {screen.claim_number} shown"
+    if cp.handoff(screen):
+        return "handoff", "handoff", "the product handed the claim to a person"
+    if same >= settings.stuck_after:
+        return "stuck", "stuck", f"the same screen {same} times in a row"
+    if turns >= settings.turn_limit:
+        return ("turn-limit", "turn_limit",
+                f"turn limit of {settings.turn_limit} customer actions reached")
+    return None
 
 
 async def _perform(cp: CustomerPage, view: Any, action: CustomerAction,

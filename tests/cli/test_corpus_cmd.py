@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +8,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import corpus
 from cli.app import app
 
 REPO = Path(__file__).resolve().parents[2]
@@ -19,14 +17,9 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    root = tmp_path / "packs"
-    root.mkdir()
-    for name in ("baseline.json", "manifest.json"):
-        shutil.copy2(PACKS / name, root / name)
-    shutil.copytree(PACKS / PACK_ID, root / PACK_ID)
-    corpus.update_manifest(root)
-    return root
+def root(corpus_copy: Path) -> Path:
+    """A private one-pack corpus (tests/conftest.py) that a test may break."""
+    return corpus_copy
 
 
 def test_check_passes_and_freeze_names_unsigned_image(root: Path) -> None:
