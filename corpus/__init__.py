@@ -8,6 +8,14 @@ route and the scorer.
 from . import formats
 from ._check import CheckReport, check_corpus
 from ._check_pack import Problem
+from ._derive import (
+    ExpectedReview,
+    derive_review,
+    document_outcome,
+    policy_start_outcome,
+    prior_claims_outcome,
+    read_document_date,
+)
 from ._generate import generate_materials, render_material
 from ._leak import Leak, LeakGuard, system_vocabulary
 from ._loading import (
@@ -26,9 +34,10 @@ from ._loading import (
     setup_files,
 )
 from ._manifest import update_manifest
+from ._migrate import migrate_corpus
 from ._prompt import build_customer_messages, without_product_text
 from ._schemas import render_schemas, stale_schemas, write_schemas
-from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, load_customer_view
+from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, Progress, load_customer_view
 from .errors import (
     HarnessError,
     LeakError,
@@ -43,6 +52,12 @@ from .errors import (
 
 __all__ = [
     "CheckReport",
+    "ExpectedReview",
+    "derive_review",
+    "document_outcome",
+    "policy_start_outcome",
+    "prior_claims_outcome",
+    "read_document_date",
     "Problem",
     "Leak",
     "LeakGuard",
@@ -51,6 +66,7 @@ __all__ = [
     "system_vocabulary",
     "without_product_text",
     "generate_materials",
+    "migrate_corpus",
     "render_material",
     "render_schemas",
     "stale_schemas",
@@ -63,6 +79,7 @@ __all__ = [
     "LeakError",
     "Pack",
     "PackError",
+    "Progress",
     "ProductError",
     "ProfileError",
     "RunRecordError",

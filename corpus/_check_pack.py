@@ -9,6 +9,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from . import _io
+from ._check_oracle import oracle_problems
 from ._check_rules import is_image, pdf_page_problems, pdf_pages, relative_date_words
 from ._generate import GENERATORS, render_material
 from ._loading import Pack, material_files
@@ -113,8 +114,12 @@ def check_pack(pack_dir: Path) -> tuple[list[Problem], Pack | None]:
     parsed = (persona, facts, materials, labels, setup, provenance, review)
     if message is None or any(p is None for p in parsed):
         return c.problems, None
-    return c.problems, Pack(c.pack, pack_dir, message, persona, facts, materials, labels,  # type: ignore[arg-type]
-                            setup, provenance, review, tuple(present))
+    pack = Pack(c.pack, pack_dir, message, persona, facts, materials, labels,  # type: ignore[arg-type]
+                setup, provenance, review, tuple(present))
+    if not c.problems:  # the rules read the files: only once every file is sound
+        for file, field, msg in oracle_problems(pack):
+            c.add(file, field, msg)
+    return c.problems, pack
 
 
 PACK_FILES: tuple[str, ...] = (_io.INITIAL_MESSAGE, _io.PERSONA, _io.FACTS, _io.MATERIALS,

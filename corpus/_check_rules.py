@@ -49,8 +49,7 @@ def pdf_page_problems(data: bytes) -> list[tuple[str, str]]:
     the file (an incomplete document is a legitimate pack), but not repeated or out of order.
     """
     try:
-        reader = PdfReader(io.BytesIO(data))
-        texts = [page.extract_text() or "" for page in reader.pages]
+        texts = pdf_texts(data)
     except (PyPdfError, ValueError, KeyError, OSError) as exc:
         return [("<file>", f"PDF cannot be read: {exc}")]
     if not texts:
@@ -79,13 +78,18 @@ def pdf_page_problems(data: bytes) -> list[tuple[str, str]]:
     return problems
 
 
+def pdf_texts(data: bytes) -> list[str]:
+    """The text layer of every page in the file, in file order."""
+    reader = PdfReader(io.BytesIO(data))
+    return [page.extract_text() or "" for page in reader.pages]
+
+
 def pdf_pages(data: bytes) -> tuple[list[int], int | None]:
     """(the X of every page in the file, N) — for comparing with provenance."""
-    reader = PdfReader(io.BytesIO(data))
     xs: list[int] = []
     total: int | None = None
-    for page in reader.pages:
-        found = PAGE_MARK.findall(page.extract_text() or "")
+    for text in pdf_texts(data):
+        found = PAGE_MARK.findall(text)
         if found:
             xs.append(int(found[0][0]))
             total = int(found[0][1])

@@ -7,11 +7,12 @@ the parts of a prompt built from the pack.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from importlib import resources
 from string import Template
 
 from ._view import CustomerView
-from .formats import ScreenReading
+from .formats import Fact, ScreenReading
 
 SYSTEM_TEMPLATE = "customer_system.md"
 TURN_TEMPLATE = "customer_turn.md"
@@ -47,20 +48,40 @@ def _bullets(items: list[str]) -> str:
     return "\n".join(f"- {i}" for i in items) if items else NOTHING
 
 
-def render_system(view: CustomerView) -> str:
-    """The system message: persona, facts, files and the behaviour rules."""
+HAND_OVER_WHEN = {
+    "with_first_upload": "right after you first upload a file",
+    "before_confirming": "when you are shown details to confirm, before confirming",
+    "after_actions": "once you have sent or done {n} things in this chat",
+}
+
+
+def _fact_line(fact: Fact, learned: Collection[str]) -> str:
+    topic = f"{fact.topic[:1].upper()}{fact.topic[1:]}"
+    if fact.later is not None and fact.key not in learned:
+        # the value is not known yet: it never enters the prompt
+        return f"{topic}: you do not know this yet; if asked, you say: " \
+               f"\"{fact.later.describe_before}\""
+    return f"{topic}: {fact.say}"
+
+
+def render_system(view: CustomerView, learned: Collection[str] = ()) -> str:
+    """The system message: persona, facts, files and the behaviour rules. ``learned``: keys
+    of later facts the customer knows by now (the others appear only as 'not known yet')."""
     p = view.persona
     volunteering = (
         "You sometimes mention a related detail you know without being asked, as this "
         "person would." if p.volunteers_information
         else "Do not volunteer details nobody asked for."
     )
-    facts = _bullets([f"{f.topic[:1].upper()}{f.topic[1:]}: {f.say}" for f in view.facts])
+    facts = _bullets([_fact_line(f, learned) for f in view.facts])
+    handed = {h.file: HAND_OVER_WHEN[h.when].format(n=h.after_actions) for h in p.hands_over}
     files = []
     for m in view.materials:
         when = ("you have it now" if m.availability == "at_start"
                 else f"you will only have it later; until then, if asked, you say: "
                      f"\"{m.describe_before}\"")
+        if m.file in handed:
+            when += f"; you hand it over without being asked, {handed[m.file]}"
         files.append(f"{m.file} ({m.label}) - {when}")
     # pack text may not open a product section either: that would hide it from the guard
     return _defang(Template(template_text(SYSTEM_TEMPLATE)).substitute(
@@ -119,13 +140,15 @@ def build_customer_messages(
     history: list[tuple[str, str]],
     available_files: list[str],
     later_files: list[str],
+    learned_facts: Collection[str] = (),
 ) -> list[dict[str, str]]:
     """OpenAI chat messages for the customer's next action.
 
     ``history`` is the conversation as the customer saw it, as ("agent"|"customer", text);
     ``available_files`` / ``later_files`` are material file names the customer has now / will
-    have later. Materials appear only as file name and plain label; the screen only as the
-    visible text of its regions.
+    have later; ``learned_facts`` the keys of later facts the customer knows by now.
+    Materials appear only as file name and plain label; the screen only as the visible text
+    of its regions.
     """
     available, later = render_files(view, available_files, later_files)
     turn = Template(template_text(TURN_TEMPLATE)).substitute(
@@ -134,7 +157,7 @@ def build_customer_messages(
         available=available,
         later=later,
     ).strip()
-    return [{"role": "system", "content": render_system(view)},
+    return [{"role": "system", "content": render_system(view, learned_facts)},
             {"role": "user", "content": turn}]
 
 

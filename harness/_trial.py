@@ -26,7 +26,7 @@ from ._files import append_jsonl, write_model_atomic, write_text_atomic
 from ._profile import Lane, Profile
 from ._redact import redact_har_file, redact_trace_file
 from ._transcript import render_transcript
-from .customers import Customer, CustomerContext, material_availability
+from .customers import Customer, CustomerContext, JourneyTracker, material_availability
 
 TRACING_MODES = ("on", "off", "retain-on-failure")
 STATUS_FOR_STOP = {
@@ -254,7 +254,10 @@ async def _journey(cp: CustomerPage, view: Any, reset: dict[str, Any], customer:
     await cp.say(view.initial_message)
     j.messages_sent += 1
     j.history.append(("customer", view.initial_message))
-    j.event(screen=reading.screen, action=CustomerAction(kind="say", text=view.initial_message),
+    opening = CustomerAction(kind="say", text=view.initial_message)
+    tracker = JourneyTracker(view)
+    tracker.acted(opening)
+    j.event(screen=reading.screen, action=opening,
             timings=Timings(action_s=round(time.monotonic() - t, 3)), screenshot=shot,
             note="initial message")
     prev_count: int | None = reading.agent_count
@@ -269,6 +272,7 @@ async def _journey(cp: CustomerPage, view: Any, reset: dict[str, Any], customer:
         screen = reading.screen
         for text in reading.agent_texts[j.agent_seen:]:
             j.history.append(("agent", text))
+        tracker.agent_replied(reading.agent_texts[j.agent_seen:], screen.todo, j.uploaded)
         j.agent_seen = max(j.agent_seen, len(reading.agent_texts))
         if reading.problem:
             await cp.check_alive()
@@ -289,11 +293,12 @@ async def _journey(cp: CustomerPage, view: Any, reset: dict[str, Any], customer:
                     timings=Timings(reply_wait_s=round(wait_s, 3)) if waited else Timings())
             j.stop(reason, detail)
             return
-        available, later = material_availability(view, j.messages_sent)
+        available, later = material_availability(view, tracker.progress)
         ctx = CustomerContext(
             step=j.step, messages_sent=j.messages_sent, history=list(j.history),
             available_files=available, later_files=later, uploaded=list(j.uploaded),
             signed_in=j.signed_in, record_call=j.record_call,
+            actions_taken=tracker.actions, learned_facts=tracker.learned_facts(),
         )
         t = time.monotonic()
         try:
@@ -311,6 +316,7 @@ async def _journey(cp: CustomerPage, view: Any, reset: dict[str, Any], customer:
         await cp.screenshot(j.folder / shot)
         t = time.monotonic()
         prev_count, extra = await _perform(cp, view, action, creds, j)
+        tracker.acted(action)
         action_s = time.monotonic() - t
         turns += 1
         j.event(screen=screen, action=action, screenshot=shot,

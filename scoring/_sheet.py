@@ -42,7 +42,8 @@ def _not_scored(rec: TrialRecord, labels: Labels) -> list[ComponentResult]:
     why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
     names = [n for n in COMPONENTS if not n.startswith("assertions_")]
     if not ({"incident_date", "incident_time"} & (set(labels.expected_facts)
-                                                 | set(labels.optional_facts))):
+                                                 | set(labels.optional_facts)
+                                                 | set(labels.unknown_facts))):
         names.remove("incident_datetime")
     kinds = {a.judge for a in labels.assertions}
     names += [f"assertions_{k}" for k in ("state", "text", "human") if k in kinds]

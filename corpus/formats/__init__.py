@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from .manifest import ChangelogEntry, Manifest, ManifestPack
 from .pack import (
     ALL_CHECKS,
+    ID_PREFIX_PATTERN,
     PACK_FORMAT_VERSION,
     PACK_ID_PATTERN,
     REASON_CODES,
@@ -25,11 +27,10 @@ from .pack import (
     ExpectedEndState,
     Fact,
     Facts,
+    HandOver,
     JudgeKind,
     Labels,
     Line,
-    Manifest,
-    ManifestPack,
     Material,
     Materials,
     MessageStyle,
@@ -38,6 +39,7 @@ from .pack import (
     Review,
     Setup,
     TriageClass,
+    pack_id_pattern,
     review_required_from,
 )
 from .run import (
@@ -66,6 +68,7 @@ from .sheet import (
     Sheet,
 )
 from .state import StateDiff, StateDump
+from .values import HOME_CURRENCY, Arrival, FactValue, LaterFact, Money, TimeWindow
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     "persona.schema.json": Persona,
@@ -94,6 +97,8 @@ __all__ = [
     "ALL_CHECKS",
     "COMPONENTS",
     "FAILURE_MODES",
+    "HOME_CURRENCY",
+    "ID_PREFIX_PATTERN",
     "SHEET_FORMAT_VERSION",
     "PACK_FORMAT_VERSION",
     "PACK_ID_PATTERN",
@@ -103,8 +108,10 @@ __all__ = [
     "STATUS_CATEGORY",
     "STRONG_CHECKS",
     "WEAK_CHECKS",
+    "Arrival",
     "Assertion",
     "Baseline",
+    "ChangelogEntry",
     "CheckId",
     "CheckOutcome",
     "ClaimantSession",
@@ -117,18 +124,22 @@ __all__ = [
     "ExpectedDocument",
     "ExpectedEndState",
     "Fact",
+    "FactValue",
     "Facts",
+    "HandOver",
     "HumanVerdict",
     "HumanVerdicts",
     "JourneyEvent",
     "JudgeKind",
     "Labels",
+    "LaterFact",
     "Line",
     "Manifest",
     "ManifestPack",
     "Material",
     "Materials",
     "MessageStyle",
+    "Money",
     "Persona",
     "Provenance",
     "Review",
@@ -142,7 +153,9 @@ __all__ = [
     "StateDump",
     "TrialEntry",
     "TrialResult",
+    "TimeWindow",
     "TrialStatus",
     "TriageClass",
+    "pack_id_pattern",
     "review_required_from",
 ]

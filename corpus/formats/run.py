@@ -154,6 +154,12 @@ class CustomerAction(Strict):
     label: str | None = Field(None, description="Visible label to click ('click').")
     file: str | None = Field(None, description="Material file name ('upload').")
     reason: str | None = Field(None, description="Why the customer ended ('done').")
+    corrects: list[str] = Field(
+        default_factory=list,
+        description="Details shown to the customer that this action says are wrong, by their "
+        "label on screen: on 'say' a correction; on 'done' what was still wrong when the "
+        "customer gave up.",
+    )
 
 
 class Timings(Strict):

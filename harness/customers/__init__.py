@@ -9,6 +9,7 @@ from ._base import Customer, CustomerContext, material_availability
 from ._llm import LlmCustomer, LlmSettings, parse_action
 from ._match import Synonyms
 from ._scripted import ScriptedCustomer
+from ._tracker import JourneyTracker
 
 
 def make_customer(
@@ -38,6 +39,7 @@ def make_customer(
 __all__ = [
     "Customer",
     "CustomerContext",
+    "JourneyTracker",
     "LlmCustomer",
     "LlmSettings",
     "ScriptedCustomer",

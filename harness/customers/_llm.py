@@ -155,7 +155,8 @@ class LlmCustomer:
 
     async def next_action(self, screen: ScreenReading, ctx: CustomerContext) -> CustomerAction:
         messages = self._build(
-            self.view, screen, list(ctx.history), list(ctx.available_files), list(ctx.later_files)
+            self.view, screen, list(ctx.history), list(ctx.available_files), list(ctx.later_files),
+            list(ctx.learned_facts)
         )
         self._guard.check(messages)
         body = self.request_body(messages)

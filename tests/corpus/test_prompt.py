@@ -63,7 +63,8 @@ def test_no_system_codes_or_json_in_prompt(view: corpus.CustomerView) -> None:
 def test_later_material_described_until_available(view: corpus.CustomerView) -> None:
     later = dataclasses.replace(
         view.materials[1], availability="later",
-        describe_before="The garage is still writing it up.", available_after_messages=3)
+        describe_before="The garage is still writing it up.",
+        arrives=corpus.formats.Arrival(after_messages=3))
     v = dataclasses.replace(view, materials=(view.materials[0], later))
     turn = _build(v)[1]["content"]
     assert "The garage is still writing it up." in turn

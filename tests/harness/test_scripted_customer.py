@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus import load_customer_view
-from corpus.formats import ScreenReading
+from corpus import Progress, load_customer_view
+from corpus.formats import Arrival, ScreenReading
 from harness.customers import CustomerContext, ScriptedCustomer, material_availability
 
 PACK = Path(__file__).resolve().parents[2] / "packs" / "CTL-M-001"
@@ -24,10 +24,13 @@ def customer(view):
     return ScriptedCustomer(view)
 
 
-def ctx(view, sent=1, uploaded=(), signed_in=False):
-    available, later = material_availability(view, sent)
+def ctx(view, sent=1, uploaded=(), signed_in=False, actions=None, requests=None, learned=()):
+    progress = Progress(messages=sent, actions=sent if actions is None else actions,
+                        requests=requests or {})
+    available, later = material_availability(view, progress)
     return CustomerContext(step=1, messages_sent=sent, available_files=available,
-                           later_files=later, uploaded=list(uploaded), signed_in=signed_in)
+                           later_files=later, uploaded=list(uploaded), signed_in=signed_in,
+                           actions_taken=progress.actions, learned_facts=list(learned))
 
 
 def decide(customer, view, screen, **kw):
@@ -103,7 +106,7 @@ def test_later_material_is_described_before_it_is_available(view):
 
     quote = view.material("repair-quote.pdf")
     later = replace(quote, availability="later", describe_before="The garage is sending it "
-                    "tomorrow.", available_after_messages=4)
+                    "tomorrow.", arrives=Arrival(after_messages=4))
     later_view = replace(view, materials=(view.materials[0], later))
     customer = ScriptedCustomer(later_view)
     screen = ScreenReading(latest_reply="Could you upload the repair quote?")

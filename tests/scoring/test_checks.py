@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from corpus.formats import COMPONENTS, HumanVerdicts, RunRecord, StaffReading, TrialEntry
+from corpus.formats.matching import values_match
 from corpus.formats.run import StaffFact
 from scoring import load_trial, score_trial
-from scoring._normalise import values_match
 
 from .builders import Variant, build_trial, make_labels, write_run
 
