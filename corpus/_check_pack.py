@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pypdf.errors import PyPdfError
 
 from . import _io
 from ._check_oracle import oracle_problems
@@ -116,9 +117,11 @@ def check_pack(pack_dir: Path) -> tuple[list[Problem], Pack | None]:
         return c.problems, None
     pack = Pack(c.pack, pack_dir, message, persona, facts, materials, labels,  # type: ignore[arg-type]
                 setup, provenance, review, tuple(present))
-    if not c.problems:  # the rules read the files: only once every file is sound
+    try:
         for file, field, msg in oracle_problems(pack):
             c.add(file, field, msg)
+    except (OSError, ValueError, PyPdfError) as exc:  # a broken file is reported above
+        c.add(_io.LABELS, "<rules>", f"the claim rules could not be applied: {exc}")
     return c.problems, pack
 
 

@@ -6,7 +6,9 @@ What changes (nothing a v0.2 pack says is lost or altered in meaning):
 - money facts (``facts.json``) and the oracle's money values become ``{"amount", "currency"}``
   in GBP, the only currency v0.2 could mean;
 - a later material's ``available_after_messages: N`` becomes ``arrives: {"after_messages": N}``;
-- the manifest gets ``id_prefix``, taken from its pack ids.
+- the manifest gets ``id_prefix``, taken from its pack ids;
+- the new fields are written out with their defaults (``unknown_facts``, the persona's
+  ``correction_phrase`` and ``hands_over``), so an author sees them.
 
 Files are rewritten only when they change. A frozen corpus is migrated too (its answers do not
 change, its bytes do): the checker then asks for a version bump and ``--freeze``, as for any
@@ -21,7 +23,7 @@ from typing import Any
 
 from . import _io
 from .errors import PackError
-from .formats import HOME_CURRENCY, PACK_FORMAT_VERSION
+from .formats import HOME_CURRENCY, PACK_FORMAT_VERSION, Persona
 
 FROM_VERSION = "0.2"
 PACK_JSON = (_io.PERSONA, _io.FACTS, _io.MATERIALS, _io.LABELS, _io.SETUP, _io.PROVENANCE,
@@ -50,6 +52,10 @@ def _migrate_pack_file(name: str, data: dict[str, Any], money_keys: set[str]) ->
             values = data.get(group) or {}
             for key in money_keys & set(values):
                 values[key] = _money(values[key])
+        data.setdefault("unknown_facts", {})
+    elif name == _io.PERSONA:
+        data.setdefault("correction_phrase", Persona.model_fields["correction_phrase"].default)
+        data.setdefault("hands_over", [])
 
 
 def _load(path: Path, pack: str | None, file: str) -> dict[str, Any]:

@@ -8,7 +8,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Runtime = Literal["reference", "controlled", "model"]
-FAULTS: tuple[str, ...] = ("flag_everything", "ask_twice", "lose_fact")
+FAULTS: tuple[str, ...] = (
+    "flag_everything", "ask_twice", "lose_fact", "wrong_summary", "ignore_corrections",
+)
 ENV_PREFIX = "CLAIMS_APP_"
 SEED_TOKEN_ENV = "CLAIMS_HARNESS_SEED_TOKEN"
 SEED_ENABLED_ENV = "CLAIMS_HARNESS_SEED_ENABLED"
