@@ -44,14 +44,34 @@ def _incident(pack: corpus.Pack) -> dt.date:
     return _day(str(next(f.value for f in pack.facts.facts if f.key == "incident_date")))
 
 
-def test_ten_packs_five_motor_three_home_two_contents(manifest, packs) -> None:
+def test_the_mix_of_lines_and_scenarios(manifest, packs) -> None:
     assert set(manifest.packs) == set(packs)
-    assert len(packs) == 10
+    assert len(packs) == 17
     assert Counter(e.line for e in manifest.packs.values()) == {
-        "motor": 5, "home": 3, "contents": 2}
-    assert len({e.scenario for e in manifest.packs.values()}) == 10
+        "motor": 8, "home": 6, "contents": 3}
+    assert len({e.scenario for e in manifest.packs.values()}) == len(packs)
     for pack_id, entry in manifest.packs.items():
+        assert pack_id.startswith(f"{manifest.id_prefix}-")
         assert pack_id[4] == {"motor": "M", "home": "H", "contents": "C"}[entry.line]
+
+
+def test_every_v03_feature_has_a_pack(manifest, packs) -> None:
+    """A later fact, an unknown time, a time window, a non-GBP amount, a receipt handed over
+    on a home claim (one hit, one clear), an invoice, and arrival by requests and by actions."""
+    entries = manifest.packs.values()
+    assert any(e.has_later_fact for e in entries)
+    assert any("incident_time" in p.labels.unknown_facts for p in packs.values())
+    assert any(e.has_time_window for e in entries)
+    assert any(set(e.currencies) - {"GBP"} for e in entries)
+    home_receipts = [corpus.derive_review(p).checks["receipt_after_incident"]
+                     for p in packs.values() if p.labels.line == "home" and p.persona.hands_over]
+    assert {"hit", "clear"} <= set(home_receipts)
+    kinds = {m.evidence_kind for p in packs.values() for m in p.materials.materials}
+    assert {"invoice", "receipt"} <= kinds
+    arrivals = [a for p in packs.values() for a in
+                [m.later.arrives for m in p.materials.materials if m.later]
+                + [f.later.arrives for f in p.facts.facts if f.later] if a is not None]
+    assert any(a.after_requests for a in arrivals) and any(a.after_actions for a in arrivals)
 
 
 def test_manifest_agrees_with_each_pack(manifest, packs) -> None:
@@ -67,6 +87,8 @@ def test_manifest_agrees_with_each_pack(manifest, packs) -> None:
         assert entry.has_later_material == any(
             m.availability == "later" for m in pack.materials.materials), pack_id
         assert entry.has_not_checked == ("not_checked" in labels.review.checks.values()), pack_id
+        assert entry.has_unknown_fact == bool(labels.unknown_facts), pack_id
+        assert entry.handed_over_unasked == bool(pack.persona.hands_over), pack_id
 
 
 def test_every_check_outcome_follows_the_rules(packs) -> None:
@@ -130,7 +152,7 @@ def test_a_material_comes_later(packs) -> None:
         assert m.later is not None and m.later.describe_before.strip(), pack_id
         arrives = m.later.arrives
         assert arrives is None or 1 <= (arrives.after_messages or arrives.after_actions
-                                        or arrives.after_requests or 0) <= 6, pack_id
+                                        or arrives.after_requests or 0) <= 12, pack_id
 
 
 def test_all_styles_and_all_session_modes(manifest) -> None:
