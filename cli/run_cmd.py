@@ -19,7 +19,10 @@ def register(app: typer.Typer) -> None:
 def run(
     profile: str = typer.Option("reference", help="Product profile: a TOML path or a shipped "
                                 "profile name."),
-    packs: Path = typer.Option(Path("packs"), help="Corpus folder."),
+    packs: list[Path] = typer.Option(
+        [Path("packs")], "--packs", help="Corpus folder; repeat it to run several corpora "
+        "together (a held-out corpus beside packs/), each with its own manifest and id prefix. "
+        "The first is the main corpus: with --dev the product is reset to its baseline."),
     pack: list[str] = typer.Option([], "--pack", help="Pack id to run (repeatable; default all)."),
     trials: int = typer.Option(1, min=1, help="Trials per pack."),
     lanes: int = typer.Option(0, min=0, help="With --dev: number of lanes to start."),
@@ -70,13 +73,15 @@ def run(
                 price_prompt_per_mtok=llm_price_prompt,
                 price_completion_per_mtok=llm_price_completion)
         recorded = {
-            "profile": profile, "packs": str(packs), "pack": list(pack), "trials": trials,
+            "profile": profile, "packs": [str(p) for p in packs], "pack": list(pack),
+            "trials": trials,
             "lanes": lanes, "dev": dev, "customer": customer, "tracing": tracing,
             "turn_limit": turn_limit, "stuck_after": stuck_after, "headed": headed,
             "runtime": runtime if dev else None,
         }
         options = harness.RunOptions(
-            profile=prof, packs_root=packs, runs_dir=runs_dir, pack_ids=list(pack),
+            profile=prof, packs_root=packs[0], extra_corpora=list(packs[1:]), runs_dir=runs_dir,
+            pack_ids=list(pack),
             trials=trials, customer=customer, llm=llm,
             run_id=None if resume else (run_id or harness.new_run_id()), resume=resume,
             self_test=self_test, headed=headed, browser_executable=browser_executable,
@@ -89,7 +94,7 @@ def run(
 
                 env = stack.enter_context(seed.start_dev(
                     lanes=max(1, lanes), app=True, runtime=runtime,
-                    baseline_path=packs / "baseline.json"))
+                    baseline_path=packs[0] / "baseline.json"))
                 typer.echo(f"dev environment: {len(env.lanes)} lane(s), runtime {runtime}")
                 options.profile = prof.with_lanes([
                     harness.Lane(name=ln.name, base_url=ln.base_url or "",
@@ -112,11 +117,11 @@ def run(
         typer.echo(harness.summary_line(record, run_dir))
 
 
-def _pack_ids(packs: Path) -> list[str]:
+def _pack_ids(packs: list[Path]) -> list[str]:
     """Pack ids for the progress display; the run itself reports a bad corpus folder."""
     import corpus
 
     try:
-        return [p.name for p in corpus.list_packs(packs)]
+        return [p.name for root in packs for p in corpus.list_packs(root)]
     except corpus.HarnessError:
         return []

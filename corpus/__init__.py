@@ -8,6 +8,7 @@ route and the scorer.
 from . import formats
 from ._check import CheckReport, check_corpus
 from ._check_pack import Problem
+from ._corpora import Corpora, CorpusRef, open_corpora
 from ._derive import (
     ExpectedReview,
     derive_review,
@@ -52,6 +53,9 @@ from .errors import (
 
 __all__ = [
     "CheckReport",
+    "Corpora",
+    "CorpusRef",
+    "open_corpora",
     "ExpectedReview",
     "derive_review",
     "document_outcome",

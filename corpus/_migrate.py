@@ -23,7 +23,7 @@ from typing import Any
 
 from . import _io
 from .errors import PackError
-from .formats import HOME_CURRENCY, PACK_FORMAT_VERSION, Persona
+from .formats import HOME_CURRENCY, PACK_FORMAT_VERSION, Persona, id_prefix_of
 
 FROM_VERSION = "0.2"
 PACK_JSON = (_io.PERSONA, _io.FACTS, _io.MATERIALS, _io.LABELS, _io.SETUP, _io.PROVENANCE,
@@ -90,7 +90,7 @@ def migrate_corpus(root: Path | str) -> list[str]:
     for pack_dir in sorted(p for p in root.iterdir() if p.is_dir()
                            and (p / _io.LABELS).is_file()):
         pack = pack_dir.name
-        prefixes.add(pack.rsplit("-", 2)[0])
+        prefixes.add(id_prefix_of(pack))
         loaded = {name: _load(pack_dir / name, pack, name) for name in PACK_JSON}
         money_keys = {f.get("key") for f in loaded[_io.FACTS].get("facts", [])
                       if f.get("kind") == "money"}

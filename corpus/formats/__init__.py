@@ -39,6 +39,7 @@ from .pack import (
     Review,
     Setup,
     TriageClass,
+    id_prefix_of,
     pack_id_pattern,
     review_required_from,
 )
@@ -156,6 +157,7 @@ __all__ = [
     "TimeWindow",
     "TrialStatus",
     "TriageClass",
+    "id_prefix_of",
     "pack_id_pattern",
     "review_required_from",
 ]

@@ -87,6 +87,11 @@ REASON_CODES: tuple[str, ...] = (
 )
 
 
+def id_prefix_of(pack_id: str) -> str:
+    """The corpus id prefix a pack id starts with (``HLD`` of ``HLD-M-001``)."""
+    return pack_id.rsplit("-", 2)[0]
+
+
 def pack_id_pattern(id_prefix: str) -> str:
     """The pack id pattern of a corpus whose manifest declares ``id_prefix``."""
     return rf"^{re.escape(id_prefix)}-[MHC]-\d{{3}}$"
@@ -411,6 +416,7 @@ __all__ = [
     "TextRule",
     "TriageClass",
     "TriageLabel",
+    "id_prefix_of",
     "pack_id_pattern",
     "review_required_from",
 ]

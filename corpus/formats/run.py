@@ -75,6 +75,8 @@ class CorpusInfo(Strict):
     version: str
     hash: str = Field(description="sha256 over the manifest's pack hashes.")
     path: str
+    id_prefix: str | None = Field(None, description="The corpus's id prefix (its identity).")
+    name: str | None = Field(None, description="The corpus's name from its manifest.")
 
 
 class ProductInfo(Strict):
@@ -120,7 +122,12 @@ class RunRecord(Strict):
     finished_at: str | None = None
     self_test: bool = Field(False, description="Ran against a controlled runtime on purpose.")
     harness: HarnessInfo
-    corpus: CorpusInfo
+    corpus: CorpusInfo = Field(description="The main corpus (the first one given).")
+    corpora: list[CorpusInfo] = Field(
+        default_factory=list,
+        description="Every corpus of the run, the main one first; its pack ids start with its "
+        "id prefix. Empty in records made before several corpora could run together.",
+    )
     product: ProductInfo
     customer: CustomerInfo
     lanes: list[LaneInfo] = Field(default_factory=list)

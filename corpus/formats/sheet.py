@@ -137,6 +137,7 @@ class Sheet(Strict):
     line: str = Field(description="Pack line (motor / home / contents).")
     message_style: str
     session_mode: str | None = Field(None, description="claimant_session of the pack, if known.")
+    corpus: str | None = Field(None, description="Id prefix of the pack's corpus.")
     innocent_control: bool
     review_required: bool = Field(description="The oracle's review_required.")
     components: list[ComponentResult]
@@ -181,6 +182,7 @@ class KStat(Strict):
 
 class PackSummary(Strict):
     pack_id: str
+    corpus: str | None = Field(None, description="Id prefix of the pack's corpus.")
     line: str
     message_style: str
     session_mode: str | None = None
@@ -260,6 +262,25 @@ class InfraError(Strict):
     detail: str = ""
 
 
+class CorpusSummary(Strict):
+    """The results of one corpus of a run (a run may hold the public corpus and a held-out
+    one: their numbers are never mixed here)."""
+
+    id_prefix: str | None = Field(description="The corpus's id prefix.")
+    name: str | None = None
+    version: str
+    hash: str
+    path: str
+    packs: int = Field(description="Packs of this corpus in the run.")
+    trials: int
+    scorable_trials: int
+    successes: int
+    mean_success: Interval = Field(description="Over this corpus's packs only.")
+    review: ReviewCounts = Field(description="Packs that are not innocent controls.")
+    innocent_controls: ReviewCounts
+    failure_modes: dict[str, int] = Field(default_factory=dict)
+
+
 class RunSummary(Strict):
     """summary.json — statistics over a scored run."""
 
@@ -277,6 +298,8 @@ class RunSummary(Strict):
     errors_by_category: dict[str, int] = Field(default_factory=dict)
     mean_success: Interval
     packs: list[PackSummary]
+    corpora: list[CorpusSummary] = Field(
+        default_factory=list, description="The same statistics per corpus, main corpus first.")
     review: ReviewCounts = Field(description="Packs that are not innocent controls.")
     innocent_controls: ReviewCounts = Field(description="Innocent controls, on their own.")
     slices: dict[str, dict[str, SliceStat]] = Field(
