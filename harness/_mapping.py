@@ -1,0 +1,111 @@
+"""The canonical schema of the corpus <-> a product's own collections, fields and values.
+
+Setups and the scorer speak the canonical schema (``docs/reference-app.md``: ``policies``,
+``claims.policy_number``, ``claims.status = "submitted"`` …). A profile's ``[mapping]`` says
+how one product stores the same things; setups are written through it and state dumps are read
+back through its inverse, so the scorer only ever sees canonical terms.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from corpus.formats import StateDump
+
+from .profile import CollectionMap
+
+_MISSING = object()
+
+
+def _pop_path(doc: dict[str, Any], path: str) -> Any:
+    parts = path.split(".")
+    node: Any = doc
+    for part in parts[:-1]:
+        if not isinstance(node, dict) or part not in node:
+            return _MISSING
+        node = node[part]
+    if not isinstance(node, dict) or parts[-1] not in node:
+        return _MISSING
+    value = node.pop(parts[-1])
+    return value
+
+
+def _put_path(doc: dict[str, Any], path: str, value: Any) -> None:
+    parts = path.split(".")
+    node = doc
+    for part in parts[:-1]:
+        child = node.get(part)
+        if not isinstance(child, dict):
+            child = node[part] = {}
+        node = child
+    node[parts[-1]] = value
+
+
+def _prune_empty(doc: dict[str, Any]) -> None:
+    for key in [k for k, v in doc.items() if isinstance(v, dict)]:
+        _prune_empty(doc[key])
+        if not doc[key]:
+            del doc[key]
+
+
+def _convert(doc: dict[str, Any], cmap: CollectionMap, forward: bool) -> dict[str, Any]:
+    out = copy.deepcopy(doc)
+    moved: list[tuple[str, Any]] = []
+    for canonical, product in cmap.fields.items():
+        src, dst = (canonical, product) if forward else (product, canonical)
+        value = _pop_path(out, src)
+        if value is not _MISSING:
+            moved.append((dst, value))
+    if moved:
+        _prune_empty(out)
+    for dst, value in moved:
+        _put_path(out, dst, value)
+    for canonical_path, table in cmap.values.items():
+        path = cmap.fields.get(canonical_path, canonical_path) if forward else canonical_path
+        value = _pop_path(out, path)
+        if value is _MISSING:
+            continue
+        if forward:
+            new = table.get(value, value) if isinstance(value, str) else value
+        else:
+            inverse = {repr(v): k for k, v in table.items()}
+            new = inverse.get(repr(value), value)
+        _put_path(out, path, new)
+    return out
+
+
+def to_product(collections: dict[str, list[dict[str, Any]]],
+               mapping: dict[str, CollectionMap]) -> dict[str, list[dict[str, Any]]]:
+    """Canonical documents per collection -> the product's collection, field and value names.
+
+    Collections without a mapping keep their name and documents."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name, docs in collections.items():
+        cmap = mapping.get(name)
+        if cmap is None:
+            out.setdefault(name, []).extend(copy.deepcopy(docs))
+            continue
+        out.setdefault(cmap.collection, []).extend(_convert(d, cmap, True) for d in docs)
+    return out
+
+
+def to_canonical(dump: StateDump, mapping: dict[str, CollectionMap],
+                 ignore: list[str] | tuple[str, ...] = ()) -> StateDump:
+    """A state dump of the product read back in canonical terms (ignored collections left out)."""
+    by_product = {cmap.collection: (canonical, cmap) for canonical, cmap in mapping.items()}
+    collections: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, docs in dump.collections.items():
+        if name in ignore:
+            continue
+        if name in by_product:
+            canonical, cmap = by_product[name]
+            collections[canonical] = {i: _convert(d, cmap, False) for i, d in docs.items()}
+        else:
+            collections[name] = docs
+    return dump.model_copy(update={"collections": dict(sorted(collections.items()))})
+
+
+def product_collections(mapping: dict[str, CollectionMap]) -> list[str]:
+    """The product's names of every mapped collection."""
+    return [cmap.collection for cmap in mapping.values()]
