@@ -5,6 +5,7 @@ unread to the seed route.
 """
 
 from ._dev import dev_product
+from ._profile_check import CheckReport, check_profile
 from ._redact import redact_har
 from ._reset import ResetAdapter, ResetOutcome, make_reset
 from ._run import (
@@ -46,6 +47,8 @@ __all__ = [
     "ScriptedCustomer",
     "TrialProgress",
     "TrialSettings",
+    "CheckReport",
+    "check_profile",
     "check_runtime",
     "dev_product",
     "execute",

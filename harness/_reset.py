@@ -58,7 +58,8 @@ def _env(name: str, what: str) -> str:
     return value
 
 
-def _baseline(packs_root: Path) -> Baseline:
+def corpus_baseline(packs_root: Path) -> Baseline:
+    """The corpus's baseline.json (an empty baseline when there is none)."""
     from seed import load_baseline_file
 
     path = packs_root / "baseline.json"
@@ -135,7 +136,7 @@ class ResetAdapter:
 
     def baseline(self) -> Baseline:
         if self._baseline is None:
-            self._baseline = _baseline(self.packs_root)
+            self._baseline = corpus_baseline(self.packs_root)
         return self._baseline
 
     def _plan(self, setup: Setup, files: dict[str, bytes]) -> Any:

@@ -86,7 +86,7 @@ async def _shot(page: Page, folder: Path, name: str, reading: StaffReading) -> N
     reading.screenshots.append(f"screens/{name}")
 
 
-async def _sign_in(page: Page, profile: Profile, base: str, creds: dict[str, Any]) -> None:
+async def sign_in(page: Page, profile: Profile, base: str, creds: dict[str, Any]) -> None:
     si = profile.staff_sign_in
     if profile.staff.sign_in != "form" or si is None:
         return
@@ -100,7 +100,7 @@ async def _sign_in(page: Page, profile: Profile, base: str, creds: dict[str, Any
     await page.wait_for_url(lambda u: si.path not in u, timeout=timeout)
 
 
-async def _open_claim(page: Page, profile: Profile, base: str, claim_number: str) -> bool:
+async def open_claim(page: Page, profile: Profile, base: str, claim_number: str) -> bool:
     """Open the claim's page; False when the product does not show it."""
     access, ss = profile.staff, profile.staff_screen
     timeout = profile.completion.timeout_s * 1000
@@ -201,9 +201,9 @@ async def read_staff_side(context: BrowserContext, profile: Profile, lane: Lane,
     ss = profile.staff_screen
     page = await context.new_page()
     try:
-        await _sign_in(page, profile, base, creds)
+        await sign_in(page, profile, base, creds)
         if claim_number:
-            reading.found = await _open_claim(page, profile, base, claim_number)
+            reading.found = await open_claim(page, profile, base, claim_number)
             if reading.found:
                 reader = _Reader(page, profile, CLAIM_REGIONS + WAITING_REGIONS)
                 await reader.settle(("triage_class", "review_signal", "facts", "checks"))
