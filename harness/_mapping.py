@@ -32,6 +32,7 @@ def _pop_path(doc: dict[str, Any], path: str) -> Any:
 
 
 def _put_path(doc: dict[str, Any], path: str, value: Any) -> None:
+    """Place ``value`` at ``path``; a dict already there is merged with a dict value."""
     parts = path.split(".")
     node = doc
     for part in parts[:-1]:
@@ -39,7 +40,11 @@ def _put_path(doc: dict[str, Any], path: str, value: Any) -> None:
         if not isinstance(child, dict):
             child = node[part] = {}
         node = child
-    node[parts[-1]] = value
+    here = node.get(parts[-1])
+    if isinstance(here, dict) and isinstance(value, dict):
+        here.update(value)
+    else:
+        node[parts[-1]] = value
 
 
 def _prune_empty(doc: dict[str, Any]) -> None:
@@ -49,11 +54,19 @@ def _prune_empty(doc: dict[str, Any]) -> None:
             del doc[key]
 
 
+def _map_value(value: Any, table: dict[str, Any]) -> Any:
+    if isinstance(value, list):
+        return [_map_value(v, table) for v in value]
+    return table.get(value, value) if isinstance(value, str) else value
+
+
 def _convert(doc: dict[str, Any], cmap: CollectionMap, forward: bool) -> dict[str, Any]:
+    """Rename fields (longest paths first, so ``facts.x.state`` can move apart from the rest of
+    ``facts.x``) and map values; ``forward`` is canonical -> product."""
     out = copy.deepcopy(doc)
+    pairs = [(c, p) if forward else (p, c) for c, p in cmap.fields.items()]
     moved: list[tuple[str, Any]] = []
-    for canonical, product in cmap.fields.items():
-        src, dst = (canonical, product) if forward else (product, canonical)
+    for src, dst in sorted(pairs, key=lambda pair: -pair[0].count(".")):
         value = _pop_path(out, src)
         if value is not _MISSING:
             moved.append((dst, value))
@@ -62,17 +75,25 @@ def _convert(doc: dict[str, Any], cmap: CollectionMap, forward: bool) -> dict[st
     for dst, value in moved:
         _put_path(out, dst, value)
     for canonical_path, table in cmap.values.items():
-        path = cmap.fields.get(canonical_path, canonical_path) if forward else canonical_path
+        path = translate(canonical_path, cmap.fields) if forward else canonical_path
         value = _pop_path(out, path)
         if value is _MISSING:
             continue
         if forward:
-            new = table.get(value, value) if isinstance(value, str) else value
+            new = _map_value(value, table)
         else:
-            inverse = {repr(v): k for k, v in table.items()}
-            new = inverse.get(repr(value), value)
+            back = {repr(v): k for k, v in table.items()}
+            new = ([back.get(repr(v), v) for v in value] if isinstance(value, list)
+                   else back.get(repr(value), value))
         _put_path(out, path, new)
     return out
+
+
+def translate(path: str, fields: dict[str, str]) -> str:
+    """A canonical dotted path in the product's terms: the longest renamed prefix wins."""
+    best = max((c for c in fields if path == c or path.startswith(c + ".")),
+               key=len, default=None)
+    return path if best is None else fields[best] + path[len(best):]
 
 
 def to_product(collections: dict[str, list[dict[str, Any]]],

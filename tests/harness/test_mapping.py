@@ -39,3 +39,23 @@ def test_state_comes_back_in_canonical_terms_and_round_trips():
 def test_values_not_in_the_table_pass_unchanged():
     out = to_product({"claims": [{"_id": "c", "status": "draft"}]}, MAPPING)
     assert out["fnol_cases"][0]["stage"] == "draft"
+
+
+def test_a_leaf_moves_apart_from_its_renamed_parent_and_lists_map_each_element():
+    cmap = {"claims": CollectionMap(
+        collection="cases",
+        fields={"facts.incident_date": "answers.lossDate",
+                "facts.incident_date.state": "answers.lossDate.status",
+                "triage.class": "triage.band"},
+        values={"facts.incident_date.state": {"confirmed": "CONFIRMED"},
+                "triage.reasons": {"theft": "THEFT"}})}
+    canonical = {"_id": "c", "facts": {"incident_date": {"value": "2026-03-12",
+                                                         "state": "confirmed"}},
+                 "triage": {"class": "standard", "reasons": ["theft", "fire"]}}
+    product = to_product({"claims": [canonical]}, cmap)["cases"][0]
+    assert product == {"_id": "c",
+                       "answers": {"lossDate": {"value": "2026-03-12", "status": "CONFIRMED"}},
+                       "triage": {"band": "standard", "reasons": ["THEFT", "fire"]}}
+    dump = StateDump(taken_at="t", database="d", bucket="b", objects={},
+                     collections={"cases": {"c": product}})
+    assert to_canonical(dump, cmap).collections == {"claims": {"c": canonical}}
