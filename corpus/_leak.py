@@ -164,6 +164,8 @@ class LeakGuard:
             guard.add_term(outcome, f"{src} review.checks.{check}")
         guard.add_term(labels.scenario, f"{src} scenario")
         guard.add_text(labels.review.explanation, f"{src} review.explanation")
+        for key, why in labels.unknown_facts.items():
+            guard.add_text(why, f"{src} unknown_facts.{key}")
         for i, a in enumerate(labels.assertions):
             guard.add_text(a.description, f"{src} assertions.{i}.description")
         end_state = labels.expected_end_state.model_dump(mode="json")
