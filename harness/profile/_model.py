@@ -101,7 +101,7 @@ class Profile(Strict):
             raise ValueError("reset.adapter = 'stores' needs [stores]")
         if self.state.source == "stores" and self.stores is None:
             raise ValueError("state.source = 'stores' needs [stores]")
-        targets = [m.collection for m in self.mapping.values()]
+        targets = [m.collection for m in self.mapping.values() if m.collection]
         if len(set(targets)) != len(targets):
             raise ValueError(f"two canonical collections map to one product collection: "
                              f"{targets}")

@@ -87,7 +87,8 @@ class StateSettings(Strict):
 class CollectionMap(Strict):
     """One canonical collection in the product's terms."""
 
-    collection: str = Field(description="The product's collection name.")
+    collection: str = Field(description="The product's collection name; '' when the product "
+                            "has no counterpart (its documents are not written, never read).")
     fields: dict[str, str] = Field(
         default_factory=dict, description="Canonical dotted path -> product dotted path; "
         "fields not named keep their name.")
