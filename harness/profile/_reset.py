@@ -32,7 +32,7 @@ class EndpointReset(Strict):
     """The product's own reset endpoint."""
 
     method: Literal["POST", "PUT"] = Field("POST", description="HTTP method.")
-    path: str = Field(description="Path under the lane's base URL (or reset_url).")
+    path: str = Field(description="Path under the lane's base URL.")
     auth_header: str = Field("", description="Header carrying the token ('' = no auth).")
     auth_scheme: str = Field("", description="Prefix before the token, e.g. 'Bearer'.")
     auth_env: str = Field("", description="Environment variable holding the token.")
