@@ -170,7 +170,7 @@ class Assistant:
             if value is None and rules.parse_yes_no(rest) is False:
                 dont_know = True
         elif kind == "text":
-            if not dont_know or len(re.findall(r"\w+", rest)) >= 3:
+            if not dont_know or len(W.content_words(rest)) >= 3:
                 value = rules.parse_fact(key, said, c.line)
         else:  # "No, ... I don't know who took it" still answers the question
             value = rules.parse_fact(key, rest, c.line, W.type_labels(c.line))

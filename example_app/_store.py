@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlparse
 
+import urllib3
 from minio import Minio
 from minio.deleteobjects import DeleteObject
 from pymongo import MongoClient
@@ -51,6 +52,11 @@ class Store:
             secret_key=settings.s3_secret_key,
             secure=url.scheme == "https",
             region=settings.s3_region,
+            http_client=urllib3.PoolManager(
+                timeout=urllib3.Timeout(connect=3, read=30),
+                retries=urllib3.Retry(total=2, backoff_factor=0.1,
+                                      status_forcelist=(500, 502, 503, 504)),
+            ),
         )
 
     def close(self) -> None:

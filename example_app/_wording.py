@@ -77,3 +77,10 @@ def hears(group: str, said: str) -> bool:
 def without(group: str, said: str) -> str:
     """``said`` with every phrase of ``group`` removed."""
     return _pattern(group).sub(" ", said.replace("\u2019", "'"))
+
+
+def content_words(said: str) -> list[str]:
+    """The words of ``said`` that are not listed under ``[listen] filler``."""
+    filler = set(text()["listen"]["filler"])
+    return [w for w in re.findall(r"[a-z0-9']+", said.lower().replace("\u2019", "'"))
+            if w not in filler]
