@@ -4,10 +4,8 @@ in two parts, files staged until Send, refusals in role=alert, "Review details" 
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -20,26 +18,11 @@ from .test_api import POLICY, motor_fixtures, ready
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-CHROMIUM = os.environ.get("CLAIMS_HARNESS_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 REPLY = ".thread .bubble--bot:not(.bubble--pending)"
 PENDING = ".thread .bubble--bot.bubble--pending[aria-busy=true]"
 IDLE_JS = """(before) => !document.querySelector('.bubble--pending')
   && !document.querySelector('.composer__text').disabled
   && document.querySelectorAll('.thread .bubble--bot:not(.bubble--pending)').length > before"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"Chromium not found at {CHROMIUM} (set CLAIMS_HARNESS_CHROMIUM)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
