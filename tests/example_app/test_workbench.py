@@ -81,6 +81,8 @@ def test_queue_row_opens_the_case_by_internal_id(lodged):
     assert facts["Vehicle can be driven"] == ("Yes", "Confirmed by customer")
     assert facts["Anyone else involved"] == ("Yes", "Confirmed by customer")
     assert "Sam Taylor" in texts(page, "case__meta")[0]
+    assert f"<title>{case['ref']} · Kestrel</title>" in page
+    assert texts(page, "note") == ["None"]
 
 
 def test_follow_ups_list_customer_questions_under_the_claim(lodged):
