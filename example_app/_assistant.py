@@ -19,7 +19,7 @@ from reference_app import rules
 from . import _wording as W
 from ._conversation import Conversation
 from ._lodge import lodge
-from ._schema import LINES_BY_PRODUCT
+from ._schema import ANSWER_KEYS, LINES_BY_PRODUCT
 from ._store import Store, utc_now
 
 REVIEW, CREATE, EDIT = "review", "create", "edit"
@@ -133,9 +133,12 @@ class Assistant:
                 continue
             if c.has(key) and (not overwrite or c.value(key) == value):
                 continue
+            before = c.doc["answers"].get(ANSWER_KEYS[key])
             c.put(key, value, "story" if first else "message")
             if key == "policy_number" and not self._look_up(c, value):
-                c.drop(key)
+                c.drop(key)  # a number that is not found replaces nothing
+                if before:
+                    c.doc["answers"][ANSWER_KEYS[key]] = before
                 continue
             changed = True
         if first and not c.has("incident_description") and len(said) > 15:

@@ -33,8 +33,15 @@ class Busy(Exception):
     """A turn arrived while the previous one of the same conversation was being answered."""
 
 
+_MAX_LOCKS = 5000
+
+
 def _lock(conversation_id: str) -> threading.Lock:
+    """The lock that lets one turn of a conversation be answered at a time."""
     with _locks_guard:
+        if len(_locks) > _MAX_LOCKS:  # forget idle conversations' locks
+            for key in [k for k, lock in _locks.items() if not lock.locked()]:
+                del _locks[key]
         return _locks.setdefault(conversation_id, threading.Lock())
 
 

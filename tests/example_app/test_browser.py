@@ -69,8 +69,13 @@ def quick(page, label: str) -> str:
     return wait_reply(page, before)
 
 
-def test_customer_journey_in_the_browser(browser, make_kestrel, serve, tmp_path):
-    k = make_kestrel(agent_latency_ms=600, greeting_delay_ms=1000, chunk_gap_ms=300)
+STORY = ("On 14 March 2026 at about 5:40 in the evening a van drove into the back of my car "
+         "AB12 CDE at the lights in Leeds.")
+
+
+def test_late_greeting_busy_signals_and_a_two_part_reply(browser, make_kestrel, serve, tmp_path):
+    # slow pacing, so that every in-between state can be seen even on a loaded machine
+    k = make_kestrel(agent_latency_ms=2000, greeting_delay_ms=1000, chunk_gap_ms=2000)
     k.load("motor", motor_fixtures())
     server = serve(k.apps.customer)
     page = browser.new_context(base_url=server.url).new_page()
@@ -89,14 +94,13 @@ def test_customer_journey_in_the_browser(browser, make_kestrel, serve, tmp_path)
 
     # busy: the placeholder shares the reply class; the composer is disabled meanwhile
     before = replies(page)
-    page.get_by_label("Your message").fill(
-        "On 14 March 2026 at about 5:40 in the evening a van drove into the back of my car "
-        "AB12 CDE at the lights in Leeds.")
+    page.get_by_label("Your message").fill(STORY)
     page.get_by_role("button", name="Send", exact=True).click()
     assert page.locator(".thread .bubble--bot").count() == before + 1
     assert page.locator(PENDING).inner_text() == "Working on it\u2026"
     assert page.get_by_label("Your message").is_disabled()
-    # a file chosen while busy is refused where the customer sees it
+    assert page.get_by_role("button", name="Send", exact=True).is_disabled()
+    # a file chosen while busy is refused where the customer sees it, not queued
     photo = tmp_path / "bumper.jpg"
     photo.write_bytes(make_jpeg())
     page.get_by_label("Add files").set_input_files(str(photo))
@@ -105,7 +109,7 @@ def test_customer_journey_in_the_browser(browser, make_kestrel, serve, tmp_path)
     assert page.locator(".attachment-chip").count() == 0
     assert "policy number" in wait_reply(page, before)
 
-    # a two-part reply: the first part when the composer comes back, the rest a moment later
+    # a two-part reply: the first part when the composer comes back, the rest later
     before = replies(page)
     page.get_by_label("Your message").fill(POLICY)
     page.get_by_role("button", name="Send", exact=True).click()
@@ -113,9 +117,20 @@ def test_customer_journey_in_the_browser(browser, make_kestrel, serve, tmp_path)
     assert page.locator(REPLY).last.inner_text() == "Thanks, I've found your car insurance policy."
     assert page.get_by_role("group", name="Quick replies").get_by_role("button").count() == 0
     page.wait_for_function(
-        "() => document.querySelectorAll('.quick-replies button').length > 0", timeout=5_000)
+        "() => document.querySelectorAll('.quick-replies button').length > 0", timeout=10_000)
     assert page.locator(REPLY).last.inner_text().endswith("What kind of incident was it?")
+    assert k.db.uploads.count_documents({}) == 0
 
+
+def test_customer_journey_in_the_browser(browser, make_kestrel, serve, tmp_path):
+    k = make_kestrel(agent_latency_ms=250, greeting_delay_ms=0, chunk_gap_ms=300)
+    k.load("motor", motor_fixtures())
+    server = serve(k.apps.customer)
+    page = browser.new_context(base_url=server.url).new_page()
+    page.goto("/")
+    page.locator(REPLY).first.wait_for(timeout=10_000)
+    assert "policy number" in send(page, STORY)
+    assert "What kind of incident" in send(page, POLICY)
     assert quick(page, "Collision") == "Where exactly did it happen?"
     assert "safe to drive" in send(page, "Park Road, Leeds")
     quick(page, "Yes")
@@ -132,6 +147,8 @@ def test_customer_journey_in_the_browser(browser, make_kestrel, serve, tmp_path)
     assert page.locator(".bubble--me").count() == before_bubbles
 
     # attach only stages the file; Send uploads it
+    photo = tmp_path / "bumper.jpg"
+    photo.write_bytes(make_jpeg())
     page.get_by_label("Add files").set_input_files(str(photo))
     chip = page.get_by_label("Pending attachment")
     assert chip.locator(".attachment-chip__name").inner_text() == "bumper.jpg"
