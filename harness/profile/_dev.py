@@ -18,7 +18,7 @@ PLACEHOLDERS: tuple[str, ...] = (
 SECRET_PLACEHOLDERS: tuple[str, ...] = (
     "mongo_uri", "s3_access_key", "s3_secret_key", "reset_token", "staff_token", "seed_token",
 )
-_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+_PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)\}")
 
 
 class DevStart(Strict):
