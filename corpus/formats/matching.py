@@ -57,9 +57,21 @@ _YES = {"yes", "y", "true", "yeah", "yep"}
 _NO = {"no", "n", "false", "nope"}
 
 
+def structured(value: object) -> object:
+    """A money or time-window value given as plain JSON (``{"amount", "currency"}``,
+    ``{"earliest", "latest"}``) as its model; anything else unchanged."""
+    if isinstance(value, dict):
+        if set(value) == {"amount", "currency"}:
+            return Money.model_validate(value)
+        if set(value) == {"earliest", "latest"}:
+            return TimeWindow.model_validate(value)
+    return value
+
+
 def kind_of(key: str, expected: object) -> str:
     """How a value of fact ``key`` is compared: by the key's kind, a structured value's own
     kind (money, time window), else by the value's shape."""
+    expected = structured(expected)
     if isinstance(expected, TimeWindow):
         return "time_window"
     if isinstance(expected, Money):
@@ -247,6 +259,7 @@ def is_not_known(value: object, state: object = "") -> bool:
 
 def values_match(kind: str, expected: object, shown: object) -> bool:
     """Does the value shown stand for the expected value?"""
+    expected = structured(expected)
     if kind == "date":
         e, s = parse_date(expected), parse_date(shown)
         return e is not None and e == s

@@ -214,9 +214,12 @@ def test_freeze_records_hashes_then_a_changed_oracle_fails(pack_copy: Path) -> N
         corpus.update_manifest(root)
 
     # a real fix: bump the version and say why in the changelog
+    major, minor, patch = manifest.corpus_version.split(".")
+    new = f"{major}.{minor}.{int(patch) + 1}"
+
     def bump(d: dict[str, Any]) -> None:
-        d["corpus_version"] = "0.3.1"
-        d["changelog"].append({"version": "0.3.1", "date": "2026-04-02",
+        d["corpus_version"] = new
+        d["changelog"].append({"version": new, "date": "2026-04-02",
                                "changes": [f"{PACK_ID}: minor_damage may be shown."]})
 
     _edit(root / "manifest.json", bump)
@@ -224,7 +227,7 @@ def test_freeze_records_hashes_then_a_changed_oracle_fails(pack_copy: Path) -> N
     assert "--freeze" in p.message and "oracle/labels.json" in p.message
     report = corpus.check_corpus(root, freeze=True)
     assert report.ok, report.lines()
-    assert corpus.load_manifest(root).hashes_version == "0.3.1"
+    assert corpus.load_manifest(root).hashes_version == new
     assert _problems(root) == []
 
 
