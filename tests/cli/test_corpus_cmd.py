@@ -85,3 +85,16 @@ def test_script_wrapper_runs_the_same_check(root: Path) -> None:
                            "--freeze"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert "has no sign-off by a named person" in done.stdout
+
+
+def test_migrate_reports_what_it_rewrote(root: Path) -> None:
+    facts = root / PACK_ID / "input/facts.json"
+    data = json.loads(facts.read_text())
+    data["version"] = "0.2"
+    facts.write_text(json.dumps(data, indent=2) + "\n")
+    result = runner.invoke(app, ["corpus", "migrate", str(root)])
+    assert result.exit_code == 0, result.output
+    assert f"migrated {PACK_ID}/input/facts.json" in result.output
+    assert "1 file(s) rewritten" in result.output
+    again = runner.invoke(app, ["corpus", "migrate", str(root)])
+    assert "0 file(s) rewritten" in again.output
