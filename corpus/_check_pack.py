@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from . import _io
 from ._check_rules import is_image, pdf_page_problems, pdf_pages, relative_date_words
-from ._generate import GENERATORS, render_material
+from ._generate import is_external, render_material
 from ._loading import Pack, material_files
 from .errors import PackError
 from .formats import (
@@ -185,7 +185,7 @@ def _check_provenance(c: _Collector, pack_dir: Path, provenance: Provenance,
             c.add(_io.PROVENANCE, f"materials.{i}.file", f"{m.file!r} is not in the pack")
             continue
         data = (pack_dir / _io.MATERIALS_DIR / m.file).read_bytes()
-        if m.generator in GENERATORS:
+        if not is_external(m.generator):
             try:
                 made = render_material(m.generator, m.parameters, pack=c.pack, file=m.file,
                                        index=i)
