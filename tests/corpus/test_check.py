@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +33,7 @@ def _one(problems: list[Problem], file: str, field: str) -> Problem:
 
 
 def _sign_off(pack_dir: Path) -> None:
-    def sign(data: dict[str, Any]) -> None:
-        for m in data["materials"]:
-            m["sign_off"] = {"name": "Ruth Adeyemi", "verdict": "ok", "date": "2026-04-01"}
-
-    _edit(pack_dir / "review.json", sign)
+    corpus.sign_off([pack_dir], "Ruth Adeyemi", on=date(2026, 4, 1))
 
 
 def test_committed_corpus_is_clean() -> None:
