@@ -39,12 +39,14 @@ def burnt_pan(c: Canvas, part: Any) -> None:
 
 def cut_lock(c: Canvas, part: Any) -> None:
     x, y = _at(c, part, "ground", (0.5, 0.9))
+    y = min(y, c.h - 56)  # the whole lock in the frame
     steel, cut = (150, 152, 158), (230, 230, 234)
-    c.draw.arc((x - 46, y - 40, x + 10, y + 16), 180, 330, fill=steel, width=7)  # shackle
-    c.draw.line((x + 24, y - 20, x + 58, y - 34), fill=steel, width=7)  # the cut-off end
-    c.draw.ellipse((x + 54, y - 38, x + 62, y - 30), fill=cut)
-    c.draw.rounded_rectangle((x - 54, y + 2, x + 18, y + 24), 6, fill=(40, 40, 44))  # lock body
-    c.draw.ellipse((x - 4, y + 4, x + 4, y + 12), fill=cut)  # where the bolt was cut
+    c.draw.arc((x - 92, y - 80, x + 20, y + 32), 180, 330, fill=steel, width=12)  # shackle
+    c.draw.line((x + 48, y - 40, x + 116, y - 68), fill=steel, width=12)  # the cut-off end
+    c.draw.ellipse((x + 108, y - 76, x + 124, y - 60), fill=cut)
+    c.draw.ellipse((x + 14, y - 34, x + 30, y - 18), fill=cut)  # where the shackle was cut
+    c.draw.rounded_rectangle((x - 108, y + 4, x + 36, y + 48), 10, fill=(40, 40, 44))  # body
+    c.draw.ellipse((x - 8, y + 14, x + 8, y + 30), fill=(90, 90, 96))  # keyhole barrel
 
 
 PROPS: dict[str, Callable[[Canvas, Any], None]] = {
