@@ -27,6 +27,15 @@ from ._loading import (
 )
 from ._manifest import update_manifest
 from ._prompt import build_customer_messages, without_product_text
+from ._review import (
+    BlindLookReport,
+    VisionSettings,
+    blind_look,
+    name_problem,
+    resolve_packs,
+    sign_off,
+    write_review_page,
+)
 from ._schemas import render_schemas, stale_schemas, write_schemas
 from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, load_customer_view
 from .errors import (
@@ -42,7 +51,14 @@ from .errors import (
 )
 
 __all__ = [
+    "BlindLookReport",
     "CheckReport",
+    "VisionSettings",
+    "blind_look",
+    "name_problem",
+    "resolve_packs",
+    "sign_off",
+    "write_review_page",
     "Problem",
     "Leak",
     "LeakGuard",
