@@ -31,6 +31,12 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
                               resamples=resamples or scoring.DEFAULT_RESAMPLES)
     if s.self_test:
         typer.secho("SELF-TEST run (controlled runtime)", fg=typer.colors.RED, bold=True)
+    for label in (x for x in s.labels if x != "self-test"):
+        typer.secho(f"run labelled: {label}", fg=typer.colors.RED, bold=True)
+    if s.not_implemented_trials:
+        typer.echo(f"not implemented by the product (shown, not counted): "
+                   f"{len(s.not_implemented_trials)} trial(s): "
+                   + ", ".join(sorted({t.pack_id for t in s.not_implemented_trials})))
     ms = s.mean_success
     ci = ("too thin for an interval" if ms.too_thin
           else f"95% CI [{_pct(ms.low)}, {_pct(ms.high)}] (seed {ms.seed}, {ms.resamples} "

@@ -121,21 +121,30 @@ def gate(summary: RunSummary, min_pass_hat_k: float, k: int) -> GateResult:
     assert run_value is not None
     ok = run_value >= min_pass_hat_k
     relation = "meets" if ok else "is below"
-    label = " [SELF-TEST run]" if summary.self_test else ""
+    label = run_label(summary)
     return GateResult(ok, k, min_pass_hat_k, run_value,
                       f"pass^{k} = {run_value:.3f} over {len(packs)} pack(s) {relation} the "
                       f"floor {min_pass_hat_k}{label}", packs)
 
 
+def run_label(summary: RunSummary) -> str:
+    """' [SELF-TEST run; no reset]' for a labelled run, '' otherwise."""
+    labels = list(summary.labels) or (["self-test"] if summary.self_test else [])
+    if not labels:
+        return ""
+    return " [" + "; ".join("SELF-TEST run" if x == "self-test" else x for x in labels) + "]"
+
+
 def write_junit(result: GateResult, summary: RunSummary, path: Path | str) -> Path:
     """One testsuite for the run, one testcase per scorable pack."""
     failures = sum(1 for p in result.packs if not p.passed)
-    name = f"claims-harness {summary.run_id}" + (" SELF-TEST" if summary.self_test else "")
+    name = f"claims-harness {summary.run_id}" + run_label(summary)
     suite = ET.Element("testsuite", name=name, tests=str(len(result.packs)),
                        failures=str(failures), errors="0", skipped="0")
     props = ET.SubElement(suite, "properties")
     for key, value in (("k", result.k), ("min_pass_hat_k", result.floor),
                        ("run_pass_hat_k", result.value), ("self_test", summary.self_test),
+                       ("labels", ", ".join(summary.labels)),
                        ("corpus_version", summary.corpus_version)):
         ET.SubElement(props, "property", name=key, value=str(value))
     for p in result.packs:

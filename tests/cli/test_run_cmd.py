@@ -176,3 +176,21 @@ def test_resume_refuses_a_product_that_now_reports_another_runtime(reference_env
     after = RunRecord.model_validate_json((run_dir / "run.json").read_text())
     assert after == started  # refused before anything was written
     assert not (run_dir / "CTL-M-001").exists()
+
+
+def test_dev_with_a_profile_that_cannot_start_its_product_is_refused(tmp_path):
+    text = (PROFILES_DIR / "kestrel.toml").read_text(encoding="utf-8")
+    head, _, rest = text.partition("\n[dev]\n")
+    path = tmp_path / "no-dev.toml"
+    path.write_text(head + "\n[completion]\n" + rest.split("\n[completion]\n", 1)[1],
+                    encoding="utf-8")
+    result = runner.invoke(app, ["run", "--dev", "--profile", str(path), "--packs", str(PACKS),
+                                 "--runs-dir", str(tmp_path / "runs"), "--run-id", "x"])
+    assert result.exit_code == 2, result.output
+    assert "does not say how to start this product ([dev])" in result.output
+    assert not (tmp_path / "runs").exists()
+    result = runner.invoke(app, ["run", "--dev", "--profile", "kestrel", "--runtime",
+                                 "controlled", "--packs", str(PACKS), "--runs-dir",
+                                 str(tmp_path / "runs")])
+    assert result.exit_code == 2, result.output
+    assert "choose how the reference app runs" in result.output
