@@ -41,6 +41,9 @@ def run(
     turn_limit: int = typer.Option(40, min=1, help="Most customer actions per trial."),
     stuck_after: int = typer.Option(3, min=2, help="Same screen this many times = stuck."),
     runtime: str = typer.Option("reference", help="With --dev: runtime the app starts with."),
+    fault: list[str] = typer.Option(
+        [], "--fault", help="With --dev: switch on a fault of the reference app (repeatable; "
+        "docs/reference-app.md). The run is labelled a defect run everywhere."),
     llm_base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint."),
     llm_model: str | None = typer.Option(None, help="Customer model name."),
     llm_temperature: float | None = typer.Option(None, help="Customer model temperature."),
@@ -61,6 +64,17 @@ def run(
                                      param_hint="--tracing")
         if customer not in ("scripted", "llm"):
             raise typer.BadParameter("choose scripted or llm", param_hint="--customer")
+        if fault and not dev:
+            raise typer.BadParameter("fault switches belong to the reference app that --dev "
+                                     "starts; a product you run yourself reports its own",
+                                     param_hint="--fault")
+        if fault:
+            from reference_app import FAULTS
+
+            unknown = sorted(set(fault) - set(FAULTS))
+            if unknown:
+                raise typer.BadParameter(f"unknown fault(s) {', '.join(unknown)}; known: "
+                                         f"{', '.join(FAULTS)}", param_hint="--fault")
         prof = harness.load_profile(profile)
         llm = None
         if customer == "llm":
@@ -73,7 +87,7 @@ def run(
             "profile": profile, "packs": str(packs), "pack": list(pack), "trials": trials,
             "lanes": lanes, "dev": dev, "customer": customer, "tracing": tracing,
             "turn_limit": turn_limit, "stuck_after": stuck_after, "headed": headed,
-            "runtime": runtime if dev else None,
+            "runtime": runtime if dev else None, "faults": sorted(set(fault)),
         }
         options = harness.RunOptions(
             profile=prof, packs_root=packs, runs_dir=runs_dir, pack_ids=list(pack),
@@ -88,9 +102,10 @@ def run(
                 import seed
 
                 env = stack.enter_context(seed.start_dev(
-                    lanes=max(1, lanes), app=True, runtime=runtime,
+                    lanes=max(1, lanes), app=True, runtime=runtime, faults=sorted(set(fault)),
                     baseline_path=packs / "baseline.json"))
-                typer.echo(f"dev environment: {len(env.lanes)} lane(s), runtime {runtime}")
+                label = f", FAULTS {', '.join(sorted(set(fault)))}" if fault else ""
+                typer.echo(f"dev environment: {len(env.lanes)} lane(s), runtime {runtime}{label}")
                 options.profile = prof.with_lanes([
                     harness.Lane(name=ln.name, base_url=ln.base_url or "",
                                  seed_url=ln.seed_url, database=ln.database)

@@ -127,6 +127,12 @@ def check_runtime(profile: Profile, lanes: list[Lane], self_test: bool) -> tuple
     return runtime, report
 
 
+def reported_faults(report: dict) -> list[str]:
+    """The fault switches a runtime report lists as on (its 'faults'), sorted."""
+    faults = report.get("faults") if isinstance(report, dict) else None
+    return sorted({str(f) for f in faults}) if isinstance(faults, list) else []
+
+
 def _trial_path(pack_id: str, n: int) -> str:
     return f"{pack_id}/trial-{n}"
 
@@ -200,6 +206,11 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
             raise RunRecordError("the product now reports another runtime; resuming would mix "
                                  "two products in one run", run=options.resume,
                                  recorded=record.product.runtime, now=runtime)
+        if record.product.faults != reported_faults(report):
+            raise RunRecordError("the product now reports other fault switches; resuming "
+                                 "would mix a clean and a defect product in one run",
+                                 run=options.resume, recorded=record.product.faults,
+                                 now=reported_faults(report))
         # Lanes of a resumed run may listen elsewhere (a new dev environment): record them too.
         known = {(ln.name, ln.base_url) for ln in record.lanes}
         for ln in lanes:
@@ -225,7 +236,8 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
             harness=HarnessInfo(version=harness_version(), git_commit=git_commit()),
             corpus=CorpusInfo(version=version, hash=chash, path=str(packs_root)),
             product=ProductInfo(profile=profile.name, base_urls=[ln.base_url for ln in lanes],
-                                runtime=runtime, runtime_report=report),
+                                runtime=runtime, runtime_report=report,
+                                faults=reported_faults(report)),
             customer=customer_info,
             lanes=[LaneInfo(name=ln.name, base_url=ln.base_url, database=ln.database)
                    for ln in lanes],
@@ -306,4 +318,6 @@ def summary_line(record: RunRecord, run_dir: Path) -> str:
         counts[t.status.value] = counts.get(t.status.value, 0) + 1
     parts = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
     label = "SELF-TEST " if record.self_test else ""
+    if record.product.faults:
+        label += f"FAULTS ({', '.join(record.product.faults)}) "
     return f"{label}run {record.run_id}: {len(record.trials)} trial(s): {parts} -> {run_dir}"

@@ -82,6 +82,9 @@ class ProductInfo(Strict):
     base_urls: list[str]
     runtime: str = Field(description="Runtime the product reported, e.g. 'reference'.")
     runtime_report: dict[str, Any] = Field(default_factory=dict)
+    faults: list[str] = Field(
+        default_factory=list, description="Fault switches the product reported as on (its "
+        "runtime report's 'faults'): a defect run, shown everywhere the run is.")
 
 
 class CustomerInfo(Strict):
