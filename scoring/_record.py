@@ -7,6 +7,7 @@ oracle files) naming the run, the file and the field.
 from __future__ import annotations
 
 import json
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -15,7 +16,11 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from corpus.errors import PackError, RunRecordError
 from corpus.formats import (
+    ACCEPTANCE_FILE,
     STATUS_CATEGORY,
+    AcceptanceConfig,
+    Baseline,
+    Facts,
     HumanVerdicts,
     JourneyEvent,
     Labels,
@@ -54,6 +59,8 @@ class TrialRecord:
     state_before: StateDump | None = None
     state_after: StateDump | None = None
     session_mode: str | None = None
+    responses: list[tuple[str, str]] = field(default_factory=list)
+    """(url, body text) of every text response the customer's page received (network.har)."""
 
     @property
     def error_category(self) -> str:
@@ -112,6 +119,25 @@ def load_events(path: Path, **context: object) -> list[JourneyEvent]:
     return events
 
 
+def load_responses(path: Path, **context: object) -> list[tuple[str, str]]:
+    """(url, text) of each response in a HAR with a text body (binary bodies are skipped)."""
+    if not path.exists():
+        return []
+    try:
+        har = json.loads(path.read_text(encoding="utf-8"))
+        entries = har["log"]["entries"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise RunRecordError(f"unreadable {path.name}: {exc}", file=str(path),
+                             field="log.entries", **context) from exc
+    out = []
+    for entry in entries if isinstance(entries, list) else []:
+        content = (entry.get("response") or {}).get("content") or {}
+        text = content.get("text")
+        if isinstance(text, str) and text and content.get("encoding") != "base64":
+            out.append((str((entry.get("request") or {}).get("url", "")), text))
+    return out
+
+
 def load_run_record(run_dir: Path) -> RunRecord:
     path = Path(run_dir) / "run.json"
     if not path.exists():
@@ -142,6 +168,7 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
         state_before=_optional(StateDump, tdir / "state-before.json", **ctx),
         state_after=_optional(StateDump, tdir / "state-after.json", **ctx),
         session_mode=session_mode,
+        responses=load_responses(tdir / "network.har", **ctx),
     )
 
 
@@ -155,6 +182,50 @@ def load_labels(corpus_root: Path, pack_id: str) -> Labels:
     if not path.exists():
         raise PackError("the pack has no oracle/labels.json", pack=pack_id, file=str(path))
     return parse_model(Labels, path, error=PackError, pack=pack_id)
+
+
+@dataclass(frozen=True)
+class PackContext:
+    """What the scorer knows of a pack besides its labels: the fact keys its customer knows
+    (``input/facts.json``; None when the pack has none) and the identifiers of the other
+    customer the baseline seeds beside it (empty when it seeds none)."""
+
+    known_facts: frozenset[str] | None = None
+    other_customer: dict[str, str] = field(default_factory=dict)
+
+
+def load_other_customer(corpus_root: Path) -> dict[str, str]:
+    """The baseline's other-customer identifiers (name -> value); {} without any."""
+    path = Path(corpus_root) / "baseline.json"
+    if not path.exists():
+        return {}
+    baseline = parse_model(Baseline, path, error=PackError)
+    return dict(baseline.other_customer.identifiers) if baseline.other_customer else {}
+
+
+def load_pack_context(corpus_root: Path, pack_id: str,
+                      other_customer: dict[str, str] | None = None) -> PackContext:
+    path = Path(corpus_root) / pack_id / "input" / "facts.json"
+    known = (frozenset(f.key for f in parse_model(Facts, path, error=PackError,
+                                                  pack=pack_id).facts)
+             if path.exists() else None)
+    return PackContext(known_facts=known, other_customer=dict(other_customer or {}))
+
+
+def load_acceptance(corpus_root: Path) -> tuple[AcceptanceConfig, str]:
+    """``<corpus>/acceptance.toml`` and where it came from; the standard's defaults when the
+    corpus has none."""
+    path = Path(corpus_root) / ACCEPTANCE_FILE
+    if not path.exists():
+        return AcceptanceConfig(), "defaults from the standard"
+    try:
+        return AcceptanceConfig.from_toml(path.read_text(encoding="utf-8")), str(path)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PackError(f"unreadable {ACCEPTANCE_FILE}: {exc}", file=str(path),
+                        field="<file>") from exc
+    except ValidationError as exc:
+        raise PackError(f"invalid {ACCEPTANCE_FILE}: {exc.errors()[0]['msg']}",
+                        file=str(path), field=_field(exc)) from exc
 
 
 def session_mode_of(corpus_root: Path, pack_id: str) -> str | None:
