@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from ._base import Strict
-from .pack import REASON_CODES, TriageClass
+from .pack import TriageClass, known_reason_codes
 
 BLIND_REVIEW_FORMAT_VERSION = "1"
 AgreementTarget = Literal["triage_class", "review_required"]
@@ -88,10 +88,7 @@ class HandlerDecision(Strict):
     @field_validator("reasons")
     @classmethod
     def _known(cls, v: list[str]) -> list[str]:
-        unknown = [r for r in v if r not in REASON_CODES]
-        if unknown:
-            raise ValueError(f"unknown reason codes {unknown}")
-        return v
+        return known_reason_codes(v)
 
 
 class HandlerReview(Strict):

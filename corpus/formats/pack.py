@@ -197,6 +197,14 @@ class Materials(Strict):
 # --------------------------------------------------------------------------- oracle/
 
 
+def known_reason_codes(v: list[str]) -> list[str]:
+    """Validator: every code is one of REASON_CODES."""
+    unknown = [c for c in v if c not in REASON_CODES]
+    if unknown:
+        raise ValueError(f"unknown reason codes {unknown}; known: {list(REASON_CODES)}")
+    return v
+
+
 class TriageLabel(Strict):
     triage_class: TriageClass = Field(description="Expected severity class.")
     required_reasons: list[str] = Field(description="Reason codes that must be shown.")
@@ -207,10 +215,7 @@ class TriageLabel(Strict):
     @field_validator("required_reasons", "allowed_reasons")
     @classmethod
     def _known_codes(cls, v: list[str]) -> list[str]:
-        unknown = [c for c in v if c not in REASON_CODES]
-        if unknown:
-            raise ValueError(f"unknown reason codes {unknown}; known: {list(REASON_CODES)}")
-        return v
+        return known_reason_codes(v)
 
 
 class ReviewLabel(Strict):
