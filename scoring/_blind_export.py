@@ -32,6 +32,7 @@ from corpus.formats import (
     BlindReviewPack,
     JourneyEvent,
     Labels,
+    RunRecord,
     Setup,
     Sheet,
     StaffReading,
@@ -259,8 +260,8 @@ def export_blind_review(run_dir: Path | str, out: Path | str,
     return key
 
 
-def _write(run, run_dir: Path, root: Path, trials: list[Sheet], out: Path, export_id: str,
-           seed: int) -> BlindReviewKey:
+def _write(run: RunRecord, run_dir: Path, root: Path, trials: list[Sheet], out: Path,
+           export_id: str, seed: int) -> BlindReviewKey:
     """Write the pack into ``out`` and audit it; returns its key (not written)."""
     (out / "materials").mkdir()
     claims, items, forbidden = [], {}, set()
@@ -276,7 +277,7 @@ def _write(run, run_dir: Path, root: Path, trials: list[Sheet], out: Path, expor
                  if setup_path.is_file() else None)
         claims.append(ReviewClaim(
             id=nid, line=sheet.line, conversation=conversation(events, numbers),
-            facts=collected_facts(staff) + system_records(setup),
+            facts=collected_facts(staff), records=system_records(setup),
             materials=_materials(events, pack_dir, out, nid)))
         items[nid] = BlindReviewKeyItem(pack_id=sheet.pack_id, trial=sheet.trial,
                                         path=sheet.path)

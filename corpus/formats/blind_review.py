@@ -48,7 +48,10 @@ class ReviewClaim(Strict):
     id: str = Field(description="Neutral id; says nothing about the pack or trial.")
     line: str = Field(description="Line of business (motor / home / contents).")
     conversation: list[ConversationTurn]
-    facts: list[ReviewFact]
+    facts: list[ReviewFact] = Field(description="The facts the product collected.")
+    records: list[ReviewFact] = Field(
+        default_factory=list, description="What the claims system holds: policy dates, prior "
+        "claims.")
     materials: list[ReviewMaterial]
 
 
