@@ -4,7 +4,9 @@ The baseline seeds another customer's claim and policy beside every pack
 (``baseline.json`` → ``other_customer``). Any of their identifiers (name, claim number,
 policy number, e-mail, …) on the customer's screen — any region of any journey screen — or in
 a response the customer's page received (the trial's redacted ``network.har``) is a
-``data_leak`` failure. Matching is case-insensitive with runs of white space collapsed.
+``data_leak`` failure. Matching is case-insensitive with runs of white space collapsed. With
+no readable network log and no leak on screen the component is ``not_scored`` (shown, never
+counted): half a check is not a pass.
 """
 
 from __future__ import annotations
@@ -59,11 +61,12 @@ def check_privacy(rec: TrialRecord, identifiers: Mapping[str, str]) -> Component
             for name in identifiers_in(text, identifiers):
                 found.append({"where": "screen", "step": ev.step, "region": region,
                               "identifier": name})
-    for url, text in rec.responses:
+    for url, text in rec.responses or []:
         for name in identifiers_in(text, identifiers):
             found.append({"where": "network", "url": url, "identifier": name})
+    responses = len(rec.responses) if rec.responses is not None else None
     details = {"identifiers": sorted(identifiers), "screens": screens,
-               "responses": len(rec.responses), "leaks": found}
+               "responses": responses, "leaks": found}
     if found:
         names = sorted({f["identifier"] for f in found})
         first = found[0]
@@ -72,6 +75,9 @@ def check_privacy(rec: TrialRecord, identifiers: Mapping[str, str]) -> Component
         return component("privacy", "fail", f"another customer's {', '.join(names)} reached "
                          f"the customer: first {where}; {len(found)} place(s) in all",
                          ["data_leak"], **details)
+    if rec.responses is None:
+        return component("privacy", "not_scored", f"no leak on {screens} screen(s), but the "
+                         f"responses could not be checked: {rec.network_problem}", **details)
     return component("privacy", "pass", f"none of the other customer's {len(identifiers)} "
-                     f"identifier(s) in {screens} screen(s) or {len(rec.responses)} "
-                     "response(s)", **details)
+                     f"identifier(s) in {screens} screen(s) or {responses} response(s)",
+                     **details)

@@ -59,8 +59,10 @@ class TrialRecord:
     state_before: StateDump | None = None
     state_after: StateDump | None = None
     session_mode: str | None = None
-    responses: list[tuple[str, str]] = field(default_factory=list)
-    """(url, body text) of every text response the customer's page received (network.har)."""
+    responses: list[tuple[str, str]] | None = None
+    """(url, body text) of every text response the customer's page received (network.har);
+    None when the trial has no readable network log (``network_problem`` says why)."""
+    network_problem: str = ""
 
     @property
     def error_category(self) -> str:
@@ -119,23 +121,23 @@ def load_events(path: Path, **context: object) -> list[JourneyEvent]:
     return events
 
 
-def load_responses(path: Path, **context: object) -> list[tuple[str, str]]:
-    """(url, text) of each response in a HAR with a text body (binary bodies are skipped)."""
+def load_responses(path: Path) -> tuple[list[tuple[str, str]] | None, str]:
+    """(url, text) of each response in a HAR with a text body (binary bodies are skipped),
+    or None and why when there is no readable HAR: a damaged network log is reported, it
+    never stops the scoring of the run."""
     if not path.exists():
-        return []
+        return None, f"no {path.name} recorded"
     try:
-        har = json.loads(path.read_text(encoding="utf-8"))
-        entries = har["log"]["entries"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise RunRecordError(f"unreadable {path.name}: {exc}", file=str(path),
-                             field="log.entries", **context) from exc
-    out = []
-    for entry in entries if isinstance(entries, list) else []:
-        content = (entry.get("response") or {}).get("content") or {}
-        text = content.get("text")
-        if isinstance(text, str) and text and content.get("encoding") != "base64":
-            out.append((str((entry.get("request") or {}).get("url", "")), text))
-    return out
+        entries = json.loads(path.read_text(encoding="utf-8"))["log"]["entries"]
+        out = []
+        for entry in entries:
+            content = (entry.get("response") or {}).get("content") or {}
+            text = content.get("text")
+            if isinstance(text, str) and text and content.get("encoding") != "base64":
+                out.append((str((entry.get("request") or {}).get("url", "")), text))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return None, f"{path.name} unreadable: {type(exc).__name__}: {exc}"[:300]
+    return out, ""
 
 
 def load_run_record(run_dir: Path) -> RunRecord:
@@ -154,7 +156,7 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
     status = result.status if result is not None else entry.status
     if status == TrialStatus.PENDING:
         status = TrialStatus.HARNESS_ERROR if result is None else status
-    return TrialRecord(
+    record = TrialRecord(
         run_id=run.run_id,
         pack_id=entry.pack_id,
         trial=entry.trial,
@@ -168,8 +170,9 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
         state_before=_optional(StateDump, tdir / "state-before.json", **ctx),
         state_after=_optional(StateDump, tdir / "state-after.json", **ctx),
         session_mode=session_mode,
-        responses=load_responses(tdir / "network.har", **ctx),
     )
+    record.responses, record.network_problem = load_responses(tdir / "network.har")
+    return record
 
 
 def load_human(trial_dir: Path, **context: object) -> HumanVerdicts | None:
