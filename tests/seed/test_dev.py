@@ -164,6 +164,10 @@ def test_reference_app_lane_resets_a_real_pack(stores, tmp_path):
         env.close()
     assert result["verified"] is True
     assert result["staff_credentials"] is not None  # from the baseline
-    assert set(state.collections["policies"]) == {d["_id"] for d in setup.collections["policies"]}
+    from corpus import load_baseline
+
+    baseline = load_baseline(root / "packs")
+    assert set(state.collections["policies"]) == {
+        d["_id"] for d in setup.collections["policies"] + baseline.collections["policies"]}
     assert "staff" in state.collections
     assert not alive(pid)
