@@ -37,6 +37,15 @@ from ._loading import (
 from ._manifest import update_manifest
 from ._migrate import migrate_corpus
 from ._prompt import build_customer_messages, without_product_text
+from ._review import (
+    BlindLookReport,
+    VisionSettings,
+    blind_look,
+    name_problem,
+    resolve_packs,
+    sign_off,
+    write_review_page,
+)
 from ._schemas import render_schemas, stale_schemas, write_schemas
 from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, Progress, load_customer_view
 from .errors import (
@@ -52,6 +61,7 @@ from .errors import (
 )
 
 __all__ = [
+    "BlindLookReport",
     "CheckReport",
     "Corpora",
     "CorpusRef",
@@ -62,6 +72,12 @@ __all__ = [
     "policy_start_outcome",
     "prior_claims_outcome",
     "read_document_date",
+    "VisionSettings",
+    "blind_look",
+    "name_problem",
+    "resolve_packs",
+    "sign_off",
+    "write_review_page",
     "Problem",
     "Leak",
     "LeakGuard",

@@ -11,7 +11,7 @@ from collections import Counter
 
 from . import _io
 from ._check_rules import pdf_texts, relative_date_words
-from ._derive import RECEIPT_KINDS, derive_review, requested_kinds
+from ._derive import PHOTO_KINDS, RECEIPT_KINDS, derive_review, requested_kinds
 from ._loading import Pack
 
 # Words the title of a document of each evidence kind must contain: the product knows what a
@@ -101,6 +101,8 @@ def _material_problems(pack: Pack) -> Found:
     facts = pack.facts.as_dict()
     incident_type = facts["incident_type"].value if "incident_type" in facts else None
     for request, kinds in requested_kinds(pack.labels.line, incident_type).items():
+        if set(kinds) & set(PHOTO_KINDS):
+            continue  # extra photos change no outcome the rules derive
         answering = [m.file for m in pack.materials.materials
                      if m.evidence_kind in kinds and m.file not in handed]
         if len(answering) > 1:

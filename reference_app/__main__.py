@@ -1,6 +1,6 @@
-"""``python -m reference_app``: start the reference claims app. Every option can also come
-from the environment (CLAIMS_APP_<NAME>; the seed route's CLAIMS_HARNESS_SEED_TOKEN and
-CLAIMS_HARNESS_SEED_ENABLED)."""
+"""``python -m reference_app``: start the reference claims app. Every option but --fault can
+also come from the environment (CLAIMS_APP_<NAME>; the seed route's CLAIMS_HARNESS_SEED_TOKEN
+and CLAIMS_HARNESS_SEED_ENABLED). Faults come only from --fault: CLAIMS_APP_FAULTS is refused."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 from pydantic import ValidationError
 
-from ._settings import FAULTS, AppSettings
+from ._settings import FAULTS, RECOVERABLE_FAULTS, AppSettings, FaultsFromEnvironment
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, AppSettings]:
@@ -23,7 +23,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, AppSe
     p.add_argument("--s3-secret-key")
     p.add_argument("--bucket")
     p.add_argument("--runtime", choices=["reference", "controlled", "model"])
-    p.add_argument("--fault", action="append", choices=list(FAULTS), dest="faults")
+    p.add_argument("--fault", action="append", choices=[*FAULTS, *RECOVERABLE_FAULTS],
+                   dest="faults")
     p.add_argument("--seed-token")
     p.add_argument("--enable-seed-route", action="store_true", default=None, dest="seed_enabled")
     p.add_argument("--baseline", dest="baseline_path")
@@ -41,6 +42,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, AppSe
 def main(argv: list[str] | None = None) -> int:
     try:
         args, settings = parse_args(argv)
+    except FaultsFromEnvironment as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except ValidationError as exc:
         print(f"error: invalid settings: {exc}", file=sys.stderr)
         return 2

@@ -20,6 +20,7 @@ from ._parsing import (
     parse_police_reference,
     parse_policy_number,
     parse_registration,
+    parse_registration_answer,
     parse_time,
     parse_time_window,
     parse_yes_no,
@@ -181,7 +182,7 @@ def parse_fact(
     if key == "police_reference":
         return parse_police_reference(text)
     if key == "vehicle_registration":
-        return parse_registration(text)
+        return parse_registration_answer(text)
     if kind == "date":
         return parse_date(text)
     if kind == "time":
@@ -470,6 +471,7 @@ __all__ = [
     "parse_police_reference",
     "parse_policy_number",
     "parse_registration",
+    "parse_registration_answer",
     "parse_time",
     "parse_time_window",
     "parse_yes_no",

@@ -7,13 +7,21 @@ import os
 import random
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from corpus.errors import PackError, RunRecordError
-from corpus.formats import Labels, Manifest, RunRecord, RunSummary, Sheet, id_prefix_of
+from corpus.formats import (
+    AcceptanceConfig,
+    Labels,
+    Manifest,
+    RunRecord,
+    RunSummary,
+    Sheet,
+    id_prefix_of,
+)
 from corpus.formats.sheet import (
     ComponentCounts,
     CorpusSummary,
@@ -26,11 +34,16 @@ from corpus.formats.sheet import (
     SliceStat,
 )
 
+from ._acceptance import evaluate_acceptance
 from ._record import (
     SHEET_FILE,
     SUMMARY_FILE,
+    PackContext,
+    load_acceptance,
     load_human,
     load_labels,
+    load_other_customer,
+    load_pack_context,
     load_run_record,
     load_trial,
     parse_model,
@@ -92,6 +105,14 @@ def corpus_roots_of(run: RunRecord, run_dir: Path, given: CorpusRoots = None
     return {c.id_prefix: _recorded_path(run_dir, c.path) for c in infos}
 
 
+def corpus_root_of(run: RunRecord, run_dir: Path, given: CorpusRoots = None
+                   ) -> Callable[[str], Path]:
+    """The corpus folder of each pack of a run, as a function of the pack id (the folders
+    given, else those recorded in run.json; see ``corpus_roots_of``)."""
+    roots = corpus_roots_of(run, run_dir, given)
+    return lambda pack_id: _root_for(roots, pack_id)[1]
+
+
 def _root_for(roots: dict[str | None, Path], pack_id: str) -> tuple[str | None, Path]:
     prefix = id_prefix_of(pack_id)
     if prefix in roots:
@@ -113,6 +134,10 @@ def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
     roots = corpus_roots_of(run, run_dir, corpus_root)
     labels_cache: dict[str, Labels] = {}
     modes_cache: dict[str, str | None] = {}
+    packs_cache: dict[str, PackContext] = {}
+    main_root = next(iter(roots.values()))  # the main corpus: its baseline and acceptance
+    other_customer = load_other_customer(main_root)
+    acceptance, source = load_acceptance(main_root)
     sheets: list[Sheet] = []
     for entry in run.trials:
         pid = entry.pack_id
@@ -120,15 +145,17 @@ def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
         if pid not in labels_cache:
             labels_cache[pid] = load_labels(root, pid)
             modes_cache[pid] = session_mode_of(root, pid)
+            packs_cache[pid] = load_pack_context(root, pid, other_customer)
         tdir = run_dir / entry.path
         record = load_trial(run, run_dir, entry, modes_cache[pid])
         human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
-        sheet = score_trial(record, labels_cache[pid], human)
+        sheet = score_trial(record, labels_cache[pid], human, packs_cache[pid])
         sheet = sheet.model_copy(update={"corpus": prefix})
         if tdir.is_dir():  # a trial that never got a folder keeps none
             write_json_atomic(tdir / SHEET_FILE, sheet)
         sheets.append(sheet)
-    summary = summarise(run, sheets, seed=seed, resamples=resamples)
+    summary = summarise(run, sheets, seed=seed, resamples=resamples, acceptance=acceptance,
+                        acceptance_source=source)
     write_json_atomic(run_dir / SUMMARY_FILE, summary)
     return summary
 
@@ -182,7 +209,8 @@ def _pack_summary(pid: str, sheets: list[Sheet]) -> PackSummary:
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     turns = [s.numbers.median_turn_s for s in scored if s.numbers.median_turn_s is not None]
     return PackSummary(
-        pack_id=pid, corpus=first.corpus, line=first.line, message_style=first.message_style,
+        pack_id=pid, corpus=first.corpus, line=first.line, scenario=first.scenario,
+        message_style=first.message_style,
         session_mode=first.session_mode, innocent_control=first.innocent_control,
         review_required=first.review_required, trials=len(sheets), n=n, c=c,
         success_rate=c / n if n else None,
@@ -221,6 +249,15 @@ def _slices(packs: list[PackSummary]) -> dict[str, dict[str, SliceStat]]:
     return out
 
 
+def run_faults(run: RunRecord) -> list[str]:
+    """The fault switches a run's product reported (run.json; older records: the runtime
+    report)."""
+    if run.product.faults:
+        return list(run.product.faults)
+    faults = run.product.runtime_report.get("faults")
+    return sorted(str(f) for f in faults) if isinstance(faults, list) else []
+
+
 def _interval(packs: list[PackSummary], seed: int, resamples: int) -> Interval:
     """Mean success over packs with its seeded cluster-bootstrap interval."""
     rates = [p.success_rate for p in packs if p.success_rate is not None]
@@ -256,8 +293,10 @@ def _corpus_summaries(run: RunRecord, sheets: list[Sheet], packs: list[PackSumma
 
 
 def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
-              resamples: int = DEFAULT_RESAMPLES) -> RunSummary:
-    """Statistics over the sheets of one run (pure): overall and per corpus."""
+              resamples: int = DEFAULT_RESAMPLES, acceptance: AcceptanceConfig | None = None,
+              acceptance_source: str = "defaults from the standard") -> RunSummary:
+    """Statistics over the sheets of one run (pure): overall and per corpus; ``acceptance``:
+    the thresholds of acceptance.toml (default: the standard's)."""
     by_pack: dict[str, list[Sheet]] = defaultdict(list)
     for s in sheets:
         by_pack[s.pack_id].append(s)
@@ -281,7 +320,8 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
     return RunSummary(
         run_id=run.run_id, self_test=run.self_test, labels=list(run.labels),
         corpus_version=run.corpus.version,
-        corpus_hash=run.corpus.hash, product_runtime=run.product.runtime, customer=customer,
+        corpus_hash=run.corpus.hash, product_runtime=run.product.runtime,
+        faults=run_faults(run), customer=customer,
         trials=len(sheets), scorable_trials=len(scored),
         successes=sum(1 for s in scored if s.success),
         infrastructure_errors=errors,
@@ -299,4 +339,6 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
                       for s in scored if not s.success],
         total_duration_s=sum(durations) if durations else None,
         total_cost_usd=sum(costs) if costs else None,
+        acceptance=evaluate_acceptance(sheets, acceptance or AcceptanceConfig(),
+                                       acceptance_source, seed=seed, resamples=resamples),
     )

@@ -1,10 +1,11 @@
-"""A wrong value planted in the summary (the reference app's ``wrong_summary`` fault), end to end.
+"""A wrong value planted in the summary (the reference app's ``wrong_summary`` switch), end to end.
 
 With the product's correction path, the scripted customer says which detail is wrong instead of
 confirming, the product changes it, and the value scored on the staff side is the corrected
 one: the pack passes. Without the correction path (``ignore_corrections``), the customer does
 not confirm a summary it knows is wrong; the trial fails with its own failure mode,
-``correction_ignored``.
+``correction_ignored`` (``ignore_corrections`` plants the wrong value itself: it is the fault
+the defect panel runs).
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def test_the_customer_corrects_a_planted_value_and_the_corrected_value_is_scored
 
 
 def test_without_a_correction_path_the_pack_fails_as_correction_ignored(tmp_path: Path) -> None:
-    trial = _run(tmp_path, ["wrong_summary", "ignore_corrections"])
+    trial = _run(tmp_path, ["ignore_corrections"])
     actions = _corrections(trial)
     assert [a["kind"] for a in actions] == ["say", "say", "done"]  # told twice, then gave up
     sheet = _sheet(trial)

@@ -8,6 +8,19 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from .acceptance import (
+    ACCEPTANCE_FILE,
+    CRITERIA,
+    AcceptanceConfig,
+    AcceptanceReport,
+    CriterionResult,
+)
+from .blind_review import (
+    BlindReviewAgreement,
+    BlindReviewKey,
+    BlindReviewPack,
+    HandlerReview,
+)
 from .manifest import ChangelogEntry, Manifest, ManifestPack
 from .pack import (
     ALL_CHECKS,
@@ -34,6 +47,7 @@ from .pack import (
     Material,
     Materials,
     MessageStyle,
+    OtherCustomer,
     Persona,
     Provenance,
     Review,
@@ -43,6 +57,7 @@ from .pack import (
     pack_id_pattern,
     review_required_from,
 )
+from .panel import DefectPanel, FaultDetection
 from .run import (
     RUN_FORMAT_VERSION,
     STATUS_CATEGORY,
@@ -57,6 +72,7 @@ from .run import (
     TrialResult,
     TrialStatus,
 )
+from .scene import PhotoRecipe, Scene
 from .sheet import (
     COMPONENTS,
     FAILURE_MODES,
@@ -79,6 +95,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "setup.schema.json": Setup,
     "baseline.schema.json": Baseline,
     "provenance.schema.json": Provenance,
+    "photo-recipe.schema.json": PhotoRecipe,
     "review.schema.json": Review,
     "manifest.schema.json": Manifest,
     "run.schema.json": RunRecord,
@@ -92,10 +109,28 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "human.schema.json": HumanVerdicts,
     "summary.schema.json": RunSummary,
     "comparison.schema.json": Comparison,
+    "acceptance.schema.json": AcceptanceConfig,
+    "blind-review-pack.schema.json": BlindReviewPack,
+    "blind-review-key.schema.json": BlindReviewKey,
+    "handler-review.schema.json": HandlerReview,
+    "blind-review-agreement.schema.json": BlindReviewAgreement,
+    "defect-panel.schema.json": DefectPanel,
 }
 
 __all__ = [
+    "ACCEPTANCE_FILE",
     "ALL_CHECKS",
+    "CRITERIA",
+    "AcceptanceConfig",
+    "AcceptanceReport",
+    "BlindReviewAgreement",
+    "BlindReviewKey",
+    "BlindReviewPack",
+    "CriterionResult",
+    "DefectPanel",
+    "FaultDetection",
+    "HandlerReview",
+    "OtherCustomer",
     "COMPONENTS",
     "FAILURE_MODES",
     "HOME_CURRENCY",
@@ -142,10 +177,12 @@ __all__ = [
     "MessageStyle",
     "Money",
     "Persona",
+    "PhotoRecipe",
     "Provenance",
     "Review",
     "RunRecord",
     "RunSummary",
+    "Scene",
     "ScreenReading",
     "Setup",
     "Sheet",

@@ -14,6 +14,7 @@ A pack is one complete claim journey::
       review.json                 Review
     packs/baseline.json           Baseline
     packs/manifest.json           Manifest (in ``formats.manifest``)
+    packs/acceptance.toml         AcceptanceConfig (formats.acceptance)
 
 The customer's files (persona, facts, materials) are modelled in ``formats.pack_input``;
 structured values (money, time windows) and "when" (``Arrival``) in ``formats.values``.
@@ -22,6 +23,7 @@ structured values (money, time windows) and "when" (``Arrival``) in ``formats.va
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Literal
 
@@ -107,6 +109,14 @@ def review_required_from(checks: dict[str, str]) -> bool:
 # --------------------------------------------------------------------------- oracle/
 
 
+def known_reason_codes(v: list[str]) -> list[str]:
+    """Validator: every code is one of REASON_CODES."""
+    unknown = [c for c in v if c not in REASON_CODES]
+    if unknown:
+        raise ValueError(f"unknown reason codes {unknown}; known: {list(REASON_CODES)}")
+    return v
+
+
 class TriageLabel(Strict):
     triage_class: TriageClass = Field(description="Expected severity class.")
     required_reasons: list[str] = Field(description="Reason codes that must be shown.")
@@ -117,10 +127,7 @@ class TriageLabel(Strict):
     @field_validator("required_reasons", "allowed_reasons")
     @classmethod
     def _known_codes(cls, v: list[str]) -> list[str]:
-        unknown = [c for c in v if c not in REASON_CODES]
-        if unknown:
-            raise ValueError(f"unknown reason codes {unknown}; known: {list(REASON_CODES)}")
-        return v
+        return known_reason_codes(v)
 
 
 class ReviewLabel(Strict):
@@ -304,12 +311,47 @@ class Setup(Strict):
         return self
 
 
+class OtherCustomer(Strict):
+    """Another customer whose claim and policy are seeded beside every pack (in the baseline's
+    collections). None of their identifiers may ever reach the claimant: one on the
+    customer's screen or in a response their page received is a ``data_leak``."""
+
+    customer_id: str = Field(description="The other customer's '_id' in the collections.")
+    identifiers: dict[str, str] = Field(
+        description="What identifies them, by name (name, claim_number, policy_number, "
+        "email, …); each value at least 6 characters and seeded in the collections.")
+
+    @field_validator("identifiers")
+    @classmethod
+    def _distinctive(cls, v: dict[str, str]) -> dict[str, str]:
+        if not v:
+            raise ValueError("give at least one identifier")
+        short = [k for k, value in v.items() if len(value.strip()) < 6]
+        if short:
+            raise ValueError(f"identifiers too short to be told apart from ordinary text: "
+                             f"{short}")
+        return v
+
+
 class Baseline(Strict):
     """packs/baseline.json — the product's baseline state, restored before every pack."""
 
     version: str = version_field()
     collections: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     staff_credentials: Credentials | None = Field(None, description="Default staff sign-in.")
+    other_customer: OtherCustomer | None = Field(
+        None, description="Another customer seeded with every pack, for the data-leak check.")
+
+    @model_validator(mode="after")
+    def _other_customer_seeded(self) -> Baseline:
+        if self.other_customer is None:
+            return self
+        seeded = json.dumps(self.collections, ensure_ascii=False)
+        missing = [k for k, v in self.other_customer.identifiers.items() if v not in seeded]
+        if missing:
+            raise ValueError(f"other_customer identifiers not in the baseline's collections: "
+                             f"{missing}")
+        return self
 
 
 # --------------------------------------------------------------------------- provenance / review
@@ -329,6 +371,10 @@ class MaterialProvenance(Strict):
         None, description="For documents: which pages of the original are in the file."
     )
     pages_total: int | None = Field(None, description="For documents: N in 'Page X of N'.")
+    subject_words: dict[str, list[str]] | None = Field(
+        None, description="For images: what a description of the image must mention, as named "
+        "groups of words (one word of each group is enough). Default for a corpus.photo/2 "
+        "recipe: from its parts.")
 
 
 class Provenance(Strict):
@@ -346,16 +392,28 @@ class AssistantCheck(Strict):
 
 
 class SignOff(Strict):
+    """A named person looked at the image and signed it off (or asked for a remake)."""
+
     name: str = Field(min_length=2, description="The named person who signed the image off.")
     verdict: Literal["ok", "remake"]
     date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$",
+                        description="sha256 of the image signed off; a changed image voids it.")
     notes: str = ""
 
 
 class BlindLook(Strict):
+    """The image shown alone (no story, no purpose) to a vision model, and what it said."""
+
     model: str = Field(description="Vision model shown the image alone, without context.")
+    endpoint_host: str | None = Field(None, description="Host of the model endpoint.")
     seen: str = Field(description="What it said it sees.")
     date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the image shown.")
+    mentions_subject: bool = Field(
+        description="The description uses a word of every subject group of the image.")
+    missing: list[str] = Field(
+        default_factory=list, description="Subject groups the description does not mention.")
 
 
 class MaterialReview(Strict):

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from ._base import Strict
+from .acceptance import AcceptanceReport
 
 SHEET_FORMAT_VERSION = "1"
 
@@ -28,6 +29,7 @@ COMPONENTS: tuple[str, ...] = (
     "incident_datetime",
     "journey",
     "waiting_list",
+    "privacy",
     "state",
     "assertions_state",
     "assertions_text",
@@ -44,6 +46,7 @@ FAILURE_MODES: tuple[str, ...] = (
     "missed_flag",
     "innocent_flagged",
     "wrong_check_outcome",
+    "false_check_hit",
     "not_checked_as_clear",
     "missing_fact",
     "wrong_fact",
@@ -52,13 +55,17 @@ FAILURE_MODES: tuple[str, ...] = (
     "window_collapsed",
     "window_as_unknown",
     "wrong_optional_fact",
+    "invented_fact",
     "no_claim_number",
     "repeated_question",
     "dead_end_reply",
     "stuck",
     "agent_stopped",
     "correction_ignored",
+    "upload_not_acknowledged",
+    "unrequested_handoff",
     "waiting_list_missing",
+    "data_leak",
     "state_mismatch",
     "unexpected_change",
     "assertion_failed",
@@ -117,6 +124,16 @@ class TrialFacts(Strict):
     longest_turn_s: float | None = None
     cost_usd: float | None = None
     total_tokens: int = 0
+    agent_questions: int = Field(
+        0, description="Question sentences in the agent's new replies (acceptance: fewer "
+        "than the limit).")
+    report_duration_s: float | None = Field(
+        None, description="First customer message to the claim number on screen, from the "
+        "journey timestamps; None when no claim number was shown.")
+    further_contact: list[str] | None = Field(
+        None, description="Why the claim needs further contact (waiting_list_item, "
+        "contact_request, handoff, no_claim_number, return_for_info); [] when it needs none; "
+        "None when it cannot be told (the waiting list is not shown and nothing else says so).")
 
 
 class Sheet(Strict):
@@ -137,6 +154,7 @@ class Sheet(Strict):
     )
     explanation: str = Field(description="One line: why the trial passed or failed.")
     line: str = Field(description="Pack line (motor / home / contents).")
+    scenario: str = Field("", description="The pack's scenario kind (oracle).")
     message_style: str
     session_mode: str | None = Field(None, description="claimant_session of the pack, if known.")
     corpus: str | None = Field(None, description="Id prefix of the pack's corpus.")
@@ -186,6 +204,7 @@ class PackSummary(Strict):
     pack_id: str
     corpus: str | None = Field(None, description="Id prefix of the pack's corpus.")
     line: str
+    scenario: str = ""
     message_style: str
     session_mode: str | None = None
     innocent_control: bool
@@ -294,6 +313,9 @@ class RunSummary(Strict):
     corpus_version: str
     corpus_hash: str
     product_runtime: str
+    faults: list[str] = Field(
+        default_factory=list, description="Fault switches the product reported as on: a "
+        "defect run, never a clean one.")
     customer: str = Field(description="Customer kind and model, e.g. 'llm gpt-x' or 'scripted'.")
     trials: int
     scorable_trials: int
@@ -317,6 +339,9 @@ class RunSummary(Strict):
     reading_list: list[ReadingItem] = Field(default_factory=list)
     total_duration_s: float | None = None
     total_cost_usd: float | None = None
+    acceptance: AcceptanceReport | None = Field(
+        None, description="The business's acceptance criteria (acceptance.toml) against this "
+        "run.")
 
 
 # --------------------------------------------------------------------------- comparison

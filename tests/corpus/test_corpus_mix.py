@@ -44,11 +44,10 @@ def _incident(pack: corpus.Pack) -> dt.date:
     return _day(str(next(f.value for f in pack.facts.facts if f.key == "incident_date")))
 
 
-def test_the_mix_of_lines_and_scenarios(manifest, packs) -> None:
+def test_every_line_covered_each_pack_its_own_scenario(manifest, packs) -> None:
     assert set(manifest.packs) == set(packs)
-    assert len(packs) == 17
-    assert Counter(e.line for e in manifest.packs.values()) == {
-        "motor": 8, "home": 6, "contents": 3}
+    lines = Counter(e.line for e in manifest.packs.values())
+    assert lines["motor"] >= 5 and lines["home"] >= 3 and lines["contents"] >= 2, lines
     assert len({e.scenario for e in manifest.packs.values()}) == len(packs)
     for pack_id, entry in manifest.packs.items():
         assert pack_id.startswith(f"{manifest.id_prefix}-")

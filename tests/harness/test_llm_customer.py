@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus import load_customer_view, load_labels, load_setup
+from corpus import Progress, load_customer_view, load_labels, load_setup
 from corpus.errors import SimulatorError
 from corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
 from harness.customers import (
@@ -41,7 +41,7 @@ def _decide(server: FakeOpenAI, settings: LlmSettings | None = None):
     view = load_customer_view(PACK)
     customer = make_customer("llm", view, PACK, settings or _settings(server.url))
     calls: list[CustomerModelCall] = []
-    available, later = material_availability(view, 2)
+    available, later = material_availability(view, Progress(messages=2, actions=2))
     ctx = CustomerContext(step=3, messages_sent=2,
                           history=[("customer", view.initial_message),
                                    ("agent", "Sorry to hear that. What is your policy number?"),
