@@ -28,6 +28,7 @@ from ._loading import (
 from ._manifest import update_manifest
 from ._prompt import build_customer_messages, without_product_text
 from ._schemas import render_schemas, stale_schemas, write_schemas
+from ._strict_json import MAX_JSON_DEPTH, StrictJsonError, parse_strict_json
 from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, load_customer_view
 from .errors import (
     HarnessError,
@@ -42,6 +43,9 @@ from .errors import (
 )
 
 __all__ = [
+    "MAX_JSON_DEPTH",
+    "StrictJsonError",
+    "parse_strict_json",
     "CheckReport",
     "Problem",
     "Leak",

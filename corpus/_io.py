@@ -8,6 +8,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from ._strict_json import StrictJsonError, parse_strict_json
 from .errors import PackError
 
 M = TypeVar("M", bound=BaseModel)
@@ -25,14 +26,23 @@ REVIEW = "review.json"
 MANIFEST = "manifest.json"
 BASELINE = "baseline.json"
 
+# Largest pack file read at all: a JSON or text file of a pack (materials have their own limit
+# in the checker). A bigger file is refused before it is read into memory.
+MAX_PACK_FILE_BYTES = 1024 * 1024
+
 
 def field_path(loc: tuple[int | str, ...]) -> str:
     """A pydantic error location as a dotted path (``facts.0.value``)."""
     return ".".join(str(p) for p in loc) or "<root>"
 
 
-def read_bytes(path: Path, *, pack: str | None, file: str) -> bytes:
+def read_bytes(path: Path, *, pack: str | None, file: str,
+               max_bytes: int | None = MAX_PACK_FILE_BYTES) -> bytes:
+    """The file's bytes; refused when over ``max_bytes`` (None: no limit)."""
     try:
+        if max_bytes is not None and path.stat().st_size > max_bytes:
+            raise PackError(f"file is larger than {max_bytes} bytes", pack=pack, file=file,
+                            field="<file>")
         return path.read_bytes()
     except FileNotFoundError as exc:
         raise PackError("file is missing", pack=pack, file=file, field="<file>") from exc
@@ -51,9 +61,9 @@ def read_text(path: Path, *, pack: str | None, file: str) -> str:
 
 def parse_json(data: bytes, *, pack: str | None, file: str) -> object:
     try:
-        return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PackError(f"not valid JSON: {exc}", pack=pack, file=file, field="<json>") from exc
+        return parse_strict_json(data)
+    except StrictJsonError as exc:
+        raise PackError(exc.message, pack=pack, file=file, field=exc.path or "<json>") from exc
 
 
 def validation_problems(exc: ValidationError) -> list[tuple[str, str]]:

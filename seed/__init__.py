@@ -2,14 +2,14 @@
 
 from ._client import SeedClient
 from ._dev import RUNTIMES, DevEnvironment, Lane, lane_names, start_dev
-from ._loader import (
+from ._guard import (
     DEFAULT_ALLOWED_DB_PATTERN,
-    SeedResult,
+    PRODUCTION_KINDS,
+    check_bucket_name,
     check_database_allowed,
     check_not_production,
-    last_reset,
-    reset_and_load,
 )
+from ._loader import SeedResult, last_reset, reset_and_load, unfinished_reset
 from ._names import (
     ENVIRONMENT_COLLECTION,
     ENVIRONMENT_DOC_ID,
@@ -40,6 +40,7 @@ __all__ = [
     "InvalidSetupError",
     "Lane",
     "PRODUCTION_KIND",
+    "PRODUCTION_KINDS",
     "RUNTIMES",
     "S3Config",
     "SEED_PREFIX",
@@ -47,6 +48,7 @@ __all__ = [
     "SeedResult",
     "SeedSettings",
     "Stores",
+    "check_bucket_name",
     "check_database_allowed",
     "check_not_production",
     "create_seed_app",
@@ -63,4 +65,5 @@ __all__ = [
     "start_dev",
     "start_embedded_mongo",
     "start_embedded_s3",
+    "unfinished_reset",
 ]
