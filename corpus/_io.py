@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 from typing import TypeVar
 
@@ -38,9 +39,16 @@ def field_path(loc: tuple[int | str, ...]) -> str:
 
 def read_bytes(path: Path, *, pack: str | None, file: str,
                max_bytes: int | None = MAX_PACK_FILE_BYTES) -> bytes:
-    """The file's bytes; refused when over ``max_bytes`` (None: no limit)."""
+    """The file's bytes; refused when over ``max_bytes`` (None: no limit), when it is a
+    symbolic link (a pack holds its files itself) or anything but a regular file."""
     try:
-        if max_bytes is not None and path.stat().st_size > max_bytes:
+        if path.is_symlink():
+            raise PackError("file is a symbolic link; packs hold real files", pack=pack,
+                            file=file, field="<file>")
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise PackError("not a regular file", pack=pack, file=file, field="<file>")
+        if max_bytes is not None and info.st_size > max_bytes:
             raise PackError(f"file is larger than {max_bytes} bytes", pack=pack, file=file,
                             field="<file>")
         return path.read_bytes()
@@ -72,10 +80,13 @@ def validation_problems(exc: ValidationError) -> list[tuple[str, str]]:
 
 
 def read_model(path: Path, model: type[M], *, pack: str | None, file: str) -> M:
-    """Parse ``path`` as JSON into ``model``; the first problem becomes a ``PackError``."""
+    """Parse ``path`` as JSON into ``model``; the first problem becomes a ``PackError``.
+
+    Validation is strict: no value is coerced (``"yes"`` is not a boolean, ``"3"`` not a
+    number), so a pack means exactly what it says."""
     raw = parse_json(read_bytes(path, pack=pack, file=file), pack=pack, file=file)
     try:
-        return model.model_validate(raw)
+        return model.model_validate(raw, strict=True)
     except ValidationError as exc:
         problems = validation_problems(exc)
         fld, msg = problems[0]

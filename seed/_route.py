@@ -163,7 +163,7 @@ def _parse_reset_body(body: Any) -> tuple[Setup, dict[str, bytes]]:
         raise _Refusal(REASON_INVALID_SETUP,
                        "body must be {\"setup\": {...}, \"files\": {path: base64}}", field="body")
     try:
-        setup = Setup.model_validate(body["setup"])
+        setup = Setup.model_validate(body["setup"], strict=True)
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in ("setup", *err["loc"]))
