@@ -75,12 +75,20 @@ def iter_nodes(value: Any, path: str = "") -> Iterator[tuple[str, int, Any]]:
 
 
 def too_deep(value: Any, max_depth: int = MAX_JSON_DEPTH) -> str | None:
-    """The path of the first object or array nested deeper than ``max_depth`` levels, or None
-    (the top-level container is level 1)."""
+    """The path of the first object or array nested deeper than ``max_depth`` levels (its
+    first 60 characters), or None. The top-level container is level 1."""
     for path, depth, node in iter_nodes(value):
         if isinstance(node, dict | list) and depth >= max_depth:
-            return path or "<root>"
+            return _abbreviated(path) or "<root>"
     return None
+
+
+def _abbreviated(path: str, keep: int = 60) -> str:
+    """``path`` cut after its last whole segment within ``keep`` characters, marked with …"""
+    if len(path) <= keep:
+        return path
+    cut = max(path.rfind("[", 1, keep), path.rfind(".", 1, keep))
+    return path[:cut if cut > 0 else keep] + "…"
 
 
 def parse_strict_json(data: bytes | str, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
