@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import statistics
 
-from corpus.formats import COMPONENTS, ComponentResult, HumanVerdicts, Labels, Sheet, TrialStatus
+from corpus.formats import (
+    COMPONENTS,
+    UNSCORABLE,
+    ComponentResult,
+    HumanVerdicts,
+    Labels,
+    Sheet,
+    TrialStatus,
+)
 from corpus.formats.sheet import TrialFacts
 
 from ._claim_checks import (
@@ -39,7 +47,10 @@ def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None
 
 
 def _not_scored(rec: TrialRecord, labels: Labels) -> list[ComponentResult]:
-    why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
+    if rec.error_category == UNSCORABLE:
+        why = "unscorable, the record is damaged: " + "; ".join(rec.damage)
+    else:
+        why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
     names = [n for n in COMPONENTS if not n.startswith("assertions_")]
     if not ({"incident_date", "incident_time"} & (set(labels.expected_facts)
                                                  | set(labels.optional_facts))):
@@ -106,6 +117,7 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         trial_status=record.status.value,
         error_category=record.error_category,
         scorable=scorable,
+        damage=list(record.damage) if record.error_category == UNSCORABLE else [],
         success=success,
         explanation=explanation,
         line=labels.line,

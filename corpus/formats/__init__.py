@@ -58,6 +58,7 @@ from .sheet import (
     COMPONENTS,
     FAILURE_MODES,
     SHEET_FORMAT_VERSION,
+    UNSCORABLE,
     Comparison,
     ComponentResult,
     HumanVerdict,
@@ -144,5 +145,6 @@ __all__ = [
     "TrialResult",
     "TrialStatus",
     "TriageClass",
+    "UNSCORABLE",
     "review_required_from",
 ]
