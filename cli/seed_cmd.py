@@ -14,7 +14,7 @@ from pathlib import Path
 
 import typer
 
-from ._errors import reported_errors
+from ._errors import no_password_in_uri, reported_errors
 
 _P = "CLAIMS_HARNESS_"
 
@@ -24,8 +24,9 @@ seed_app = typer.Typer(help="The seed route: reset a lane to a pack's setup, dum
 
 @seed_app.command("serve")
 def serve(
-    mongo_uri: str = typer.Option(None, help="MongoDB URI (default: CLAIMS_HARNESS_MONGO_URI, "
-                                  "else an embedded store is started)."),
+    mongo_uri: str = typer.Option(None, help="MongoDB URI without a password (default: "
+                                  "CLAIMS_HARNESS_MONGO_URI, else an embedded store is started).",
+                                  callback=no_password_in_uri),
     s3_endpoint: str = typer.Option(None, help="S3 endpoint URL (default: "
                                     "CLAIMS_HARNESS_S3_ENDPOINT, else an embedded store)."),
     s3_access_key: str = typer.Option(None, help="S3 access key (the secret key comes from "

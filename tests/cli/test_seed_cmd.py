@@ -169,3 +169,10 @@ def test_diff_of_an_invalid_dump_names_the_file(tmp_path):
     result = CliRunner().invoke(app, ["seed", "diff", str(bad), str(bad)])
     assert result.exit_code == 2
     assert f"file={bad}" in result.output
+
+
+def test_serve_refuses_a_mongo_uri_with_a_password():
+    result = CliRunner().invoke(app, ["seed", "serve", "--mongo-uri",
+                                      "mongodb://u:CANARY-PW@127.0.0.1:1/"])
+    assert result.exit_code == 2
+    assert "CLAIMS_HARNESS_MONGO_URI" in result.output
