@@ -58,6 +58,8 @@ class TrialRecord:
     state_before: StateDump | None = None
     state_after: StateDump | None = None
     session_mode: str | None = None
+    claim_number_pattern: str | None = None
+    state_readable: bool = True
     damage: list[str] = field(default_factory=list)
 
     @property
@@ -197,16 +199,23 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
         state_before=read.model(StateDump, "state-before.json"),
         state_after=read.model(StateDump, "state-after.json"),
         session_mode=session_mode,
+        claim_number_pattern=run.product.claim_number_pattern,
+        state_readable=run.product.state_source != "none",
         damage=read.damage,
     )
     if is_rated_status(status):
-        record.damage += _missing_evidence(tdir, read, result, events, status)
+        record.damage += _missing_evidence(tdir, read, result, events, status,
+                                           record.state_readable)
     return record
 
 
 def _missing_evidence(tdir: Path, read: _Reader, result: TrialResult | None,
-                      events: list[JourneyEvent], status: TrialStatus) -> list[str]:
-    missing = read.missing
+                      events: list[JourneyEvent], status: TrialStatus,
+                      state_readable: bool) -> list[str]:
+    """What a rated trial lacks. State dumps are expected only when the product's state can
+    be read (a profile with ``state_source = "none"`` records none)."""
+    missing = [name for name in read.missing
+               if state_readable or name not in ("state-before.json", "state-after.json")]
     if not tdir.is_dir():
         return [f"the trial folder is missing although run.json says {status.value}"]
     out = [f"{name} is missing" + (f" although run.json says {status.value}"

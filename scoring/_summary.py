@@ -209,22 +209,25 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
             counts = components[c.name]
             attr = {"pass": "passed", "fail": "failed"}.get(c.status, c.status)
             setattr(counts, attr, getattr(counts, attr) + 1)
-    left_out = [InfraError(pack_id=s.pack_id, trial=s.trial, path=s.path,
+    unscored = [InfraError(pack_id=s.pack_id, trial=s.trial, path=s.path,
                            status=s.trial_status, category=s.error_category,
                            detail="; ".join(s.damage) if s.damage else s.explanation)
                 for s in sheets if not s.scorable]
-    errors = [e for e in left_out if e.category != UNSCORABLE]
+    errors = [e for e in unscored if e.category not in ("not_implemented", UNSCORABLE)]
+    damaged = [e for e in unscored if e.category == UNSCORABLE]
     durations = [s.numbers.duration_s for s in sheets if s.numbers.duration_s is not None]
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     customer = run.customer.kind + (f" {run.customer.model}" if run.customer.model else "")
     return RunSummary(
-        run_id=run.run_id, self_test=run.self_test, corpus_version=run.corpus.version,
+        run_id=run.run_id, self_test=run.self_test, labels=list(run.labels),
+        corpus_version=run.corpus.version,
         corpus_hash=run.corpus.hash, product_runtime=run.product.runtime, customer=customer,
         trials=len(sheets), scorable_trials=len(scored),
         successes=sum(1 for s in scored if s.success),
         infrastructure_errors=errors,
-        unscorable=[e for e in left_out if e.category == UNSCORABLE],
-        errors_by_category=dict(Counter(e.category for e in left_out)),
+        unscorable=damaged,
+        errors_by_category=dict(Counter(e.category for e in errors + damaged)),
+        not_implemented_trials=[e for e in unscored if e.category == "not_implemented"],
         mean_success=interval, packs=packs,
         review=_review_counts([s for s in scored if not s.innocent_control]),
         innocent_controls=_review_counts([s for s in scored if s.innocent_control]),

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from corpus.errors import SeedError
 from corpus.formats import Baseline, Setup
-from corpus.plan import Plan, plan_setup
+from corpus.plan import Plan, PlannedObject, plan_setup
+
+__all__ = ["InvalidSetupError", "Plan", "PlannedObject", "build_plan"]
 
 
 class InvalidSetupError(SeedError):

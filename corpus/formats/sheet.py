@@ -63,6 +63,8 @@ FAILURE_MODES: tuple[str, ...] = (
     "unexpected_change",
     "assertion_failed",
     "human_rejected",
+    "unmapped_term",
+    "upload_not_acknowledged",
 )
 
 
@@ -273,6 +275,8 @@ class RunSummary(Strict):
     version: str = Field(SHEET_FORMAT_VERSION)
     run_id: str
     self_test: bool
+    labels: list[str] = Field(default_factory=list, description="Run labels (self-test, no "
+                              "reset, runtime not reported), shown with every number.")
     corpus_version: str
     corpus_hash: str
     product_runtime: str
@@ -286,8 +290,11 @@ class RunSummary(Strict):
         default_factory=list,
         description="Trials whose record is damaged, with what is wrong (not rated).")
     errors_by_category: dict[str, int] = Field(
-        default_factory=dict, description="Trials left out of the rates, by category "
-        "(including 'unscorable').")
+        default_factory=dict, description="Trials left out of the rates for an error or a "
+        "damaged record, by category (including 'unscorable').")
+    not_implemented_trials: list[InfraError] = Field(
+        default_factory=list, description="Trials of packs needing a capability the product "
+        "lacks (shown, never counted).")
     mean_success: Interval
     packs: list[PackSummary]
     review: ReviewCounts = Field(description="Packs that are not innocent controls.")

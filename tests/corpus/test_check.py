@@ -198,7 +198,7 @@ def test_freeze_records_hashes_then_a_changed_oracle_fails(pack_copy: Path) -> N
     report = corpus.check_corpus(root, freeze=True)
     assert report.ok, report.lines()
     manifest = corpus.load_manifest(root)
-    assert manifest.frozen and manifest.hashes_version == "0.2.0"
+    assert manifest.frozen and manifest.hashes_version == manifest.corpus_version
     assert manifest.packs[PACK_ID].files["oracle/labels.json"]
     assert _problems(root) == []
     assert corpus.check_corpus(root, freeze=True).ok  # freezing again changes nothing
@@ -212,9 +212,12 @@ def test_freeze_records_hashes_then_a_changed_oracle_fails(pack_copy: Path) -> N
         corpus.update_manifest(root)
 
     # a real fix: bump the version and say why in the changelog
+    major, minor, patch = manifest.corpus_version.split(".")
+    bumped = f"{major}.{minor}.{int(patch) + 1}"
+
     def bump(d: dict[str, Any]) -> None:
-        d["corpus_version"] = "0.2.1"
-        d["changelog"].append({"version": "0.2.1", "date": "2026-04-02",
+        d["corpus_version"] = bumped
+        d["changelog"].append({"version": bumped, "date": "2026-04-02",
                                "changes": [f"{PACK_ID}: minor_damage may be shown."]})
 
     _edit(root / "manifest.json", bump)
@@ -222,7 +225,7 @@ def test_freeze_records_hashes_then_a_changed_oracle_fails(pack_copy: Path) -> N
     assert "--freeze" in p.message
     report = corpus.check_corpus(root, freeze=True)
     assert report.ok, report.lines()
-    assert corpus.load_manifest(root).hashes_version == "0.2.1"
+    assert corpus.load_manifest(root).hashes_version == bumped
     assert _problems(root) == []
 
 
