@@ -176,8 +176,7 @@ def _parse_reset_body(body: Any) -> tuple[Setup, dict[str, bytes]]:
     files: dict[str, bytes] = {}
     for path, encoded in raw_files.items():
         if path not in wanted:
-            raise _Refusal(REASON_INVALID_SETUP, f"files.{path}: no setup object uses this file",
-                           field=f"files.{path}")
+            continue  # a file no object uses is never written anywhere
         try:
             files[path] = base64.b64decode(encoded, validate=True)
         except (binascii.Error, TypeError, ValueError) as exc:
