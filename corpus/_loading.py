@@ -137,7 +137,8 @@ def pack_file_hashes(pack_dir: Path | str) -> dict[str, str]:
     pack_dir = Path(pack_dir)
     out: dict[str, str] = {}
     for p in sorted(pack_dir.rglob("*")):
-        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(pack_dir).parts):
+        if (p.is_file() and not p.is_symlink()
+                and not any(part.startswith(".") for part in p.relative_to(pack_dir).parts)):
             out[p.relative_to(pack_dir).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import Field, ValidationError
 
+from corpus import StrictJsonError, parse_strict_json
 from corpus.errors import SeedError
 from corpus.formats import Baseline
 from corpus.formats._base import Strict
@@ -104,12 +104,12 @@ def load_baseline_file(path: Path | None) -> Baseline:
     if path is None:
         return Baseline()
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = parse_strict_json(Path(path).read_bytes())
     except OSError as exc:
         raise SeedError(f"cannot read baseline: {exc.strerror}", file=str(path)) from exc
-    except json.JSONDecodeError as exc:
-        raise SeedError(f"baseline is not JSON: {exc.msg}", file=str(path),
-                        line=exc.lineno) from exc
+    except StrictJsonError as exc:
+        raise SeedError(f"baseline is not JSON: {exc.message}", file=str(path),
+                        field=exc.path or None) from exc
     try:
         return Baseline.model_validate(data)
     except ValidationError as exc:
