@@ -27,6 +27,15 @@ from ._loading import (
 )
 from ._manifest import update_manifest
 from ._prompt import build_customer_messages, without_product_text
+from ._review import (
+    BlindLookReport,
+    VisionSettings,
+    blind_look,
+    name_problem,
+    resolve_packs,
+    sign_off,
+    write_review_page,
+)
 from ._schemas import render_schemas, stale_schemas, write_schemas
 from ._strict_json import MAX_JSON_DEPTH, StrictJsonError, parse_strict_json
 from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, load_customer_view
@@ -46,7 +55,14 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "StrictJsonError",
     "parse_strict_json",
+    "BlindLookReport",
     "CheckReport",
+    "VisionSettings",
+    "blind_look",
+    "name_problem",
+    "resolve_packs",
+    "sign_off",
+    "write_review_page",
     "Problem",
     "Leak",
     "LeakGuard",

@@ -211,7 +211,7 @@ def app_environment(env: DevEnvironment) -> dict[str, str]:
 
 
 def _fill(text: str, values: dict[str, str]) -> str:
-    return re.sub(r"\{([a-z_]+)\}", lambda m: values.get(m[1], m[0]), text)
+    return re.sub(r"\{([a-z0-9_]+)\}", lambda m: values.get(m[1], m[0]), text)
 
 
 def _start_product(product: ProductCommand, spec: tuple[str, str, str],

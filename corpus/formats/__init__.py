@@ -54,6 +54,7 @@ from .run import (
     TrialResult,
     TrialStatus,
 )
+from .scene import PhotoRecipe, Scene
 from .sheet import (
     COMPONENTS,
     FAILURE_MODES,
@@ -76,6 +77,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "setup.schema.json": Setup,
     "baseline.schema.json": Baseline,
     "provenance.schema.json": Provenance,
+    "photo-recipe.schema.json": PhotoRecipe,
     "review.schema.json": Review,
     "manifest.schema.json": Manifest,
     "run.schema.json": RunRecord,
@@ -131,10 +133,12 @@ __all__ = [
     "Materials",
     "MessageStyle",
     "Persona",
+    "PhotoRecipe",
     "Provenance",
     "Review",
     "RunRecord",
     "RunSummary",
+    "Scene",
     "ScreenReading",
     "Setup",
     "Sheet",
