@@ -63,7 +63,12 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
                f"mean success {_pct(ms.estimate)} over {ms.packs} pack(s), {ci}")
     if s.infrastructure_errors:
         typer.echo(f"infrastructure errors (not in the rates): {len(s.infrastructure_errors)} "
-                   + ", ".join(f"{k} {v}" for k, v in s.errors_by_category.items()))
+                   + ", ".join(f"{k} {v}" for k, v in s.errors_by_category.items()
+                               if k != "unscorable"))
+    if s.unscorable:
+        typer.echo(f"unscorable (damaged records, not in the rates): {len(s.unscorable)}")
+        for u in s.unscorable:
+            typer.echo(f"  UNSCORABLE {u.pack_id} trial {u.trial}: {u.detail}")
     for item in s.reading_list:
         typer.echo(f"  FAIL {item.pack_id} trial {item.trial}: {item.explanation}")
     _acceptance(s.acceptance)

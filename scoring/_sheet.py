@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import statistics
 
-from corpus.formats import COMPONENTS, ComponentResult, HumanVerdicts, Labels, Sheet, TrialStatus
+from corpus.formats import (
+    COMPONENTS,
+    UNSCORABLE,
+    ComponentResult,
+    HumanVerdicts,
+    Labels,
+    Sheet,
+    TrialStatus,
+)
 from corpus.formats.sheet import TrialFacts
 
 from ._acceptance_trial import agent_questions, further_contact, report_duration_s
@@ -43,7 +51,10 @@ def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None,
 
 
 def _not_scored(rec: TrialRecord, labels: Labels, pack: PackContext) -> list[ComponentResult]:
-    why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
+    if rec.error_category == UNSCORABLE:
+        why = "unscorable, the record is damaged: " + "; ".join(rec.damage)
+    else:
+        why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
     status = "not_implemented" if rec.error_category == "not_implemented" else "not_scored"
     names = [n for n in COMPONENTS if not n.startswith("assertions_")]
     if not pack.other_customer:
@@ -119,6 +130,7 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         trial_status=record.status.value,
         error_category=record.error_category,
         scorable=scorable,
+        damage=list(record.damage) if record.error_category == UNSCORABLE else [],
         success=success,
         explanation=explanation,
         line=labels.line,

@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from corpus.errors import RunRecordError
-from corpus.formats import AcceptanceConfig, Labels, RunRecord, RunSummary, Sheet
+from corpus.formats import UNSCORABLE, AcceptanceConfig, Labels, RunRecord, RunSummary, Sheet
 from corpus.formats.sheet import (
     ComponentCounts,
     InfraError,
@@ -96,7 +96,11 @@ def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
             packs_cache[pid] = load_pack_context(root, pid, other_customer)
         tdir = run_dir / entry.path
         record = load_trial(run, run_dir, entry, modes_cache[pid])
-        human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
+        try:
+            human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
+        except RunRecordError as exc:
+            human = None
+            record.damage.append(f"human.json is unreadable: {exc.message}")
         sheet = score_trial(record, labels_cache[pid], human, packs_cache[pid])
         if tdir.is_dir():  # a trial that never got a folder keeps none
             write_json_atomic(tdir / SHEET_FILE, sheet)
@@ -228,9 +232,10 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
             setattr(counts, attr, getattr(counts, attr) + 1)
     unscored = [InfraError(pack_id=s.pack_id, trial=s.trial, path=s.path,
                            status=s.trial_status, category=s.error_category,
-                           detail=s.explanation)
+                           detail="; ".join(s.damage) if s.damage else s.explanation)
                 for s in sheets if not s.scorable]
-    errors = [e for e in unscored if e.category != "not_implemented"]
+    errors = [e for e in unscored if e.category not in ("not_implemented", UNSCORABLE)]
+    damaged = [e for e in unscored if e.category == UNSCORABLE]
     durations = [s.numbers.duration_s for s in sheets if s.numbers.duration_s is not None]
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     customer = run.customer.kind + (f" {run.customer.model}" if run.customer.model else "")
@@ -242,7 +247,8 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
         trials=len(sheets), scorable_trials=len(scored),
         successes=sum(1 for s in scored if s.success),
         infrastructure_errors=errors,
-        errors_by_category=dict(Counter(e.category for e in errors)),
+        unscorable=damaged,
+        errors_by_category=dict(Counter(e.category for e in errors + damaged)),
         not_implemented_trials=[e for e in unscored if e.category == "not_implemented"],
         mean_success=interval, packs=packs,
         review=_review_counts([s for s in scored if not s.innocent_control]),

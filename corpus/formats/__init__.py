@@ -74,6 +74,7 @@ from .sheet import (
     COMPONENTS,
     FAILURE_MODES,
     SHEET_FORMAT_VERSION,
+    UNSCORABLE,
     Comparison,
     ComponentResult,
     HumanVerdict,
@@ -181,5 +182,6 @@ __all__ = [
     "TrialResult",
     "TrialStatus",
     "TriageClass",
+    "UNSCORABLE",
     "review_required_from",
 ]

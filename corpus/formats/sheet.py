@@ -19,6 +19,10 @@ from .acceptance import AcceptanceReport
 
 SHEET_FORMAT_VERSION = "1"
 
+# error_category of a trial whose record is damaged (a file missing, empty, cut short or
+# unreadable): not scorable, kept out of the rates like an infrastructure error, and listed.
+UNSCORABLE = "unscorable"
+
 ComponentStatus = Literal["pass", "fail", "not_implemented", "not_scored", "queued"]
 
 # Component names, in the order a sheet lists them.
@@ -142,8 +146,15 @@ class Sheet(Strict):
     path: str = Field(description="Trial folder relative to the run folder.")
     self_test: bool = Field(description="The run drove a controlled runtime on purpose.")
     trial_status: str = Field(description="TrialStatus of the trial.")
-    error_category: str = Field(description="ErrorCategory of the trial status.")
-    scorable: bool = Field(description="False for product, simulator and harness errors.")
+    error_category: str = Field(
+        description="ErrorCategory of the trial status, or 'unscorable' when the record is "
+        "damaged (see damage).")
+    scorable: bool = Field(
+        description="False for product, simulator and harness errors and damaged records.")
+    damage: list[str] = Field(
+        default_factory=list,
+        description="What is wrong with the trial's record (file missing, empty, cut short, "
+        "unreadable); non-empty exactly when error_category is 'unscorable'.")
     success: bool | None = Field(
         description="Every scorable component passed and at least one was scored; "
         "None when the trial is not scorable."
@@ -295,8 +306,14 @@ class RunSummary(Strict):
     trials: int
     scorable_trials: int
     successes: int
-    infrastructure_errors: list[InfraError] = Field(default_factory=list)
-    errors_by_category: dict[str, int] = Field(default_factory=dict)
+    infrastructure_errors: list[InfraError] = Field(
+        default_factory=list, description="Product, simulator and harness errors (not rated).")
+    unscorable: list[InfraError] = Field(
+        default_factory=list,
+        description="Trials whose record is damaged, with what is wrong (not rated).")
+    errors_by_category: dict[str, int] = Field(
+        default_factory=dict, description="Trials left out of the rates for an error or a "
+        "damaged record, by category (including 'unscorable').")
     not_implemented_trials: list[InfraError] = Field(
         default_factory=list, description="Trials of packs needing a capability the product "
         "lacks (shown, never counted).")
