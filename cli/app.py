@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import corpus_cmd, dev_cmd, run_cmd, score_cmd, seed_cmd
+from . import corpus_cmd, dev_cmd, run_cmd, score_cmd, seed_cmd, selftest_cmd
 
 app = typer.Typer(
     name="claims-harness",
@@ -32,6 +32,7 @@ seed_cmd.register(app)
 dev_cmd.register(app)
 run_cmd.register(app)
 score_cmd.register(app)
+selftest_cmd.register(app)
 
 
 def main() -> None:

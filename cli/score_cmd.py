@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from corpus.formats import RunSummary
 
 from ._errors import reported_errors
 
@@ -15,20 +18,31 @@ CorpusOpt = Annotated[Path | None, typer.Option(
     "--corpus", help="Corpus root; default: the path recorded in run.json.")]
 SeedOpt = Annotated[int | None, typer.Option(help="Bootstrap seed (default: fixed, recorded).")]
 ResamplesOpt = Annotated[int | None, typer.Option(help="Bootstrap resamples.")]
+StrictOpt = Annotated[bool, typer.Option(
+    "--strict-fidelity", help="Any fidelity finding of the simulated customer makes the run "
+    "invalid (exit 1); for CI.")]
 
 
 def _pct(v: float | None) -> str:
     return "–" if v is None else f"{100 * v:.1f}%"
 
 
+def _fidelity(summary: RunSummary) -> None:
+    f = summary.fidelity
+    typer.echo(f"simulator fidelity: {f.explanation}")
+    for item in f.suspects:
+        typer.echo(f"  SUSPECT {item.pack_id} trial {item.trial}: {item.first}")
+
+
 def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
-          resamples: ResamplesOpt = None) -> None:
+          resamples: ResamplesOpt = None, strict_fidelity: StrictOpt = False) -> None:
     """Score every trial of RUN: writes sheet.json per trial and summary.json."""
     import scoring
 
     with reported_errors():
         s = scoring.score_run(run, corpus, seed=seed or scoring.DEFAULT_SEED,
-                              resamples=resamples or scoring.DEFAULT_RESAMPLES)
+                              resamples=resamples or scoring.DEFAULT_RESAMPLES,
+                              strict_fidelity=strict_fidelity)
     if s.self_test:
         typer.secho("SELF-TEST run (controlled runtime)", fg=typer.colors.RED, bold=True)
     ms = s.mean_success
@@ -42,7 +56,10 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
                    + ", ".join(f"{k} {v}" for k, v in s.errors_by_category.items()))
     for item in s.reading_list:
         typer.echo(f"  FAIL {item.pack_id} trial {item.trial}: {item.explanation}")
+    _fidelity(s)
     typer.echo(f"wrote {run / 'summary.json'}")
+    if not s.fidelity.valid:
+        raise typer.Exit(1)
 
 
 def compare(run: RunArg,
@@ -77,16 +94,20 @@ def gate(run: RunArg,
          k: Annotated[int, typer.Option("--k", help="k of pass^k.")] = 3,
          junit: Annotated[Path | None, typer.Option(
              help="JUnit XML path; default <RUN>/junit.xml.")] = None,
-         corpus: CorpusOpt = None) -> None:
-    """Exit 1 when the run's pass^k is below the floor; write JUnit XML either way."""
+         corpus: CorpusOpt = None, strict_fidelity: StrictOpt = False) -> None:
+    """Exit 1 when the run's pass^k is below the floor (or, with --strict-fidelity, when any
+    trial is simulator-suspect); write JUnit XML either way."""
     import scoring
 
     with reported_errors():
         summary = scoring.load_summary(run, corpus)
-        result = scoring.gate(summary, min_pass_hat_k, k)
+        result = scoring.gate(summary, min_pass_hat_k, k, strict_fidelity=strict_fidelity)
         path = scoring.write_junit(result, summary, junit or run / "junit.xml")
     for p in result.packs:
         typer.echo(f"  {'ok  ' if p.passed else 'FAIL'} {p.pack_id}: {p.message}")
+    typer.echo(f"  {'ok  ' if result.fidelity_ok else 'FAIL'} {result.fidelity}")
+    for item in summary.fidelity.suspects:
+        typer.echo(f"    SUSPECT {item.pack_id} trial {item.trial}: {item.first}")
     typer.echo(f"{'PASS' if result.passed else 'FAIL'}: {result.message}")
     typer.echo(f"wrote {path}")
     if not result.passed:

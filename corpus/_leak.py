@@ -27,7 +27,7 @@ from typing import Any, get_args
 
 from . import _io
 from ._loading import load_labels, load_provenance, load_setup
-from ._prompt import SYSTEM_TEMPLATE, TURN_TEMPLATE, template_text, without_product_text
+from ._prompt import TEMPLATES, template_text, without_product_text
 from ._view import load_customer_view
 from .errors import LeakError
 from .formats import REASON_CODES, CheckId, CheckOutcome, TriageClass
@@ -135,8 +135,7 @@ class LeakGuard:
     @classmethod
     def _base(cls, pack_dir: Path) -> LeakGuard:
         view = load_customer_view(pack_dir)
-        allowed = "\n".join([view.visible_text(), template_text(SYSTEM_TEMPLATE),
-                             template_text(TURN_TEMPLATE)])
+        allowed = "\n".join([view.visible_text(), *(template_text(t) for t in TEMPLATES)])
         guard = cls(view.pack_id, allowed)
         setup = load_setup(pack_dir)
         data = setup.model_dump(mode="json", exclude={"version", "pack_id"})

@@ -139,10 +139,27 @@ def _entry(entry: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
+def secret_forms(secret: str) -> list[str]:
+    """The ways a secret can be written into text: as is, JSON-escaped (ASCII or not),
+    URL-encoded and as a Python string literal; longest first."""
+    from urllib.parse import quote, quote_plus
+
+    forms = {secret, json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1],
+             quote(secret, safe=""), quote_plus(secret), repr(secret)[1:-1]}
+    return sorted((f for f in forms if f), key=len, reverse=True)
+
+
+def redact_literals(text: str, secrets: list[str]) -> str:
+    """``text`` with every form of every secret (``secret_forms``) replaced by REDACTED."""
+    for secret in secrets:
+        if secret:
+            for form in secret_forms(secret):
+                text = text.replace(form, REDACTED)
+    return text
+
+
 def _literal(raw: str, secrets: list[str]) -> str:
-    for s in secrets:
-        raw = raw.replace(json.dumps(s)[1:-1], REDACTED)
-    return raw
+    return redact_literals(raw, secrets)
 
 
 def _secrets(extra: list[str] | None) -> list[str]:

@@ -31,6 +31,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, AppSe
     p.add_argument("--model-name")
     p.add_argument("--model-api-key")
     p.add_argument("--model-timeout", type=float, dest="model_timeout_s")
+    p.add_argument("--model-max-retries", type=int, dest="model_max_retries")
     p.add_argument("--max-upload-bytes", type=int)
     args = p.parse_args(argv)
     overrides = {k: v for k, v in vars(args).items() if k not in ("host", "port")}

@@ -83,14 +83,44 @@ class GateResult:
     value: float | None = field(default=None)
     message: str = ""
     packs: list[PackGate] = field(default_factory=list)
+    fidelity: str = ""  # the simulated customer's fidelity, one line
+    fidelity_ok: bool = True
 
 
-def gate(summary: RunSummary, min_pass_hat_k: float, k: int) -> GateResult:
+def _fidelity_line(summary: RunSummary, strict: bool) -> tuple[bool, str]:
+    f = summary.fidelity
+    ok = not (strict and f.suspect_trials)
+    mode = "strict" if strict else "not strict"
+    line = (f"simulator fidelity ({mode}): {f.suspect_trials} simulator-suspect trial(s) kept "
+            f"out of the rates")
+    if f.findings_by_rule:
+        line += " (" + ", ".join(f"{k} {v}" for k, v in f.findings_by_rule.items()) + ")"
+    if f.not_audited_trials:
+        line += f"; {f.not_audited_trials} trial(s) not audited"
+    if not ok:
+        line += "; the run is not valid under strict fidelity"
+    return ok, line
+
+
+def gate(summary: RunSummary, min_pass_hat_k: float, k: int,
+         strict_fidelity: bool = False) -> GateResult:
     """The run's pass^k (mean over scorable packs) against a floor.
 
-    Fails when the mean is below the floor, when no pack was scorable, or when a scorable pack
-    has fewer than k scorable trials (its pass^k cannot be estimated).
+    Fails when the mean is below the floor, when no pack was scorable, when a scorable pack
+    has fewer than k scorable trials (its pass^k cannot be estimated), or — under strict
+    fidelity (``strict_fidelity`` or a summary scored strict) — when any trial is
+    simulator-suspect.
     """
+    result = _gate(summary, min_pass_hat_k, k)
+    ok, line = _fidelity_line(summary, strict_fidelity or summary.fidelity.strict)
+    result.fidelity, result.fidelity_ok = line, ok
+    if not ok:
+        result.passed = False
+        result.message += f"; {line}"
+    return result
+
+
+def _gate(summary: RunSummary, min_pass_hat_k: float, k: int) -> GateResult:
     if k < 1:
         raise ScoringError("k must be at least 1", field="k")
     reading = {}
@@ -128,10 +158,11 @@ def gate(summary: RunSummary, min_pass_hat_k: float, k: int) -> GateResult:
 
 
 def write_junit(result: GateResult, summary: RunSummary, path: Path | str) -> Path:
-    """One testsuite for the run, one testcase per scorable pack."""
-    failures = sum(1 for p in result.packs if not p.passed)
+    """One testsuite for the run: one testcase per scorable pack, and one for the simulated
+    customer's fidelity (failing only under strict fidelity)."""
+    failures = sum(1 for p in result.packs if not p.passed) + (not result.fidelity_ok)
     name = f"claims-harness {summary.run_id}" + (" SELF-TEST" if summary.self_test else "")
-    suite = ET.Element("testsuite", name=name, tests=str(len(result.packs)),
+    suite = ET.Element("testsuite", name=name, tests=str(len(result.packs) + 1),
                        failures=str(failures), errors="0", skipped="0")
     props = ET.SubElement(suite, "properties")
     for key, value in (("k", result.k), ("min_pass_hat_k", result.floor),
@@ -146,6 +177,13 @@ def write_junit(result: GateResult, summary: RunSummary, path: Path | str) -> Pa
             fail.text = p.message
         else:
             ET.SubElement(case, "system-out").text = p.message
+    case = ET.SubElement(suite, "testcase", classname=f"run.{summary.run_id}",
+                         name="simulator-fidelity")
+    if result.fidelity_ok:
+        ET.SubElement(case, "system-out").text = result.fidelity
+    else:
+        fail = ET.SubElement(case, "failure", message=result.fidelity, type="fidelity")
+        fail.text = result.fidelity
     suites = ET.Element("testsuites")
     suites.append(suite)
     ET.indent(suites)

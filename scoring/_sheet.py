@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import statistics
+from typing import Any
 
-from corpus.formats import COMPONENTS, ComponentResult, HumanVerdicts, Labels, Sheet, TrialStatus
+from corpus.formats import (
+    COMPONENTS,
+    ComponentResult,
+    ErrorCategory,
+    FidelityAudit,
+    HumanVerdicts,
+    Labels,
+    Sheet,
+    TrialStatus,
+)
 from corpus.formats.sheet import TrialFacts
 
 from ._claim_checks import (
@@ -17,6 +27,7 @@ from ._claim_checks import (
 from ._journey_checks import analyse_events, check_journey, check_waiting_list, turn_times
 from ._record import HUMAN_FILE, TrialRecord
 from ._state_checks import check_assertions, check_state
+from .fidelity import audit_trial, not_audited
 
 SCORED = ("pass", "fail")
 
@@ -74,15 +85,31 @@ def _numbers(rec: TrialRecord, components: list[ComponentResult]) -> TrialFacts:
     )
 
 
-def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None = None
-                ) -> Sheet:
-    """Score one trial against its pack's oracle. Pure: reads nothing, writes nothing."""
-    scorable = record.error_category in ("none", "agent_failure")
-    components = _checks(record, labels, human) if scorable else _not_scored(record, labels)
+def _fidelity(record: TrialRecord, view: Any) -> FidelityAudit:
+    if view is None:
+        return not_audited("the pack's customer view could not be read: the customer's "
+                           "messages were not audited")
+    return audit_trial(record.events, view)
+
+
+def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None = None,
+                view: Any = None) -> Sheet:
+    """Score one trial against its pack's oracle, and audit its customer against the pack's
+    customer view (``corpus.CustomerView``; None: not audited). Pure: reads and writes
+    nothing.
+
+    A trial whose customer broke a behaviour rule is ``simulator_suspect``: its components
+    are scored and shown, but it is not scorable and stays out of the agent's rates.
+    """
+    fidelity = _fidelity(record, view)
+    by_status = record.error_category in ("none", "agent_failure")
+    suspect = bool(fidelity.findings)
+    scorable = by_status and not suspect
+    components = _checks(record, labels, human) if by_status else _not_scored(record, labels)
     scored = [c for c in components if c.status in SCORED]
     failed = [c for c in scored if c.status == "fail"]
     modes = sorted({m for c in components for m in c.failure_modes})
-    if not scorable:
+    if not by_status:
         success = None
         explanation = components[0].explanation if components else record.status.value
     elif not scored:
@@ -97,6 +124,12 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
             tail = (" (" + ", ".join(f"{c.name} {c.status}" for c in others) + ")"
                     if others else "")
             explanation = f"all {len(scored)} scored components passed{tail}"
+    category = record.error_category
+    if by_status and suspect:
+        first = fidelity.findings[0]
+        explanation = (f"simulator suspect, kept out of the rates: {first.rule} at step "
+                       f"{first.step}: {first.evidence} (as scored: {explanation})")
+        success, category = None, ErrorCategory.SIMULATOR_SUSPECT.value
     return Sheet(
         run_id=record.run_id,
         pack_id=record.pack_id,
@@ -104,7 +137,7 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         path=record.path,
         self_test=record.self_test,
         trial_status=record.status.value,
-        error_category=record.error_category,
+        error_category=category,
         scorable=scorable,
         success=success,
         explanation=explanation,
@@ -117,4 +150,6 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         failure_modes=modes,
         numbers=_numbers(record, components),
         human_file=HUMAN_FILE if human is not None else None,
+        simulator_suspect=suspect,
+        fidelity=fidelity,
     )

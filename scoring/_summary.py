@@ -8,11 +8,12 @@ import random
 import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
-from corpus.errors import RunRecordError
-from corpus.formats import Labels, RunRecord, RunSummary, Sheet
+from corpus.errors import HarnessError, RunRecordError
+from corpus.formats import ErrorCategory, Labels, RunRecord, RunSummary, Sheet
 from corpus.formats.sheet import (
     ComponentCounts,
     InfraError,
@@ -44,6 +45,7 @@ from ._stats import (
     pass_at_k,
     pass_hat_k,
 )
+from .fidelity import fidelity_summary
 
 _SERIAL = itertools.count()
 
@@ -71,28 +73,45 @@ def corpus_root_of(run: RunRecord, run_dir: Path, corpus_root: Path | None) -> P
     return root
 
 
+def _customer_view(root: Path, pack_id: str) -> Any:
+    """The pack's customer view for the fidelity audit; None when it cannot be read."""
+    import corpus
+
+    try:
+        return corpus.load_customer_view(root / pack_id)
+    except HarnessError:
+        return None
+
+
 def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
-              seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> RunSummary:
-    """Score a run folder. Writes only ``sheet.json`` per trial and ``summary.json``."""
+              seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
+              strict_fidelity: bool = False) -> RunSummary:
+    """Score a run folder. Writes only ``sheet.json`` per trial and ``summary.json``.
+
+    ``strict_fidelity``: any fidelity finding makes the run invalid (for CI).
+    """
     run_dir = Path(run_dir)
     run = load_run_record(run_dir)
     root = corpus_root_of(run, run_dir, Path(corpus_root) if corpus_root else None)
     labels_cache: dict[str, Labels] = {}
     modes_cache: dict[str, str | None] = {}
+    views: dict[str, Any] = {}
     sheets: list[Sheet] = []
     for entry in run.trials:
         pid = entry.pack_id
         if pid not in labels_cache:
             labels_cache[pid] = load_labels(root, pid)
             modes_cache[pid] = session_mode_of(root, pid)
+            views[pid] = _customer_view(root, pid)
         tdir = run_dir / entry.path
         record = load_trial(run, run_dir, entry, modes_cache[pid])
         human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
-        sheet = score_trial(record, labels_cache[pid], human)
+        sheet = score_trial(record, labels_cache[pid], human, views[pid])
         if tdir.is_dir():  # a trial that never got a folder keeps none
             write_json_atomic(tdir / SHEET_FILE, sheet)
         sheets.append(sheet)
-    summary = summarise(run, sheets, seed=seed, resamples=resamples)
+    summary = summarise(run, sheets, seed=seed, resamples=resamples,
+                        strict_fidelity=strict_fidelity)
     write_json_atomic(run_dir / SUMMARY_FILE, summary)
     return summary
 
@@ -185,7 +204,7 @@ def _slices(packs: list[PackSummary]) -> dict[str, dict[str, SliceStat]]:
 
 
 def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
-              resamples: int = DEFAULT_RESAMPLES) -> RunSummary:
+              resamples: int = DEFAULT_RESAMPLES, strict_fidelity: bool = False) -> RunSummary:
     """Statistics over the sheets of one run (pure)."""
     by_pack: dict[str, list[Sheet]] = defaultdict(list)
     for s in sheets:
@@ -203,14 +222,18 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
     for s in sheets:
         for c in s.components:
             counts = components[c.name]
-            attr = {"pass": "passed", "fail": "failed"}.get(c.status, c.status)
+            status = c.status if s.scorable else "not_scored"  # suspect trials: shown only
+            attr = {"pass": "passed", "fail": "failed"}.get(status, status)
             setattr(counts, attr, getattr(counts, attr) + 1)
+    suspect = ErrorCategory.SIMULATOR_SUSPECT.value
     errors = [InfraError(pack_id=s.pack_id, trial=s.trial, path=s.path, status=s.trial_status,
                          category=s.error_category, detail=s.explanation)
-              for s in sheets if not s.scorable]
+              for s in sheets if not s.scorable and s.error_category != suspect]
     durations = [s.numbers.duration_s for s in sheets if s.numbers.duration_s is not None]
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     customer = run.customer.kind + (f" {run.customer.model}" if run.customer.model else "")
+    if run.customer.prompt_view == "wide":
+        customer += " [wide prompt view]"
     return RunSummary(
         run_id=run.run_id, self_test=run.self_test, corpus_version=run.corpus.version,
         corpus_hash=run.corpus.hash, product_runtime=run.product.runtime, customer=customer,
@@ -229,4 +252,5 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
                       for s in scored if not s.success],
         total_duration_s=sum(durations) if durations else None,
         total_cost_usd=sum(costs) if costs else None,
+        fidelity=fidelity_summary(sheets, strict_fidelity),
     )

@@ -40,6 +40,7 @@ from .pack import (
     TriageClass,
     review_required_from,
 )
+from .panel import PANEL_FORMAT_VERSION, PanelScreens
 from .run import (
     RUN_FORMAT_VERSION,
     STATUS_CATEGORY,
@@ -57,9 +58,12 @@ from .run import (
 from .sheet import (
     COMPONENTS,
     FAILURE_MODES,
+    FIDELITY_RULES,
     SHEET_FORMAT_VERSION,
     Comparison,
     ComponentResult,
+    FidelityAudit,
+    FidelityFinding,
     HumanVerdict,
     HumanVerdicts,
     RunSummary,
@@ -88,15 +92,18 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "human.schema.json": HumanVerdicts,
     "summary.schema.json": RunSummary,
     "comparison.schema.json": Comparison,
+    "panel-screens.schema.json": PanelScreens,
 }
 
 __all__ = [
     "ALL_CHECKS",
     "COMPONENTS",
     "FAILURE_MODES",
+    "FIDELITY_RULES",
     "SHEET_FORMAT_VERSION",
     "PACK_FORMAT_VERSION",
     "PACK_ID_PATTERN",
+    "PANEL_FORMAT_VERSION",
     "REASON_CODES",
     "RUN_FORMAT_VERSION",
     "SCHEMAS",
@@ -118,6 +125,8 @@ __all__ = [
     "ExpectedEndState",
     "Fact",
     "Facts",
+    "FidelityAudit",
+    "FidelityFinding",
     "HumanVerdict",
     "HumanVerdicts",
     "JourneyEvent",
@@ -129,6 +138,7 @@ __all__ = [
     "Material",
     "Materials",
     "MessageStyle",
+    "PanelScreens",
     "Persona",
     "Provenance",
     "Review",

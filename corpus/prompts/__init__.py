@@ -1,1 +1,3 @@
-"""Prompt templates for the simulated customer (``customer_system.md``, ``customer_turn.md``)."""
+"""Prompt templates for the simulated customer: ``customer_system.md``, the turn in the
+``screen`` view (``customer_turn.md``) and the ``wide`` view (``customer_turn_wide.md``), and
+the note that asks again after an unusable answer (``customer_repair.md``)."""
