@@ -80,3 +80,16 @@ def test_pack_reaches_a_claim_number_and_scores_100_percent(reference_run: Path,
         f"no claim number ({result.stop_reason}: {result.detail})")
     failed = [c.name for c in sheet.components if c.status == "fail"]
     assert sheet.success is True and not failed, f"{sheet.explanation}; failed: {failed}"
+
+
+def test_the_scripted_customer_keeps_every_fidelity_rule_across_the_corpus(
+        reference_run: Path) -> None:
+    """The fidelity audit finds nothing in any message or action of the scripted customer."""
+    audited = 0
+    for pack_id in PACK_IDS:
+        _, _, sheet = _trial(reference_run, pack_id)
+        assert sheet.fidelity is not None and sheet.fidelity.audited, pack_id
+        assert sheet.fidelity.findings == [], (pack_id, sheet.fidelity.findings)
+        assert not sheet.simulator_suspect
+        audited += sheet.fidelity.messages + sheet.fidelity.actions
+    assert audited >= 8 * len(PACK_IDS)  # the audit looked at every step

@@ -106,8 +106,8 @@ def audit_trial(events: list[JourneyEvent], view: Any) -> FidelityAudit:
         why = out_of_character(" ".join(t for t in (text, action.reason) if t))
         if why:
             add("out_of_character", why)
-        if action.kind == "upload" and not memory.volunteers and not (
-                file_requested(screen) or file_requested(previous)):
+        # no persona switch allows unrequested files (volunteers_information is about facts)
+        if action.kind == "upload" and not (file_requested(screen) or file_requested(previous)):
             add("unrequested_upload", "nothing on the screen asked for a file", action.file)
         if action.kind == "done":
             why = premature(screen, memory)

@@ -27,7 +27,9 @@ class Words:
     """The word lists of rules.toml."""
 
     asks: dict[str, tuple[str, ...]]
-    files: tuple[str, ...]
+    upload: tuple[str, ...]
+    file_nouns: tuple[str, ...]
+    file_cues: tuple[str, ...]
     summary: tuple[str, ...]
     hinting: tuple[str, ...]
     correcting: tuple[str, ...]
@@ -40,7 +42,8 @@ def words() -> Words:
     data = tomllib.loads(RULES_FILE.read_text(encoding="utf-8"))
     return Words(
         asks={k: tuple(v) for k, v in data["asks"].items()},
-        files=tuple(data["files"]["request"]), summary=tuple(data["summary"]["request"]),
+        upload=tuple(data["files"]["upload"]), file_nouns=tuple(data["files"]["nouns"]),
+        file_cues=tuple(data["files"]["cues"]), summary=tuple(data["summary"]["request"]),
         hinting=tuple(data["hinting"]["phrases"]),
         correcting=tuple(data["correcting"]["phrases"]),
         character=tuple(data["character"]["phrases"]), asking=tuple(data["asking"]["phrases"]),
@@ -187,7 +190,13 @@ def out_of_character(text: str) -> str | None:
 
 
 def file_requested(screen: ScreenReading | None) -> bool:
-    return found(asking_text(screen), words().files) is not None
+    """Whether a sentence on the screen asks for a file."""
+    w = words()
+    for sentence in re.split(r"(?<=[.?!])\s+|\n+", asking_text(screen)):
+        if found(sentence, w.upload) or (found(sentence, w.file_nouns)
+                                         and found(sentence, w.file_cues)):
+            return True
+    return False
 
 
 def premature(screen: ScreenReading | None, memory: Memory) -> str | None:

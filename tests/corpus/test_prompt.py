@@ -1,12 +1,9 @@
 from __future__ import annotations
 
-import dataclasses
-import json
-
 import pytest
 
 import corpus
-from corpus.formats import CustomerAction, ScreenReading
+from corpus.formats import ScreenReading
 
 from .conftest import PACK_ID, PACKS
 
