@@ -199,6 +199,20 @@ class CustomerAction(Strict):
     file: str | None = Field(None, description="Material file name ('upload').")
     reason: str | None = Field(None, description="Why the customer ended ('done').")
 
+    def describe(self) -> str:
+        """What the customer did, in one line: the message it typed, else the action in
+        brackets ("[clicked: Yes]", "[uploaded: quote.pdf]", "[signed in]", "[ended: ...]")."""
+        if self.kind == "say":
+            return self.text or ""
+        if self.kind == "click":
+            return f"[clicked: {self.label}]"
+        if self.kind == "upload":
+            return f"[uploaded: {self.file}]"
+        if self.kind == "sign_in":
+            return "[signed in]"
+        last = f"{self.text} " if self.text else ""
+        return f"{last}[ended: {self.reason or 'no reason given'}]"
+
 
 class Timings(Strict):
     reply_wait_s: float | None = Field(None, description="Waiting for the product's reply.")

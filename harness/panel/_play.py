@@ -122,7 +122,7 @@ async def play(customer: Customer, view: Any, screens: PanelScreens) -> PanelTri
         trial.events.append(JourneyEvent(
             step=step, ts=_now(), screen=screen, action=action,
             timings=Timings(customer_s=round(time.monotonic() - started, 3))))
-        history.append(("customer", _said(action)))
+        history.append(("customer", action.describe()))
         if action.kind in ("say", "done") and action.text:
             sent += 1
         if action.kind == "upload" and action.file:
@@ -132,16 +132,6 @@ async def play(customer: Customer, view: Any, screens: PanelScreens) -> PanelTri
             trial.ended, trial.detail = "customer_done", action.reason or ""
             return trial
     return trial
-
-
-def _said(action: CustomerAction) -> str:
-    if action.kind == "click":
-        return f"[clicked: {action.label}]"
-    if action.kind == "upload":
-        return f"[uploaded: {action.file}]"
-    if action.kind == "sign_in":
-        return "[signed in]"
-    return action.text or f"[{action.kind}]"
 
 
 def labels_seen(trial: PanelTrial) -> set[str]:

@@ -41,16 +41,10 @@ def _static_sources(view: Any) -> tuple[str, ...]:
 
 
 def describe(action: CustomerAction) -> str:
-    """One line for what the customer did."""
+    """One line for what the customer did: the message it sent, else the action."""
     if action.kind in ("say", "done") and action.text:
         return action.text[:MESSAGE_LIMIT]
-    if action.kind == "click":
-        return f"[clicked: {action.label}]"
-    if action.kind == "upload":
-        return f"[uploaded: {action.file}]"
-    if action.kind == "done":
-        return f"[ended: {action.reason or 'no reason given'}]"
-    return f"[{action.kind}]"
+    return action.describe()
 
 
 def _is_opening(ev: JourneyEvent, index: int, view: Any) -> bool:

@@ -122,20 +122,26 @@ def test_anonymous_then_sign_in_signs_in_when_asked(dev_env, tmp_path):
         assert PASSWORD_CANARY not in path.read_text(encoding="utf-8", errors="replace"), path
 
 
-def test_llm_customer_failures_become_simulator_errors(dev_env, tmp_path):
+def _llm_run(dev_env, tmp_path: Path, server: FakeOpenAI, run_id: str, **settings):
+    """CTL-M-001 once with the llm customer on ``server``; (record, trial folder, result)."""
     from harness.customers import LlmSettings
 
+    llm = LlmSettings(base_url=server.base_url, model=run_id, **settings)
+    record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
+                                pack_ids=["CTL-M-001"], customer="llm", llm=llm,
+                                run_id=run_id)
+    trial = run_dir / "CTL-M-001" / "trial-1"
+    return record, trial, TrialResult.model_validate_json((trial / "trial.json").read_text())
+
+
+def test_llm_customer_failures_become_simulator_errors(dev_env, tmp_path):
     key = "sk-CANARY-LLM"
     with FakeOpenAI() as server:
         for _ in range(3):  # the client's first try and its two retries
             server.queue(429, {"error": {"message": f"slow down, {key}"}})
-        llm = LlmSettings(base_url=server.base_url, model="fake", api_key=key, max_retries=2,
-                          timeout_s=5)
-        record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
-                                    pack_ids=["CTL-M-001"], customer="llm", llm=llm,
-                                    run_id="llm")
-    trial = run_dir / "CTL-M-001" / "trial-1"
-    result = TrialResult.model_validate_json((trial / "trial.json").read_text())
+        record, trial, result = _llm_run(dev_env, tmp_path, server, "llm", api_key=key,
+                                         max_retries=2, timeout_s=5)
+    run_dir = trial.parent.parent
     assert result.status == "simulator_error"
     assert result.stop_reason == "simulator_error" and "kind=rate_limit" in result.detail
     assert result.retries == 2
@@ -159,19 +165,15 @@ def test_llm_customer_completes_a_journey_with_permitted_prompts_only(dev_env, t
     """The panel's well-behaved stand-in plays a whole journey from the screen-only prompt:
     the prompt holds enough, and nothing it may not hold."""
     import scoring
-    from harness.customers import LlmSettings
     from harness.panel import well_behaved
 
     with FakeOpenAI(default=well_behaved) as server:
         server.queue(503, {"error": {"message": "warming up"}})
-        llm = LlmSettings(base_url=server.base_url, model="stand-in", api_key="sk-CANARY-LLM-2",
-                          timeout_s=10, price_prompt_per_mtok=0.5,
-                          price_completion_per_mtok=1.5)
-        record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
-                                    pack_ids=["CTL-M-001"], customer="llm", llm=llm,
-                                    run_id="llm-ok")
-    trial = run_dir / "CTL-M-001" / "trial-1"
-    result = TrialResult.model_validate_json((trial / "trial.json").read_text())
+        record, trial, result = _llm_run(dev_env, tmp_path, server, "llm-ok",
+                                         api_key="sk-CANARY-LLM-2", timeout_s=10,
+                                         price_prompt_per_mtok=0.5,
+                                         price_completion_per_mtok=1.5)
+    run_dir = trial.parent.parent
     assert result.status == "completed", result.detail
     assert result.retries == 1 and result.tokens.total_tokens > 0
     assert result.cost_usd == pytest.approx(result.tokens.prompt_tokens * 0.5e-6
