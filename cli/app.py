@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import corpus_cmd, dev_cmd, run_cmd, score_cmd, seed_cmd, selftest_cmd
+from . import corpus_cmd, dev_cmd, profile_cmd, run_cmd, score_cmd, seed_cmd, selftest_cmd
 
 app = typer.Typer(
     name="claims-harness",
@@ -31,6 +31,7 @@ corpus_cmd.register(app)
 seed_cmd.register(app)
 dev_cmd.register(app)
 run_cmd.register(app)
+profile_cmd.register(app)
 score_cmd.register(app)
 selftest_cmd.register(app)
 

@@ -23,8 +23,8 @@ def run(
     pack: list[str] = typer.Option([], "--pack", help="Pack id to run (repeatable; default all)."),
     trials: int = typer.Option(1, min=1, help="Trials per pack."),
     lanes: int = typer.Option(0, min=0, help="With --dev: number of lanes to start."),
-    dev: bool = typer.Option(False, "--dev", help="Start the embedded dev environment for this "
-                             "run and stop it afterwards."),
+    dev: bool = typer.Option(False, "--dev", help="Start the embedded stores and the profile's "
+                             "product ([dev] in the profile) for this run; stop them afterwards."),
     customer: str = typer.Option("scripted", help="scripted | llm"),
     runs_dir: Path = typer.Option(Path("runs"), help="Where run records go."),
     run_id: str | None = typer.Option(None, help="Run id (default: timestamp + random)."),
@@ -33,6 +33,12 @@ def run(
         "run.json; finished trials are kept)."),
     self_test: bool = typer.Option(False, "--self-test", help="Allow a controlled runtime; the "
                                    "run is labelled a self-test."),
+    no_reset: bool = typer.Option(False, "--no-reset", help="Run without resetting the product "
+                                  "between trials (a profile without a reset needs it); the "
+                                  "run is labelled 'no reset'."),
+    allow_unreported_runtime: bool = typer.Option(
+        False, "--allow-unreported-runtime", help="Run a product whose profile says it reports "
+        "no runtime; the run is labelled 'runtime not reported'."),
     headed: bool = typer.Option(False, "--headed", help="Show the browser."),
     browser_executable: str | None = typer.Option(
         None, "--browser-executable", help="Chromium to launch (default $CLAIMS_HARNESS_CHROMIUM "
@@ -91,28 +97,25 @@ def run(
             "profile": profile, "packs": str(packs), "pack": list(pack), "trials": trials,
             "lanes": lanes, "dev": dev, "customer": customer, "tracing": tracing,
             "turn_limit": turn_limit, "stuck_after": stuck_after, "headed": headed,
-            "runtime": runtime if dev else None,
+            "runtime": runtime if dev else None, "no_reset": no_reset,
+            "allow_unreported_runtime": allow_unreported_runtime,
         }
         options = harness.RunOptions(
             profile=prof, packs_root=packs, runs_dir=runs_dir, pack_ids=list(pack),
             trials=trials, customer=customer, llm=llm,
             run_id=None if resume else (run_id or harness.new_run_id()), resume=resume,
-            self_test=self_test, headed=headed, browser_executable=browser_executable,
+            self_test=self_test, no_reset=no_reset,
+            allow_unreported_runtime=allow_unreported_runtime, headed=headed,
+            browser_executable=browser_executable,
             tracing=tracing, turn_limit=turn_limit, stuck_after=stuck_after,
             recorded_options=recorded,
         )
         with contextlib.ExitStack() as stack:
             if dev:
-                import seed
-
-                env = stack.enter_context(seed.start_dev(
-                    lanes=max(1, lanes), app=True, runtime=runtime,
-                    baseline_path=packs / "baseline.json"))
-                typer.echo(f"dev environment: {len(env.lanes)} lane(s), runtime {runtime}")
-                options.profile = prof.with_lanes([
-                    harness.Lane(name=ln.name, base_url=ln.base_url or "",
-                                 seed_url=ln.seed_url, database=ln.database)
-                    for ln in env.lanes])
+                options.profile, env = stack.enter_context(harness.dev_product(
+                    prof, max(1, lanes), packs, runtime=runtime))
+                what = f"runtime {runtime}" if prof.dev and prof.dev.builtin else prof.name
+                typer.echo(f"dev environment: {len(env.lanes)} lane(s), {what}")
                 options.seed_token = env.seed_token
             elif lanes and lanes != len(prof.resolved_lanes()):
                 raise typer.BadParameter(

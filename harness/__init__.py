@@ -4,18 +4,20 @@ Reads packs only through ``corpus.load_customer_view``, plus ``setup.json`` whic
 unread to the seed route.
 """
 
-from ._profile import Lane, Profile, load_profile
+from ._dev import dev_product
+from ._profile_check import CheckReport, check_profile
 from ._redact import redact_har
+from ._reset import ResetAdapter, ResetOutcome, make_reset
 from ._run import (
     RunOptions,
     TrialProgress,
-    check_runtime,
     execute,
     new_run_id,
     prepare_resume,
     run,
     summary_line,
 )
+from ._runtime import RuntimeInfo, check_runtime
 from ._transcript import SELF_TEST_LABEL
 from ._trial import TRACING_MODES, TrialSettings, run_trial
 from .customers import (
@@ -27,6 +29,7 @@ from .customers import (
     make_customer,
     parse_action,
 )
+from .profile import Lane, Profile, load_profile
 
 __all__ = [
     "SELF_TEST_LABEL",
@@ -37,13 +40,20 @@ __all__ = [
     "LlmCustomer",
     "LlmSettings",
     "Profile",
+    "ResetAdapter",
+    "ResetOutcome",
     "RunOptions",
+    "RuntimeInfo",
     "ScriptedCustomer",
     "TrialProgress",
     "TrialSettings",
+    "CheckReport",
+    "check_profile",
     "check_runtime",
+    "dev_product",
     "execute",
     "load_profile",
+    "make_reset",
     "make_customer",
     "new_run_id",
     "parse_action",

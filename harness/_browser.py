@@ -1,28 +1,29 @@
-"""Driving the customer screen through a profile: read regions, wait, act, screenshot.
+"""Driving the customer screen through a profile: wait, act, upload, screenshot.
 
-Decisions are taken only from what this module reads off the page (visible text); the
-network is recorded in the HAR and never consulted.
+Decisions are taken only from what ``_screen`` reads off the page (visible text); the network
+is recorded in the HAR and never consulted.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Locator, Page
 
-from corpus.errors import ProductError
+from corpus.errors import HarnessError, ProductError
 from corpus.formats import ScreenReading
 
-from ._profile import Profile, url
+from ._marks import first_match
+from ._screen import Probe, Reading, Screen
+from .profile import Profile, url
 
-SCREEN_JS = (Path(__file__).with_name("_screen.js")).read_text(encoding="utf-8")
 CHROMIUM_ENV = "CLAIMS_HARNESS_CHROMIUM"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -34,12 +35,16 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 VIEWPORT = {"width": 1280, "height": 900}
-
-_WAIT_JS = """([sel, attr, val, agentSel, prev]) => {
-  const c = document.querySelector(sel);
-  if (!c || c.getAttribute(attr) !== val) return false;
-  return prev === null || document.querySelectorAll(agentSel).length > prev;
-}"""
+ACTION_TIMEOUT_MS = 10000
+# How an upload ended, as recorded in the journey.
+UPLOAD_ACKNOWLEDGED = "acknowledged"
+UPLOAD_REFUSED = "refused"
+UPLOAD_NOT_ACKNOWLEDGED = "upload_not_acknowledged"
+_SCROLL_JS = ("(alts) => { for (const s of alts) { let els = []; try { "
+              "els = document.querySelectorAll(s); } catch (e) { continue; } "
+              "for (const c of els) for (const el of [c, c.parentElement, "
+              "...c.querySelectorAll('*')]) if (el && el.scrollHeight > el.clientHeight) "
+              "el.scrollTop = el.scrollHeight; } }")
 
 
 def chromium_executable(option: str | None = None) -> str:
@@ -51,22 +56,10 @@ async def launch_browser(playwright: Any, executable: str | None = None, headed:
     """Launch Chromium headless (or headed) with the harness's fixed arguments."""
     path = chromium_executable(executable)
     if not Path(path).exists():
-        from corpus.errors import HarnessError
-
         raise HarnessError("Chromium not found", field="browser_executable", path=path)
     return await playwright.chromium.launch(
         executable_path=path, headless=not headed, args=CHROMIUM_ARGS
     )
-
-
-@dataclass
-class Reading:
-    """One read of the screen: the customer-visible part plus bookkeeping."""
-
-    screen: ScreenReading
-    agent_texts: list[str]
-    agent_count: int
-    problem: bool = False
 
 
 def slug(text: str, limit: int = 24) -> str:
@@ -74,8 +67,12 @@ def slug(text: str, limit: int = 24) -> str:
     return s[:limit].strip("-") or "step"
 
 
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
 class CustomerPage:
-    """The customer's browser tab, read and driven through the profile's selectors."""
+    """The customer's browser tab, read and driven through the profile."""
 
     def __init__(self, page: Page, profile: Profile, base_url: str) -> None:
         self.page = page
@@ -83,9 +80,10 @@ class CustomerPage:
         self.base_url = base_url
         self.sc = profile.customer_screen
         self.completion = profile.completion
-        self._pattern = re.compile(self.sc.claim_number_pattern)
-        self._selectors = self.sc.model_dump(exclude={"handoff_patterns", "claim_number_pattern",
-                                                      "start_path"})
+        self.screen = Screen(page, profile)
+
+    async def _locator(self, alternatives: list[str], what: str) -> Locator:
+        return await first_match(self.page, alternatives, what)
 
     # ------------------------------------------------------------------ navigation
     async def goto(self, path: str) -> None:
@@ -95,14 +93,19 @@ class CustomerPage:
                                         timeout=self.completion.timeout_s * 1000)
         except PlaywrightError as exc:
             raise ProductError("the product did not load", url=target,
-                               error=str(exc).splitlines()[0]) from exc
+                               error=_first_line(exc)) from exc
         if resp is not None and resp.status >= 500:
             raise ProductError("the product answered with a server error", url=target,
                                status=resp.status)
 
+    async def open_start(self) -> None:
+        await self.goto(self.sc.start_path)
+
     async def sign_in_page(self, username: str, password: str) -> None:
         """Sign in on the account sign-in page, then open the start page."""
         si = self.profile.customer_sign_in
+        if si is None:
+            raise ProductError("the profile has no customer sign-in page")
         await self.goto(si.path)
         await self._fill_submit(si.username, si.password, si.submit, username, password)
         try:
@@ -111,52 +114,68 @@ class CustomerPage:
         except PlaywrightError as exc:
             raise ProductError("account sign-in did not leave the sign-in page",
                                url=self.page.url) from exc
-        await self.goto(self.sc.start_path)
+        await self.open_start()
 
-    async def _fill_submit(self, user_sel: str, pw_sel: str, submit_sel: str, username: str,
-                           password: str) -> None:
+    async def _fill_submit(self, user_sel: list[str], pw_sel: list[str], submit_sel: list[str],
+                           username: str, password: str) -> None:
         timeout = self.completion.timeout_s * 1000
         try:
-            await self.page.locator(user_sel).first.fill(username, timeout=timeout)
-            await self.page.locator(pw_sel).first.fill(password, timeout=timeout)
-            await self.page.locator(submit_sel).first.click(timeout=timeout)
+            await (await self._locator(user_sel, "user name field")).fill(username,
+                                                                          timeout=timeout)
+            await (await self._locator(pw_sel, "password field")).fill(password,
+                                                                       timeout=timeout)
+            await (await self._locator(submit_sel, "sign-in control")).click(timeout=timeout)
         except PlaywrightError as exc:
             raise ProductError("sign-in controls missing or unusable", url=self.page.url,
-                               error=str(exc).splitlines()[0]) from exc
+                               error=_first_line(exc)) from exc
 
     # ------------------------------------------------------------------ waiting
-    async def wait_reply(self, prev_count: int | None) -> tuple[float, bool]:
-        """Wait for the completion signal (and a new agent reply when ``prev_count`` is given).
+    async def wait_first(self) -> float:
+        """Wait until a freshly opened page is ready and any greeting has finished."""
+        started = time.monotonic()
+        if not await self.screen.wait(None, self.completion.timeout_s, ready=True):
+            raise ProductError("the page never became ready (ready selector or completion)",
+                               url=self.page.url, waited_s=round(time.monotonic() - started, 1))
+        return time.monotonic() - started
 
-        Returns (seconds waited, whether a new reply appeared). Raises ``ProductError`` when
-        the reply never completes.
+    async def wait_reply(self, prev: Probe | None) -> tuple[float, bool]:
+        """Wait for a new reply after ``prev`` (the state before the action) to complete.
+
+        Returns (seconds waited, whether a new reply appeared). Without a new reply within
+        ``new_reply_timeout_s`` it checks the product is alive and waits only for completion.
+        Raises ``ProductError`` when the reply never completes.
         """
         c = self.completion
         started = time.monotonic()
-        args = [c.selector, c.attribute, c.value, self.sc.agent_message, prev_count]
-        first_timeout = c.new_reply_timeout_s if prev_count is not None else c.timeout_s
-        try:
-            await self.page.wait_for_function(_WAIT_JS, arg=args, timeout=first_timeout * 1000,
-                                              polling=50)
+        if prev is not None and await self.screen.wait(prev, c.new_reply_timeout_s):
             return time.monotonic() - started, True
-        except PlaywrightError as exc:
-            if prev_count is None:
-                raise ProductError("the reply never completed", url=self.page.url,
-                                   waited_s=round(time.monotonic() - started, 1)) from exc
-        await self.check_alive()
+        if prev is not None:
+            await self.check_alive()
         remaining = max(0.5, c.timeout_s - (time.monotonic() - started))
-        args[-1] = None
-        try:
-            await self.page.wait_for_function(_WAIT_JS, arg=args, timeout=remaining * 1000,
-                                              polling=100)
-        except PlaywrightError as exc:
-            raise ProductError("the reply never completed", url=self.page.url,
-                               waited_s=round(time.monotonic() - started, 1)) from exc
-        return time.monotonic() - started, False
+        if await self.screen.wait(None, remaining):
+            return time.monotonic() - started, False
+        raise ProductError("the reply never completed", url=self.page.url,
+                           waited_s=round(time.monotonic() - started, 1))
+
+    async def baseline(self) -> Probe:
+        """The reply state right before an action, once the product is idle.
+
+        Acting while the product still works would let a reply that was on its way count as
+        the answer to this action.
+        """
+        probe = await self.screen.probe()
+        if probe.complete:
+            return probe
+        if not await self.screen.wait(None, self.completion.timeout_s):
+            raise ProductError("the product stayed busy; the customer could not act",
+                               url=self.page.url)
+        return await self.screen.probe()
 
     async def check_alive(self) -> None:
-        """A liveness probe of the runtime report (classifies a crash; never a decision)."""
-        target = url(self.base_url, self.profile.runtime.path)
+        """A liveness probe (classifies a crash; never a decision)."""
+        path = (self.profile.runtime.path if self.profile.capabilities.runtime_report
+                else self.sc.start_path)
+        target = url(self.base_url, path)
         try:
             async with httpx.AsyncClient(timeout=3.0, trust_env=False) as client:
                 resp = await client.get(target)
@@ -169,19 +188,7 @@ class CustomerPage:
 
     # ------------------------------------------------------------------ reading
     async def read(self) -> Reading:
-        try:
-            raw = await self.page.evaluate(SCREEN_JS, self._selectors)
-        except PlaywrightError as exc:
-            raise ProductError("the page could not be read", url=self.page.url,
-                               error=str(exc).splitlines()[0]) from exc
-        texts = raw.pop("agent_texts")
-        count = raw.pop("agent_count")
-        problem = raw.pop("problem")
-        claim_text = raw.pop("claim_number_text")
-        match = self._pattern.search(claim_text) if claim_text else None
-        raw["claim_number"] = match.group(0) if match else None
-        return Reading(screen=ScreenReading.model_validate(raw), agent_texts=texts,
-                       agent_count=count, problem=problem)
+        return await self.screen.read()
 
     def handoff(self, screen: ScreenReading) -> bool:
         return any(re.search(p, screen.latest_reply) for p in self.sc.handoff_patterns)
@@ -190,53 +197,84 @@ class CustomerPage:
         """Screenshot the viewport with the conversation pane scrolled to its latest reply."""
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            await self.page.evaluate(
-                "(s) => { for (const c of document.querySelectorAll(s)) "
-                "for (const el of [c, c.parentElement, ...c.querySelectorAll('*')]) "
-                "if (el && el.scrollHeight > el.clientHeight) el.scrollTop = el.scrollHeight; }",
-                self.sc.conversation,
-            )
+            await self.page.evaluate(_SCROLL_JS, list(self.sc.conversation))
             await self.page.screenshot(path=str(path), timeout=15000)
         except PlaywrightError as exc:
             raise ProductError("screenshot failed", file=path.name,
-                               error=str(exc).splitlines()[0]) from exc
+                               error=_first_line(exc)) from exc
 
     # ------------------------------------------------------------------ acting
-    async def say(self, text: str) -> None:
+    async def say(self, text: str) -> Probe:
+        """Type ``text`` and send it; returns the reply state just before sending.
+
+        Filling may wait for a composer the product still keeps disabled; the baseline is
+        taken after that, so a reply that arrives meanwhile is not taken for the answer.
+        """
         try:
-            box = self.page.locator(self.sc.composer_input).first
-            await box.fill(text, timeout=10000)
-            await self.page.locator(self.sc.composer_send).first.click(timeout=10000)
+            box = await self._locator(self.sc.composer_input, "composer")
+            await box.fill(text, timeout=ACTION_TIMEOUT_MS)
+            send = await self._locator(self.sc.composer_send, "send control")
+            base = await self.baseline()
+            await send.click(timeout=ACTION_TIMEOUT_MS)
         except PlaywrightError as exc:
             raise ProductError("the composer is missing or unusable", url=self.page.url,
-                               error=str(exc).splitlines()[0]) from exc
+                               error=_first_line(exc)) from exc
+        return base
 
-    async def click(self, label: str) -> bool:
-        """Click the visible control labelled ``label``; False when there is none."""
-        candidates = [
-            self.page.locator(self.sc.chips).filter(has_text=re.compile(
-                r"^\s*" + re.escape(label) + r"\s*$")),
-            self.page.get_by_role("button", name=label, exact=True),
-            self.page.get_by_role("link", name=label, exact=True),
-        ]
+    async def click(self, label: str) -> Probe | None:
+        """Click the visible control labelled ``label``; returns the reply state just before
+        the click, or None when there is no such control."""
+        exact = re.compile(r"^\s*" + re.escape(label) + r"\s*$")
+        candidates = [self.page.locator(s).filter(has_text=exact) for s in self.sc.chips]
+        candidates += [self.page.get_by_role("button", name=label, exact=True),
+                       self.page.get_by_role("link", name=label, exact=True)]
         for loc in candidates:
             try:
                 for i in range(await loc.count()):
                     item = loc.nth(i)
                     if await item.is_visible():
-                        await item.click(timeout=10000)
-                        return True
+                        base = await self.baseline()
+                        await item.click(timeout=ACTION_TIMEOUT_MS)
+                        return base
             except PlaywrightError:
                 continue
-        return False
+        return None
 
-    async def upload(self, path: Path) -> None:
-        try:
-            await self.page.locator(self.sc.attach_input).first.set_input_files(
-                str(path), timeout=10000)
-        except PlaywrightError as exc:
-            raise ProductError("the attach control is missing or unusable", url=self.page.url,
-                               error=str(exc).splitlines()[0]) from exc
+    async def upload(self, path: Path) -> tuple[str, Probe]:
+        """Attach ``path`` and wait until the product shows it (or an upload error).
+
+        Returns how it ended — ``UPLOAD_ACKNOWLEDGED``, ``UPLOAD_REFUSED`` (the product
+        showed an upload error) or, after one retry, ``UPLOAD_NOT_ACKNOWLEDGED`` — and the
+        reply state just before the first attempt.
+        """
+        base = await self.baseline()
+        for _attempt in range(2):
+            before = await self.screen.upload_marks(path.name)
+            try:
+                attach = await self._locator(self.sc.attach_input, "attach control")
+                await attach.set_input_files(str(path), timeout=ACTION_TIMEOUT_MS)
+                if self.sc.send_after_attach:
+                    send = await self._locator(self.sc.composer_send, "send control")
+                    await send.click(timeout=ACTION_TIMEOUT_MS)
+            except PlaywrightError as exc:
+                raise ProductError("the attach control is missing or unusable",
+                                   url=self.page.url, error=_first_line(exc)) from exc
+            outcome = await self._upload_outcome(path.name, before)
+            if outcome is not None:
+                return outcome, base
+        return UPLOAD_NOT_ACKNOWLEDGED, base
+
+    async def _upload_outcome(self, name: str, before: dict[str, Any]) -> str | None:
+        deadline = time.monotonic() + self.sc.upload_timeout_s
+        while True:
+            now = await self.screen.upload_marks(name)
+            if now["mentions"] > before["mentions"] or now["acks"] > before["acks"]:
+                return UPLOAD_ACKNOWLEDGED
+            if now["error"] and now["error"] != before["error"]:
+                return UPLOAD_REFUSED
+            if time.monotonic() >= deadline:
+                return None
+            await asyncio.sleep(0.1)
 
     async def sign_in_prompt(self, username: str, password: str) -> None:
         """Sign in through the in-conversation prompt; waits until the prompt has gone."""
@@ -244,7 +282,7 @@ class CustomerPage:
         await self._fill_submit(sc.sign_in_username, sc.sign_in_password, sc.sign_in_submit,
                                 username, password)
         try:
-            await self.page.locator(sc.sign_in_prompt).first.wait_for(
-                state="hidden", timeout=self.completion.timeout_s * 1000)
+            prompt = await self._locator(sc.sign_in_prompt, "sign-in prompt")
+            await prompt.wait_for(state="hidden", timeout=self.completion.timeout_s * 1000)
         except PlaywrightError as exc:
             raise ProductError("the sign-in prompt did not close", url=self.page.url) from exc

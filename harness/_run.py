@@ -15,18 +15,27 @@ from importlib.metadata import version as pkg_version
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 import corpus
-from corpus.errors import ProductError, RunRecordError
+from corpus.errors import ProfileError, RunRecordError
 from corpus.formats import RunRecord, TrialEntry, TrialResult, TrialStatus
-from corpus.formats.run import CorpusInfo, CustomerInfo, HarnessInfo, LaneInfo, ProductInfo
+from corpus.formats.run import (
+    LABEL_NO_RESET,
+    LABEL_RUNTIME_NOT_REPORTED,
+    LABEL_SELF_TEST,
+    CorpusInfo,
+    CustomerInfo,
+    HarnessInfo,
+    LaneInfo,
+    ProductInfo,
+)
 
 from ._browser import launch_browser
 from ._files import write_model_atomic
-from ._profile import Lane, Profile, url
+from ._reset import ResetAdapter, make_reset
+from ._runtime import check_runtime
 from ._trial import TrialSettings, run_trial
 from .customers import LlmSettings, make_customer
+from .profile import Lane, Profile
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,8 @@ class RunOptions:
     run_id: str | None = None
     resume: str | None = None
     self_test: bool = False
+    no_reset: bool = False
+    allow_unreported_runtime: bool = False
     headed: bool = False
     browser_executable: str | None = None
     tracing: str = "off"
@@ -99,32 +110,6 @@ def harness_version() -> str:
         return pkg_version("claims-journey-harness")
     except PackageNotFoundError:
         return "unknown"
-
-
-def check_runtime(profile: Profile, lanes: list[Lane], self_test: bool) -> tuple[str, dict]:
-    """Read each lane's runtime report; refuse a controlled runtime unless ``self_test``."""
-    runtime, report = "", {}
-    for lane in lanes:
-        target = url(lane.base_url, profile.runtime.path)
-        try:
-            resp = httpx.get(target, timeout=10.0, trust_env=False)
-            resp.raise_for_status()
-            report = resp.json()
-        except (httpx.HTTPError, ValueError) as exc:
-            raise ProductError(f"cannot read the runtime report: {exc}", url=target,
-                               lane=lane.name) from exc
-        if not isinstance(report, dict) or profile.runtime.field not in report:
-            raise ProductError("the runtime report lacks its runtime field", url=target,
-                               field=profile.runtime.field)
-        runtime = str(report[profile.runtime.field])
-        if runtime in profile.runtime.controlled_values and not self_test:
-            raise ProductError(
-                f"refusing to run: the product reports the controlled runtime '{runtime}', a "
-                "stand-in that only proves the harness works; pass --self-test to run against "
-                "it on purpose (the run is then labelled a self-test)",
-                url=target, lane=lane.name, runtime=runtime,
-            )
-    return runtime, report
 
 
 def _trial_path(pack_id: str, n: int) -> str:
@@ -173,10 +158,30 @@ def _entry_from(result: TrialResult, path: str) -> TrialEntry:
     )
 
 
-def _seed_client(lane: Lane, token: str, timeout: float) -> Any:
-    from seed import SeedClient
+def run_labels(options: RunOptions, runtime_reported: bool) -> list[str]:
+    """What makes a run's numbers not plain product numbers; shown wherever they are."""
+    labels = []
+    if options.self_test:
+        labels.append(LABEL_SELF_TEST)
+    if options.no_reset:
+        labels.append(LABEL_NO_RESET)
+    if not runtime_reported:
+        labels.append(LABEL_RUNTIME_NOT_REPORTED)
+    return labels
 
-    return SeedClient(lane.seed_url or "", token, timeout)
+
+def _lane_info(ln: Lane) -> LaneInfo:
+    return LaneInfo(name=ln.name, base_url=ln.base_url, staff_base_url=ln.staff_base_url,
+                    database=ln.database)
+
+
+def _product_info(profile: Profile, lanes: list[Lane], runtime: Any) -> ProductInfo:
+    return ProductInfo(
+        profile=profile.name, base_urls=[ln.base_url for ln in lanes], runtime=runtime.runtime,
+        runtime_report=runtime.fields, runtime_reported=runtime.reported,
+        reset_adapter=profile.reset.adapter, state_source=profile.state_source(),
+        capabilities=profile.capabilities.model_dump(),
+        claim_number_pattern=profile.customer_screen.claim_number_pattern)
 
 
 async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
@@ -185,7 +190,14 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
     lanes = profile.resolved_lanes()
     packs_root = Path(options.packs_root)
     version, chash = corpus.corpus_identity(packs_root)
-    runtime, report = check_runtime(profile, lanes, options.self_test)
+    if profile.reset.adapter == "none" and not options.no_reset:
+        raise ProfileError("refusing to run: the profile gives no way to reset the product "
+                           "between trials, so trials would see each other's claims; pass "
+                           "--no-reset to run anyway (the run is labelled 'no reset')",
+                           profile=profile.name, field="reset.adapter")
+    runtime = check_runtime(profile, lanes, options.self_test,
+                            options.allow_unreported_runtime)
+    labels = run_labels(options, runtime.reported)
     if options.resume:
         run_dir = Path(options.runs_dir) / options.resume
         record = prepare_resume(run_dir)
@@ -196,16 +208,19 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
         if record.self_test != options.self_test:
             raise RunRecordError("resume with the same --self-test setting as the run",
                                  run=options.resume, self_test=record.self_test)
-        if record.product.runtime != runtime:
+        if record.product.runtime != runtime.runtime:
             raise RunRecordError("the product now reports another runtime; resuming would mix "
                                  "two products in one run", run=options.resume,
-                                 recorded=record.product.runtime, now=runtime)
+                                 recorded=record.product.runtime, now=runtime.runtime)
+        if sorted(record.labels) != sorted(labels):
+            raise RunRecordError("resume with the same --self-test / --no-reset / "
+                                 "--allow-unreported-runtime settings as the run",
+                                 run=options.resume, labels=record.labels)
         # Lanes of a resumed run may listen elsewhere (a new dev environment): record them too.
         known = {(ln.name, ln.base_url) for ln in record.lanes}
         for ln in lanes:
             if (ln.name, ln.base_url) not in known:
-                record.lanes.append(LaneInfo(name=ln.name, base_url=ln.base_url,
-                                             database=ln.database))
+                record.lanes.append(_lane_info(ln))
                 record.product.base_urls.append(ln.base_url)
     else:
         all_packs = {p.name: p for p in corpus.list_packs(packs_root)}
@@ -221,14 +236,12 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
         customer_info = (options.llm.info() if options.customer == "llm" and options.llm else
                          CustomerInfo(kind="scripted"))
         record = RunRecord(
-            run_id=run_id, created_at=_now(), self_test=options.self_test,
+            run_id=run_id, created_at=_now(), self_test=options.self_test, labels=labels,
             harness=HarnessInfo(version=harness_version(), git_commit=git_commit()),
             corpus=CorpusInfo(version=version, hash=chash, path=str(packs_root)),
-            product=ProductInfo(profile=profile.name, base_urls=[ln.base_url for ln in lanes],
-                                runtime=runtime, runtime_report=report),
+            product=_product_info(profile, lanes, runtime),
             customer=customer_info,
-            lanes=[LaneInfo(name=ln.name, base_url=ln.base_url, database=ln.database)
-                   for ln in lanes],
+            lanes=[_lane_info(ln) for ln in lanes],
             options=options.recorded_options,
             trials=[TrialEntry(pack_id=p, trial=n, path=_trial_path(p, n))
                     for p in wanted for n in range(1, options.trials + 1)],
@@ -254,17 +267,25 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
     total = pending.qsize()
     done = 0
     settings = TrialSettings(turn_limit=options.turn_limit, stuck_after=options.stuck_after,
-                             tracing=options.tracing, self_test=options.self_test)
+                             tracing=options.tracing, self_test=options.self_test,
+                             labels=list(record.labels))
+    confirm_labels = list(profile.customer_screen.confirm_labels)
 
     def factory(view: Any, pack_dir: Path) -> Any:
-        return make_customer(options.customer, view, pack_dir, options.llm)
+        return make_customer(options.customer, view, pack_dir, options.llm,
+                             confirm_labels=confirm_labels)
+
+    def reset_for(lane: Lane) -> ResetAdapter:
+        if options.no_reset:
+            return ResetAdapter(profile, lane, packs_root)
+        return make_reset(profile, lane, packs_root, token)
 
     async with async_playwright() as pw:
         browser = await launch_browser(pw, options.browser_executable, options.headed)
         try:
             async def lane_worker(lane: Lane) -> None:
                 nonlocal done
-                client = _seed_client(lane, token, profile.seed.timeout_s)
+                client = reset_for(lane)
                 try:
                     while True:
                         try:

@@ -1,46 +1,119 @@
-// Read the customer screen as visible text, one region per profile selector.
-// Called as page.evaluate(source, selectors); returns a ScreenReading-shaped object.
-(sel) => {
+// The customer screen, read and watched inside the page in one call.
+//
+// Called as page.evaluate(source, args). Every selector arrives as a list of CSS alternatives
+// (the harness turns Playwright-only selectors into attribute marks first); the first
+// alternative with a match in the page is the region. Only visible text is read (innerText of
+// elements that are displayed), never hidden text or network data.
+//
+// args.mode:
+//   "read"   every region (a ScreenReading) plus the agent replies and their count;
+//   "probe"  what a wait and an action baseline need: reply count, latest reply, complete;
+//   "wait"   true once the reply is complete (and new, when args.prev is given);
+//   "upload" what shows an uploaded file: occurrences of args.name, ack elements, error text.
+(args) => {
+  const R = args.regions;
+  const C = args.completion;
   const visible = (el) => {
     if (!el) return false;
     const style = window.getComputedStyle(el);
     if (style.visibility === "hidden" || style.display === "none") return false;
     return el.getClientRects().length > 0;
   };
-  const all = (s) => (s ? Array.from(document.querySelectorAll(s)).filter(visible) : []);
+  const resolve = (alts) => {
+    for (const s of alts || []) {
+      const els = document.querySelectorAll(s);
+      if (els.length) return Array.from(els);
+    }
+    return [];
+  };
+  const shown = (alts) => resolve(alts).filter(visible);
   const text = (el) => (el.innerText || "").trim();
-  const first = (s) => { const els = all(s); return els.length ? text(els[0]) : ""; };
-  const last = (s) => { const els = all(s); return els.length ? text(els[els.length - 1]) : ""; };
-  const inside = (el, s) => !!(s && el.closest(s));
+  const first = (alts) => { const els = shown(alts); return els.length ? text(els[0]) : ""; };
 
-  const chips = all(sel.chips).map(text).filter(Boolean);
-  const chipEls = new Set(all(sel.chips));
-  const skip = [sel.composer_send, sel.sign_in_submit].filter(Boolean);
-  const buttons = all(sel.buttons)
-    .filter((b) => !chipEls.has(b) && !skip.some((s) => b.matches(s)))
-    .filter((b) => !inside(b, sel.sign_in_prompt))
+  // Busy placeholders may share the reply class: they are never replies.
+  const busyEls = resolve(C.busy);
+  const isBusy = (el) => busyEls.some((b) => b === el || b.contains(el) || el.contains(b));
+  const replies = resolve(R.agent_message).filter((el) => !isBusy(el));
+  const shownReplies = replies.filter(visible);
+  const latestEl = shownReplies.length ? shownReplies[shownReplies.length - 1] : null;
+  const latest = latestEl ? text(latestEl) : "";
+
+  const complete = () => {
+    if (C.attribute) {
+      const el = resolve(C.selector)[0];
+      if (!el || el.getAttribute(C.attribute) !== C.value) return false;
+    }
+    if (C.busy.length && shown(C.busy).length) return false;
+    if (C.enabled.length) {
+      const el = resolve(C.enabled)[0];
+      if (el && (el.disabled || el.getAttribute("aria-disabled") === "true")) return false;
+    }
+    if (C.stable_ms) {
+      const conv = resolve(R.conversation)[0];
+      const sig = (conv ? conv.innerText : "") + "\u0000" + replies.length;
+      const now = performance.now();
+      let st = window.__claimsHarnessStable;
+      if (!st) st = window.__claimsHarnessStable = { sig: null, since: now };
+      if (st.sig !== sig) { st.sig = sig; st.since = now; }
+      if (now - st.since < C.stable_ms) return false;
+    }
+    return true;
+  };
+
+  if (args.mode === "probe") {
+    return { count: replies.length, latest: latest, complete: complete() };
+  }
+  if (args.mode === "wait") {
+    if (args.ready && args.ready.length && !resolve(args.ready).length) return false;
+    const prev = args.prev;
+    const fresh = !prev || replies.length > prev.count ||
+      (prev.latest !== null && latest !== "" && latest !== prev.latest);
+    // complete() runs even when not fresh yet, so the stability clock sees every change.
+    const done = complete();
+    return fresh && done;
+  }
+  if (args.mode === "upload") {
+    const pool = [...shown(R.upload_ack), ...shown(R.customer_message)];
+    const source = pool.length ? pool.map(text).join("\n") : first(R.conversation);
+    const name = (args.name || "").toLowerCase();
+    let count = 0;
+    if (name) {
+      const hay = source.toLowerCase();
+      for (let i = hay.indexOf(name); i >= 0; i = hay.indexOf(name, i + name.length)) count++;
+    }
+    return { mentions: count, acks: resolve(R.upload_ack).length, error: first(R.upload_error) };
+  }
+
+  // mode "read"
+  const inside = (el, alts) => (alts || []).some((s) => el.closest(s));
+  const chipEls = shown(R.chips);
+  const chipSet = new Set(chipEls);
+  const skip = [...(R.composer_send || []), ...(R.sign_in_submit || [])];
+  const buttons = shown(R.buttons)
+    .filter((b) => !chipSet.has(b) && !skip.some((s) => b.matches(s)))
+    .filter((b) => !inside(b, R.sign_in_prompt))
     .filter((b) => !b.disabled)
     .map(text)
     .filter(Boolean);
-  const signIn = all(sel.sign_in_prompt);
-  const dialogs = all(sel.dialogs).filter((d) => !signIn.includes(d)).map(text).filter(Boolean);
-  const claim = first(sel.claim_number);
-  const replies = all(sel.agent_message);
-  const lastReply = replies.length ? replies[replies.length - 1] : null;
+  const signIn = shown(R.sign_in_prompt);
+  const dialogs = shown(R.dialogs).filter((d) => !signIn.includes(d)).map(text).filter(Boolean);
+  const problem = !!(latestEl && (R.problem_message || []).some((s) => latestEl.matches(s)));
   return {
-    latest_reply: last(sel.agent_message),
-    chips: chips,
-    todo: first(sel.todo_bar),
-    sidebar: first(sel.sidebar),
-    dialogs: dialogs,
-    cards: all(sel.cards).map(text).filter(Boolean),
-    facts_panel: first(sel.facts_panel),
-    upload_error: first(sel.upload_error),
-    sign_in_prompt: signIn.length > 0,
-    claim_number_text: claim,
-    buttons: Array.from(new Set(buttons)),
-    agent_texts: all(sel.agent_message).map(text),
-    agent_count: document.querySelectorAll(sel.agent_message).length,
-    problem: !!(lastReply && sel.problem_message && lastReply.matches(sel.problem_message)),
+    screen: {
+      latest_reply: latest,
+      chips: chipEls.map(text).filter(Boolean),
+      todo: first(R.todo_bar),
+      sidebar: first(R.sidebar),
+      dialogs: dialogs,
+      cards: shown(R.cards).map(text).filter(Boolean),
+      facts_panel: first(R.facts_panel),
+      upload_error: first(R.upload_error),
+      sign_in_prompt: signIn.length > 0,
+      buttons: Array.from(new Set(buttons)),
+    },
+    claim_number_text: first(R.claim_number),
+    agent_texts: shownReplies.map(text),
+    agent_count: replies.length,
+    problem: problem,
   };
 }

@@ -1,9 +1,17 @@
-"""The staff side after a journey: sign in to the workbench and read the claim off the screen."""
+"""The staff side after a journey: get in, find the claim, read it off the screen.
+
+The staff side may live on another origin, want a form sign-in, a token header or nothing,
+and show the claim at a URL, behind a search box or behind a queue row. What it shows is read
+in one page call per page (``_staff.js``) and turned into canonical codes through the profile's
+vocabulary; words it cannot map are recorded as ``unmapped``, never guessed.
+"""
 
 from __future__ import annotations
 
-import re
+import os
+import time
 from pathlib import Path
+from typing import Any
 
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
@@ -11,35 +19,64 @@ from playwright.async_api import Error as PlaywrightError
 from corpus.formats import StaffReading
 from corpus.formats.run import StaffCheck, StaffFact, StaffWaitingItem
 
-from ._profile import Profile, url
+from ._marks import PageSelectors, first_match
+from ._vocabulary import WordMap
+from .profile import Lane, Profile, url
 
-_CODE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*")
-_LOOK_MS = 3000
-
-
-async def _texts(page: Page, selector: str) -> list[str] | None:
-    """Visible texts of every match, or None when the region is absent."""
-    if not selector:
-        return None
-    loc = page.locator(selector)
-    n = await loc.count()
-    if n == 0:
-        return None
-    out = []
-    for i in range(n):
-        item = loc.nth(i)
-        if await item.is_visible():
-            out.append((await item.inner_text(timeout=_LOOK_MS)).strip())
-    return out
+STAFF_JS = Path(__file__).with_name("_staff.js").read_text(encoding="utf-8")
+CLAIM_REGIONS = ("triage_class", "reason", "urgency", "review_signal", "check_row", "check_id",
+                 "check_outcome", "check_rests_on", "fact_row", "fact_key", "fact_value",
+                 "fact_state")
+WAITING_REGIONS = ("waiting_item", "waiting_kind", "waiting_text")
+# Every region name a reading may list under not_shown when the product has no staff side.
+ALL_STAFF_REGIONS = ("claim", "triage_class", "reasons", "urgency", "review_signal", "checks",
+                     "facts", "waiting_list")
+_SETTLE_S = 10.0
 
 
-async def _row_text(row, selector: str) -> str | None:
-    if not selector:
-        return None
-    loc = row.locator(selector)
-    if await loc.count() == 0:
-        return None
-    return (await loc.first.inner_text(timeout=_LOOK_MS)).strip()
+def staff_headers(profile: Profile) -> dict[str, str]:
+    """The staff token header (header sign-in) from the environment; {} otherwise."""
+    access = profile.staff
+    if access.sign_in != "header":
+        return {}
+    token = os.environ.get(access.token_env, "")
+    return {access.header: f"{access.scheme} {token}".strip()} if token else {}
+
+
+def no_staff_side(claim_number: str | None) -> StaffReading:
+    """The reading of a product whose profile says it has no staff side."""
+    return StaffReading(claim_number=claim_number, available=False,
+                        not_shown=list(ALL_STAFF_REGIONS),
+                        error=None)
+
+
+class _Reader:
+    def __init__(self, page: Page, profile: Profile, names: tuple[str, ...]) -> None:
+        ss = profile.staff_screen
+        self.page = page
+        self.ready = list(profile.staff.ready)
+        self.regions = {n: list(getattr(ss, n)) for n in names}
+        every = [s for alts in self.regions.values() for s in alts] + self.ready
+        self.selectors = PageSelectors(page, every)
+
+    async def read(self) -> dict[str, Any]:
+        await self.selectors.refresh()
+        regions = {n: self.selectors.css(alts) for n, alts in self.regions.items()}
+        empty = {n: [] for n in (*CLAIM_REGIONS, *WAITING_REGIONS) if n not in regions}
+        return await self.page.evaluate(STAFF_JS, {"regions": {**empty, **regions},
+                                                   "ready": self.selectors.css(self.ready)})
+
+    async def settle(self, names: tuple[str, ...] = ()) -> None:
+        """Wait briefly for a client-rendered staff page: until the profile's ready selector
+        matches, or (without one) until one of ``names`` shows."""
+        if not self.ready and not names:
+            return
+        deadline = time.monotonic() + _SETTLE_S
+        while time.monotonic() < deadline:
+            raw = await self.read()
+            if (raw["ready"] if self.ready else any(raw.get(n) for n in names)):
+                return
+            await self.page.wait_for_timeout(100)
 
 
 async def _shot(page: Page, folder: Path, name: str, reading: StaffReading) -> None:
@@ -49,108 +86,149 @@ async def _shot(page: Page, folder: Path, name: str, reading: StaffReading) -> N
     reading.screenshots.append(f"screens/{name}")
 
 
-async def read_staff_side(
-    context: BrowserContext,
-    profile: Profile,
-    base_url: str,
-    username: str,
-    password: str,
-    claim_number: str | None,
-    folder: Path,
-) -> StaffReading:
-    """Sign in as staff, open the claim and the waiting list, and read what they show."""
-    reading = StaffReading(claim_number=claim_number)
-    ss, si = profile.staff_screen, profile.staff_sign_in
+async def sign_in(page: Page, profile: Profile, base: str, creds: dict[str, Any]) -> None:
+    si = profile.staff_sign_in
+    if profile.staff.sign_in != "form" or si is None:
+        return
     timeout = profile.completion.timeout_s * 1000
+    await page.goto(url(base, si.path), wait_until="domcontentloaded", timeout=timeout)
+    await (await first_match(page, si.username, "staff user name field")).fill(
+        creds.get("username", ""), timeout=timeout)
+    await (await first_match(page, si.password, "staff password field")).fill(
+        creds.get("password", ""), timeout=timeout)
+    await (await first_match(page, si.submit, "staff sign-in control")).click(timeout=timeout)
+    await page.wait_for_url(lambda u: si.path not in u, timeout=timeout)
+
+
+async def open_claim(page: Page, profile: Profile, base: str, claim_number: str) -> bool:
+    """Open the claim's page; False when the product does not show it."""
+    access, ss = profile.staff, profile.staff_screen
+    timeout = profile.completion.timeout_s * 1000
+    if access.find == "url":
+        target = url(base, ss.claim_path.format(claim_number=claim_number))
+        resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
+        return resp is not None and resp.status < 400
+    await page.goto(url(base, access.queue_path or "/"), wait_until="domcontentloaded",
+                    timeout=timeout)
+    if access.find == "search":
+        box = await first_match(page, access.search_input, "staff search box")
+        await box.fill(claim_number, timeout=timeout)
+        if access.search_submit:
+            await (await first_match(page, access.search_submit, "staff search control")
+                   ).click(timeout=timeout)
+        else:
+            await box.press("Enter")
+    for selector in access.queue_row:
+        row = page.locator(selector).filter(has_text=claim_number)
+        try:
+            await row.first.wait_for(state="visible", timeout=_SETTLE_S * 1000)
+        except PlaywrightError:
+            continue
+        await row.first.click(timeout=timeout)
+        await page.wait_for_load_state("domcontentloaded")
+        return True
+    return False
+
+
+def _build(raw: dict[str, Any], words: WordMap, profile: Profile,
+           reading: StaffReading) -> None:
+    """Turn a raw claim-page read into canonical fields of ``reading``."""
+    if raw["triage_class"]:
+        reading.triage_class = words.code("triage_class", raw["triage_class"][0])
+    else:
+        reading.not_shown.append("triage_class")
+    if raw["reason"] is None:
+        reading.not_shown.append("reasons")
+    else:
+        reading.reasons = [c for r in raw["reason"] if r
+                           if (c := words.code("reasons", r)) is not None]
+    if raw["urgency"]:
+        reading.urgency = raw["urgency"][0]
+    else:
+        reading.not_shown.append("urgency")
+    if raw["review_signal"]:
+        shown = raw["review_signal"][0]
+        if profile.staff_vocabulary.review_signal:
+            code = words.code("review_signal", shown)
+            reading.review_required = None if code is None else code == "review_required"
+        else:
+            reading.review_required = shown.strip() in profile.staff_screen.review_required_values
+    else:
+        reading.not_shown.append("review_signal")
+    if not raw["checks"]:
+        reading.not_shown.append("checks")
+    else:
+        for row in raw["checks"]:
+            if not row["id"] or row["outcome"] is None:
+                continue
+            cid = words.code("check_ids", row["id"])
+            outcome = words.code("check_outcomes", row["outcome"]) or row["outcome"]
+            if cid is not None:
+                reading.checks[cid] = StaffCheck(outcome=outcome, rests_on=row["rests_on"] or "")
+    if not raw["facts"]:
+        reading.not_shown.append("facts")
+    else:
+        for row in raw["facts"]:
+            if not row["key"]:
+                continue
+            key = words.code("fact_keys", row["key"])
+            state = row["state"] or ""
+            if state:
+                state = words.code("fact_states", state) or state
+            if key is not None:
+                reading.facts[key] = StaffFact(value=row["value"] or "", state=state)
+
+
+def _build_waiting(raw: dict[str, Any], words: WordMap, reading: StaffReading) -> None:
+    if raw["waiting"] is None:
+        reading.not_shown.append("waiting_list")
+        return
+    for row in raw["waiting"]:
+        # every lane is reset before a trial, so everything waiting belongs to this journey
+        kind = row["kind"] or ""
+        if kind:
+            kind = words.code("waiting_kinds", kind) or kind
+        reading.waiting_list.append(StaffWaitingItem(kind=kind, text=row["text"] or row["_text"]))
+
+
+async def read_staff_side(context: BrowserContext, profile: Profile, lane: Lane,
+                          creds: dict[str, Any], claim_number: str | None,
+                          folder: Path) -> StaffReading:
+    """Get in, open the claim and the waiting list, and read what they show."""
+    reading = StaffReading(claim_number=claim_number)
+    base = lane.staff_base_url or lane.base_url
+    words = WordMap(profile.staff_vocabulary)
+    ss = profile.staff_screen
     page = await context.new_page()
     try:
-        await page.goto(url(base_url, si.path), wait_until="domcontentloaded", timeout=timeout)
-        await page.locator(si.username).first.fill(username, timeout=timeout)
-        await page.locator(si.password).first.fill(password, timeout=timeout)
-        await page.locator(si.submit).first.click(timeout=timeout)
-        await page.wait_for_url(lambda u: si.path not in u, timeout=timeout)
+        await sign_in(page, profile, base, creds)
         if claim_number:
-            target = url(base_url, ss.claim_path.format(claim_number=claim_number))
-            resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
-            reading.found = resp is not None and resp.status < 400
+            reading.found = await open_claim(page, profile, base, claim_number)
             if reading.found:
-                await _read_claim(page, profile, reading)
+                reader = _Reader(page, profile, CLAIM_REGIONS + WAITING_REGIONS)
+                await reader.settle(("triage_class", "review_signal", "facts", "checks"))
+                raw = await reader.read()
+                _build(raw, words, profile, reading)
+                if not ss.waiting_path and profile.capabilities.waiting_list:
+                    _build_waiting(raw, words, reading)
             await _shot(page, folder, "staff-01-claim.png", reading)
         else:
             reading.not_shown.append("claim")
-        if ss.waiting_path:
-            await page.goto(url(base_url, ss.waiting_path), wait_until="domcontentloaded",
+        if not profile.capabilities.waiting_list:
+            reading.not_shown.append("waiting_list")
+        elif ss.waiting_path:
+            timeout = profile.completion.timeout_s * 1000
+            await page.goto(url(base, ss.waiting_path), wait_until="domcontentloaded",
                             timeout=timeout)
-            await _read_waiting(page, profile, reading)
+            reader = _Reader(page, profile, WAITING_REGIONS)
+            await reader.settle()
+            _build_waiting(await reader.read(), words, reading)
             await _shot(page, folder, "staff-02-waiting.png", reading)
-        else:
+        elif not claim_number:
             reading.not_shown.append("waiting_list")
     except PlaywrightError as exc:
         reading.error = str(exc).splitlines()[0][:500]
     finally:
         await page.close()
+    reading.unmapped = words.unmapped
     return reading
-
-
-async def _read_claim(page: Page, profile: Profile, reading: StaffReading) -> None:
-    ss = profile.staff_screen
-    triage = await _texts(page, ss.triage_class)
-    if triage:
-        reading.triage_class = triage[0]
-    else:
-        reading.not_shown.append("triage_class")
-    reasons = await _texts(page, ss.reason)
-    if reasons is None:
-        reading.not_shown.append("reasons")
-    else:
-        reading.reasons = [m.group(0) if (m := _CODE.match(r)) else r for r in reasons if r]
-    urgency = await _texts(page, ss.urgency)
-    if urgency:
-        reading.urgency = urgency[0]
-    else:
-        reading.not_shown.append("urgency")
-    signal = await _texts(page, ss.review_signal)
-    if signal:
-        reading.review_required = signal[0].strip() in ss.review_required_values
-    else:
-        reading.not_shown.append("review_signal")
-
-    rows = page.locator(ss.check_row) if ss.check_row else None
-    if rows is None or await rows.count() == 0:
-        reading.not_shown.append("checks")
-    else:
-        for i in range(await rows.count()):
-            row = rows.nth(i)
-            cid = await _row_text(row, ss.check_id)
-            outcome = await _row_text(row, ss.check_outcome)
-            if cid and outcome is not None:
-                rests = await _row_text(row, ss.check_rests_on) or ""
-                reading.checks[cid] = StaffCheck(outcome=outcome, rests_on=rests)
-
-    rows = page.locator(ss.fact_row) if ss.fact_row else None
-    if rows is None or await rows.count() == 0:
-        reading.not_shown.append("facts")
-    else:
-        for i in range(await rows.count()):
-            row = rows.nth(i)
-            key = await _row_text(row, ss.fact_key)
-            if key:
-                reading.facts[key] = StaffFact(
-                    value=await _row_text(row, ss.fact_value) or "",
-                    state=await _row_text(row, ss.fact_state) or "",
-                )
-
-
-async def _read_waiting(page: Page, profile: Profile, reading: StaffReading) -> None:
-    ss = profile.staff_screen
-    rows = page.locator(ss.waiting_item) if ss.waiting_item else None
-    if rows is None:
-        reading.not_shown.append("waiting_list")
-        return
-    for i in range(await rows.count()):
-        row = rows.nth(i)
-        # every lane is reset before a trial, so everything waiting belongs to this journey
-        text = await _row_text(row, ss.waiting_text) or (await row.inner_text()).strip()
-        reading.waiting_list.append(
-            StaffWaitingItem(kind=await _row_text(row, ss.waiting_kind) or "", text=text)
-        )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from corpus.formats.run import LABEL_SELF_TEST
+
 SELF_TEST_LABEL = "SELF-TEST: run against a controlled runtime; not a measurement of any agent."
 
 
@@ -11,13 +13,16 @@ def render_transcript(
     history: list[tuple[str, str]],
     stop_reason: str | None,
     detail: str,
-    self_test: bool,
+    labels: list[str],
     claim_number: str | None,
 ) -> str:
     """Markdown transcript: header, then one block per message, then how it ended."""
     lines = [f"# {pack_id} — trial {trial}", ""]
-    if self_test:
+    if LABEL_SELF_TEST in labels:
         lines += [f"> **{SELF_TEST_LABEL}**", ""]
+    others = [label for label in labels if label != LABEL_SELF_TEST]
+    if others:
+        lines += [f"> **Run labelled: {', '.join(others)}**", ""]
     for role, text in history:
         who = "Customer" if role == "customer" else "Agent"
         body = "\n".join(f"> {line}" if line else ">" for line in text.splitlines()) or ">"

@@ -35,8 +35,28 @@ def component(name: str, status: str, explanation: str, modes: Iterable[str] = (
 def region_hidden(staff: StaffReading | None, region: str) -> bool:
     if staff is None:
         return False
+    if not staff.available:
+        return True
     hidden = {norm_text(n).replace(" ", "_") for n in staff.not_shown}
     return any(n in hidden for n in HIDDEN_REGION_NAMES[region])
+
+
+def hidden(name: str, staff: StaffReading | None, what: str) -> ComponentResult:
+    """The not_implemented result of a component whose staff region the product lacks."""
+    if staff is not None and not staff.available:
+        return component(name, "not_implemented", "the product has no staff side (profile)")
+    return component(name, "not_implemented", f"the staff side does not show {what}")
+
+
+def unmapped(staff: StaffReading | None, kinds: Iterable[str]) -> tuple[list[str], list[str]]:
+    """Problems and failure modes for shown words the profile's vocabulary does not map."""
+    if staff is None:
+        return [], []
+    found = [f"{k} {', '.join(repr(w) for w in staff.unmapped[k])}" for k in kinds
+             if staff.unmapped.get(k)]
+    if not found:
+        return [], []
+    return [f"shown words not in the profile's vocabulary: {'; '.join(found)}"], ["unmapped_term"]
 
 
 def _claim_missing(name: str, staff: StaffReading | None) -> ComponentResult | None:
@@ -58,7 +78,7 @@ def _code(text: str) -> str:
 
 def check_triage(staff: StaffReading | None, labels: Labels) -> ComponentResult:
     if region_hidden(staff, "triage"):
-        return component("triage", "not_implemented", "the staff side does not show triage")
+        return hidden("triage", staff, "triage")
     missing_claim = _claim_missing("triage", staff)
     if missing_claim:
         return missing_claim
@@ -69,7 +89,7 @@ def check_triage(staff: StaffReading | None, labels: Labels) -> ComponentResult:
     missing = [r for r in want.required_reasons if r not in reasons]
     allowed = set(want.required_reasons) | set(want.allowed_reasons)
     extra = [r for r in reasons if r not in allowed]
-    problems, modes = [], []
+    problems, modes = unmapped(staff, ("triage_class", "reasons"))
     if shown_class != want.triage_class:
         problems.append(f"class {shown_class or 'not shown'}, expected {want.triage_class}")
         modes.append("wrong_triage")
@@ -89,15 +109,14 @@ def check_triage(staff: StaffReading | None, labels: Labels) -> ComponentResult:
 
 def check_review(staff: StaffReading | None, labels: Labels) -> ComponentResult:
     if region_hidden(staff, "review"):
-        return component("review", "not_implemented", "the staff side does not show the "
-                         "review signal")
+        return hidden("review", staff, "the review signal")
     missing_claim = _claim_missing("review", staff)
     if missing_claim:
         return missing_claim
     assert staff is not None
     want = labels.review
     fired = staff.review_required
-    problems, modes = [], []
+    problems, modes = unmapped(staff, ("review_signal", "check_ids", "check_outcomes"))
     details: dict[str, Any] = {
         "expected": want.review_required, "fired": fired,
         "innocent_control": labels.innocent_control,
@@ -190,12 +209,14 @@ def _fact_results(staff: StaffReading, wanted: dict[str, Any], optional: dict[st
 def _facts_component(name: str, staff: StaffReading | None, wanted: dict[str, Any],
                      optional: dict[str, Any]) -> ComponentResult:
     if region_hidden(staff, "facts"):
-        return component(name, "not_implemented", "the staff side does not show the facts")
+        return hidden(name, staff, "the facts")
     missing_claim = _claim_missing(name, staff)
     if missing_claim:
         return missing_claim
     assert staff is not None
     problems, modes, per_fact = _fact_results(staff, wanted, optional)
+    words, word_modes = unmapped(staff, ("fact_keys", "fact_states"))
+    problems, modes = words + problems, word_modes + modes
     if problems:
         return component(name, "fail", "; ".join(problems), modes, facts=per_fact)
     keys = ", ".join(wanted) or "none"

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from corpus.formats import ComponentResult, JourneyEvent, StaffReading, TrialStatus
 
-from ._claim_checks import component, region_hidden
+from ._claim_checks import component, hidden, region_hidden, unmapped
 from ._normalise import norm_text
 from ._record import TrialRecord
 
@@ -148,6 +148,11 @@ def check_journey(rec: TrialRecord) -> ComponentResult:
         problems.append(f"{len(findings.dead_ends)} reply(ies) left nothing to answer, first "
                         f"at step {findings.dead_ends[0]['step']}")
         modes.append("dead_end_reply")
+    ignored = [ev.step for ev in rec.events if ev.product_event == "upload_not_acknowledged"]
+    if ignored:
+        problems.append(f"{len(ignored)} upload(s) never acknowledged on screen (no file shown, "
+                        f"no upload error), first at step {ignored[0]}")
+        modes.append("upload_not_acknowledged")
     last = next((ev for ev in reversed(rec.events) if ev.screen is not None), None)
     where = None
     if rec.status in (TrialStatus.STUCK, TrialStatus.AGENT_STOPPED):
@@ -163,6 +168,7 @@ def check_journey(rec: TrialRecord) -> ComponentResult:
         "repeated_questions": findings.repeated,
         "dead_end_replies": findings.dead_ends,
         "retries": rec.result.retries if rec.result is not None else 0,
+        "uploads_not_acknowledged": ignored,
         "stuck": where,
         "median_turn_s": statistics.median(times) if times else None,
         "longest_turn_s": max(times) if times else None,
@@ -190,8 +196,7 @@ def expected_waiting_items(rec: TrialRecord) -> tuple[list[str], int]:
 
 def check_waiting_list(rec: TrialRecord, staff: StaffReading | None) -> ComponentResult:
     if region_hidden(staff, "waiting_list"):
-        return component("waiting_list", "not_implemented",
-                         "the staff side does not show a waiting list")
+        return hidden("waiting_list", staff, "a waiting list")
     questions, contacts = expected_waiting_items(rec)
     if not questions and not contacts:
         shown = len(staff.waiting_list) if staff else 0
@@ -203,15 +208,16 @@ def check_waiting_list(rec: TrialRecord, staff: StaffReading | None) -> Componen
     shown_c = sum(1 for i in items if norm_text(i.kind).replace(" ", "_") == "contact_request")
     missing = [q for q in questions
                if not any(norm_text(q) in s or (s and s in norm_text(q)) for s in shown_q)]
-    problems = []
+    problems, modes = unmapped(staff, ("waiting_kinds",))
     if missing:
         problems.append(f"question(s) not on the waiting list: {'; '.join(missing)}")
     if contacts and shown_c == 0:
         problems.append(f"{contacts} contact request(s), none on the waiting list")
     details = {"questions": questions, "contact_requests": contacts, "missing": missing,
                "shown_contact_requests": shown_c}
+    if missing or (contacts and shown_c == 0):
+        modes.append("waiting_list_missing")
     if problems:
-        return component("waiting_list", "fail", "; ".join(problems), ["waiting_list_missing"],
-                         **details)
+        return component("waiting_list", "fail", "; ".join(problems), modes, **details)
     return component("waiting_list", "pass", f"{len(questions)} question(s) and {contacts} "
                      "contact request(s) all on the waiting list", **details)

@@ -54,6 +54,8 @@ class TrialRecord:
     state_before: StateDump | None = None
     state_after: StateDump | None = None
     session_mode: str | None = None
+    claim_number_pattern: str | None = None
+    state_readable: bool = True
 
     @property
     def error_category(self) -> str:
@@ -142,6 +144,8 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
         state_before=_optional(StateDump, tdir / "state-before.json", **ctx),
         state_after=_optional(StateDump, tdir / "state-after.json", **ctx),
         session_mode=session_mode,
+        claim_number_pattern=run.product.claim_number_pattern,
+        state_readable=run.product.state_source != "none",
     )
 
 

@@ -42,7 +42,8 @@ def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None
         check_incident_datetime(staff, labels),
         check_journey(rec),
         check_waiting_list(rec, staff),
-        check_state(rec.state_before, rec.state_after, labels.expected_end_state),
+        check_state(rec.state_before, rec.state_after, labels.expected_end_state,
+                    rec.state_readable),
         *check_assertions(rec, labels.assertions, human),
     ]
     present = [r for r in results if r is not None]
@@ -51,13 +52,14 @@ def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None
 
 def _not_scored(rec: TrialRecord, labels: Labels) -> list[ComponentResult]:
     why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
+    status = "not_implemented" if rec.error_category == "not_implemented" else "not_scored"
     names = [n for n in COMPONENTS if not n.startswith("assertions_")]
     if not ({"incident_date", "incident_time"} & (set(labels.expected_facts)
                                                  | set(labels.optional_facts))):
         names.remove("incident_datetime")
     kinds = {a.judge for a in labels.assertions}
     names += [f"assertions_{k}" for k in ("state", "text", "human") if k in kinds]
-    return [component(n, "not_scored", why) for n in names]
+    return [component(n, status, why) for n in names]
 
 
 def _numbers(rec: TrialRecord, components: list[ComponentResult]) -> TrialFacts:

@@ -25,6 +25,8 @@ from ._journey_checks import customer_messages
 from ._record import TrialRecord
 
 _MISSING = object()
+# In a text assertion's pattern: the product's claim-number pattern (from the profile).
+CLAIM_NUMBER_PLACEHOLDER = "{claim_number}"
 
 
 def flatten(doc: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -118,7 +120,10 @@ def _check_document(ed: ExpectedDocument, before: dict, after: dict,
 
 
 def check_state(before: StateDump | None, after: StateDump | None,
-                expected: ExpectedEndState) -> ComponentResult:
+                expected: ExpectedEndState, readable: bool = True) -> ComponentResult:
+    if not readable:
+        return component("state", "not_implemented", "the product's state cannot be read "
+                         "(the profile gives no state source)")
     if before is None or after is None:
         missing = "state-before.json" if before is None else "state-after.json"
         return component("state", "fail", f"no {missing} recorded", ["state_mismatch"])
@@ -169,10 +174,24 @@ def _state_assertion(a: Assertion, after: StateDump | None) -> tuple[bool, str]:
     return ok, f"{n} {a.state.collection} document(s) match, expected {want}"
 
 
+def text_pattern(pattern: str, claim_number_pattern: str | None) -> str | None:
+    """The assertion's regex with ``{claim_number}`` replaced by the product's own claim-number
+    pattern (recorded in run.json from the profile); None when the run recorded none."""
+    if CLAIM_NUMBER_PLACEHOLDER not in pattern:
+        return pattern
+    if not claim_number_pattern:
+        return None
+    return pattern.replace(CLAIM_NUMBER_PLACEHOLDER, f"(?:{claim_number_pattern})")
+
+
 def _text_assertion(a: Assertion, rec: TrialRecord) -> tuple[bool, str]:
     assert a.text is not None
+    pattern = text_pattern(a.text.pattern, rec.claim_number_pattern)
+    if pattern is None:
+        return False, (f"/{a.text.pattern}/ names the product's claim number, but run.json "
+                       "records no claim-number pattern")
     texts = agent_replies(rec) if a.text.where == "agent_replies" else customer_messages(rec)
-    found = any(re.search(a.text.pattern, t, re.IGNORECASE) for t in texts)
+    found = any(re.search(pattern, t, re.IGNORECASE) for t in texts)
     ok = found if a.text.expect == "present" else not found
     return ok, (f"/{a.text.pattern}/ {'found' if found else 'not found'} in "
                 f"{len(texts)} {a.text.where.replace('_', ' ')}, expected {a.text.expect}")
@@ -186,6 +205,10 @@ def check_assertions(rec: TrialRecord, assertions: list[Assertion],
         if not group:
             continue
         items: list[dict[str, Any]] = []
+        if kind == "state" and not rec.state_readable:
+            out.append(component("assertions_state", "not_implemented", "the product's state "
+                                 "cannot be read (the profile gives no state source)"))
+            continue
         for a in group:
             if kind == "state":
                 ok, why = _state_assertion(a, rec.state_after)

@@ -225,22 +225,27 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
             status = c.status if s.scorable else "not_scored"  # suspect trials: shown only
             attr = {"pass": "passed", "fail": "failed"}.get(status, status)
             setattr(counts, attr, getattr(counts, attr) + 1)
-    suspect = ErrorCategory.SIMULATOR_SUSPECT.value
-    errors = [InfraError(pack_id=s.pack_id, trial=s.trial, path=s.path, status=s.trial_status,
-                         category=s.error_category, detail=s.explanation)
-              for s in sheets if not s.scorable and s.error_category != suspect]
+    unscored = [InfraError(pack_id=s.pack_id, trial=s.trial, path=s.path,
+                           status=s.trial_status, category=s.error_category,
+                           detail=s.explanation)
+                for s in sheets if not s.scorable]
+    # not implemented and simulator-suspect trials are shown elsewhere, not as errors
+    shown_elsewhere = ("not_implemented", ErrorCategory.SIMULATOR_SUSPECT.value)
+    errors = [e for e in unscored if e.category not in shown_elsewhere]
     durations = [s.numbers.duration_s for s in sheets if s.numbers.duration_s is not None]
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     customer = run.customer.kind + (f" {run.customer.model}" if run.customer.model else "")
     if run.customer.prompt_view == "wide":
         customer += " [wide prompt view]"
     return RunSummary(
-        run_id=run.run_id, self_test=run.self_test, corpus_version=run.corpus.version,
+        run_id=run.run_id, self_test=run.self_test, labels=list(run.labels),
+        corpus_version=run.corpus.version,
         corpus_hash=run.corpus.hash, product_runtime=run.product.runtime, customer=customer,
         trials=len(sheets), scorable_trials=len(scored),
         successes=sum(1 for s in scored if s.success),
         infrastructure_errors=errors,
         errors_by_category=dict(Counter(e.category for e in errors)),
+        not_implemented_trials=[e for e in unscored if e.category == "not_implemented"],
         mean_success=interval, packs=packs,
         review=_review_counts([s for s in scored if not s.innocent_control]),
         innocent_controls=_review_counts([s for s in scored if s.innocent_control]),

@@ -1,7 +1,9 @@
 """Seed route and stores: reset and load a pack's setup, dump and diff state."""
 
 from ._client import SeedClient
-from ._dev import RUNTIMES, DevEnvironment, Lane, lane_names, start_dev
+from ._dev import RUNTIMES, DevEnvironment, Lane, ProductCommand, lane_names, start_dev
+from ._direct import apply_scoped, check_database_name, compare_documents, dump_stores
+from ._jsonsafe import id_key, json_safe
 from ._loader import (
     DEFAULT_ALLOWED_DB_PATTERN,
     SeedResult,
@@ -16,7 +18,7 @@ from ._names import (
     HARNESS_COLLECTION,
     PRODUCTION_KIND,
 )
-from ._plan import InvalidSetupError
+from ._plan import InvalidSetupError, Plan, PlannedObject, build_plan
 from ._route import SEED_PREFIX, create_seed_app, create_seed_router
 from ._server import BackgroundServer
 from ._settings import SeedSettings, load_baseline_file
@@ -31,6 +33,16 @@ from .stores import (
 )
 
 __all__ = [
+    "Plan",
+    "ProductCommand",
+    "PlannedObject",
+    "apply_scoped",
+    "build_plan",
+    "check_database_name",
+    "compare_documents",
+    "dump_stores",
+    "id_key",
+    "json_safe",
     "BackgroundServer",
     "DEFAULT_ALLOWED_DB_PATTERN",
     "DevEnvironment",

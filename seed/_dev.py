@@ -8,6 +8,7 @@ anything it started.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -48,6 +49,24 @@ class Lane:
     seed_url: str
     database: str
     bucket: str
+    staff_base_url: str | None = None  # when the product's staff side has its own origin
+
+
+@dataclass(frozen=True)
+class ProductCommand:
+    """How to start a product other than the reference app, one process per lane.
+
+    Placeholders ``{name}`` in ``argv``, ``env``, ``base_url`` and ``staff_base_url`` are
+    filled per lane (``PRODUCT_PLACEHOLDERS``); secrets only ever go into ``env``.
+    """
+
+    argv: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
+    ready_path: str = "/"
+    base_url: str = "http://127.0.0.1:{port}"
+    staff_base_url: str = ""
+    start_timeout_s: float = 60.0
+    name: str = "product"
 
 
 def lane_names(n: int) -> list[tuple[str, str, str]]:
@@ -74,6 +93,7 @@ class DevEnvironment:
     s3: S3Config
     runtime: str
     log_dir: Path
+    tokens: dict[str, str] = field(default_factory=dict)  # reset_token, staff_token (products)
     _stores: Stores | None = field(default=None, repr=False)
     _apps: list[_AppProcess] = field(default_factory=list, repr=False)
     _servers: list[BackgroundServer] = field(default_factory=list, repr=False)
@@ -92,6 +112,8 @@ class DevEnvironment:
             p = f"{ENV_PREFIX}LANE{i}_"
             if lane.base_url:
                 env[p + "BASE_URL"] = lane.base_url
+            if lane.staff_base_url:
+                env[p + "STAFF_BASE_URL"] = lane.staff_base_url
             env[p + "SEED_URL"] = lane.seed_url
             env[p + "DATABASE"] = lane.database
             env[p + "BUCKET"] = lane.bucket
@@ -115,6 +137,8 @@ class DevEnvironment:
         for lane in self.lanes:
             if lane.base_url:
                 out.append(f"{lane.name}     app  {lane.base_url}")
+            if lane.staff_base_url:
+                out.append(f"{lane.name}     staff {lane.staff_base_url}")
             out.append(f"{lane.name}     seed {lane.seed_url}  "
                        f"(database {lane.database}, bucket {lane.bucket})")
         out.append(f"logs      {self.log_dir}")
@@ -140,12 +164,13 @@ class DevEnvironment:
         self.close()
 
 
-def _wait_for_app(app: _AppProcess, url: str, timeout: float) -> None:
+def _wait_for_app(app: _AppProcess, url: str, timeout: float,
+                  what: str = "the reference app") -> None:
     deadline = time.monotonic() + timeout
     last = "no answer"
     while time.monotonic() < deadline:
         if app.proc.poll() is not None:
-            raise SeedError("the reference app exited during start-up", code=app.proc.returncode,
+            raise SeedError(f"{what} exited during start-up", code=app.proc.returncode,
                             log=str(app.log))
         try:
             resp = httpx.get(url, timeout=2.0, trust_env=False)
@@ -155,7 +180,7 @@ def _wait_for_app(app: _AppProcess, url: str, timeout: float) -> None:
         except httpx.HTTPError as exc:
             last = type(exc).__name__
         time.sleep(0.1)
-    raise SeedError(f"the reference app did not answer in time ({last})", url=url,
+    raise SeedError(f"{what} did not answer in time ({last})", url=url,
                     timeout_s=timeout, log=str(app.log))
 
 
@@ -175,11 +200,46 @@ def app_command(lane: tuple[str, str, str], port: int, env: DevEnvironment,
     return argv
 
 
+def _fill(text: str, values: dict[str, str]) -> str:
+    return re.sub(r"\{([a-z_]+)\}", lambda m: values.get(m[1], m[0]), text)
+
+
+def _start_product(product: ProductCommand, spec: tuple[str, str, str],
+                   env: DevEnvironment) -> None:
+    """Start one lane of a product by its own command and wait until it answers."""
+    name, database, bucket = spec
+    values = {"python": sys.executable, "lane": name, "port": str(free_port()),
+              "staff_port": str(free_port()), "mongo_uri": env.mongo_uri, "database": database,
+              "bucket": bucket, "s3_endpoint": env.s3.endpoint, "s3_region": env.s3.region,
+              "s3_access_key": env.s3.access_key, "s3_secret_key": env.s3.secret_key,
+              "seed_token": env.seed_token, **env.tokens}
+    argv = [_fill(a, values) for a in product.argv]
+    child_env = {**os.environ, **{k: _fill(v, values) for k, v in product.env}}
+    log = env.log_dir / f"{product.name}-{name}.log"
+    with open(log, "ab") as out:
+        try:
+            proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL, env=child_env, **SPAWN_OPTIONS)
+        except OSError as exc:
+            raise SeedError(f"cannot start {product.name}: {exc}", log=str(log)) from exc
+    handle = _AppProcess(proc, log)
+    env._apps.append(handle)
+    base = _fill(product.base_url, values)
+    _wait_for_app(handle, base.rstrip("/") + "/" + product.ready_path.lstrip("/"),
+                  product.start_timeout_s, product.name)
+    staff = _fill(product.staff_base_url, values) or None
+    env.lanes.append(Lane(name, base, base.rstrip("/") + SEED_PREFIX, database, bucket, staff))
+
+
 def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
               faults: Sequence[str] = (), mongo_uri: str | None = None, s3: S3Config | None = None,
               baseline_path: Path | None | object = _DEFAULT, log_dir: Path | None = None,
-              app_start_timeout: float = 60.0) -> DevEnvironment:
+              app_start_timeout: float = 60.0,
+              product: ProductCommand | None = None) -> DevEnvironment:
     """Start stores (when not given) and one product or seed server per lane.
+
+    ``product`` starts another product by its own command instead of the reference app
+    (fresh ``reset_token`` and ``staff_token`` values are made for it, in ``env.tokens``).
 
     ``baseline_path`` defaults to ``packs/baseline.json`` when that file exists. Raises
     ``SeedError`` (with the log path) if anything fails to start; whatever was already
@@ -199,10 +259,15 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
     env = DevEnvironment(lanes=[], seed_token=secrets.token_urlsafe(24),
                          mongo_uri=stores.mongo_uri, s3=stores.s3, runtime=runtime,
                          log_dir=log_dir, _stores=stores)
+    if product is not None:
+        env.tokens = {"reset_token": secrets.token_urlsafe(24),
+                      "staff_token": secrets.token_urlsafe(24)}
     try:
         for spec in lane_names(lanes):
             name, database, bucket = spec
-            if app:
+            if product is not None:
+                _start_product(product, spec, env)
+            elif app:
                 port = free_port()
                 log = log_dir / f"app-{name}.log"
                 argv = app_command(spec, port, env, baseline, faults)

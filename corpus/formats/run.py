@@ -31,6 +31,7 @@ class TrialStatus(StrEnum):
     PRODUCT_ERROR = "product_error"  # product crashed, timed out, broke its contract
     SIMULATOR_ERROR = "simulator_error"  # customer model failed after retries
     HARNESS_ERROR = "harness_error"  # a bug or failure in the harness or its infrastructure
+    NOT_IMPLEMENTED = "not_implemented"  # the pack needs a capability the product lacks
 
 
 class ErrorCategory(StrEnum):
@@ -45,6 +46,7 @@ class ErrorCategory(StrEnum):
     PRODUCT = "product_error"
     SIMULATOR = "simulator_error"
     HARNESS = "harness_error"
+    NOT_IMPLEMENTED = "not_implemented"  # shown, never counted
     SIMULATOR_SUSPECT = "simulator_suspect"
 
 
@@ -56,6 +58,7 @@ STATUS_CATEGORY: dict[TrialStatus, ErrorCategory] = {
     TrialStatus.PRODUCT_ERROR: ErrorCategory.PRODUCT,
     TrialStatus.SIMULATOR_ERROR: ErrorCategory.SIMULATOR,
     TrialStatus.HARNESS_ERROR: ErrorCategory.HARNESS,
+    TrialStatus.NOT_IMPLEMENTED: ErrorCategory.NOT_IMPLEMENTED,
 }
 
 StopReason = Literal[
@@ -68,7 +71,13 @@ StopReason = Literal[
     "simulator_error",
     "harness_error",
     "interrupted",
+    "not_implemented",
 ]
+
+# Run labels shown wherever the run's numbers are shown (summary, report, gate).
+LABEL_SELF_TEST = "self-test"
+LABEL_NO_RESET = "no reset"
+LABEL_RUNTIME_NOT_REPORTED = "runtime not reported"
 
 
 SimulatorErrorKind = Literal[
@@ -103,8 +112,19 @@ class CorpusInfo(Strict):
 class ProductInfo(Strict):
     profile: str = Field(description="Profile name.")
     base_urls: list[str]
-    runtime: str = Field(description="Runtime the product reported, e.g. 'reference'.")
-    runtime_report: dict[str, Any] = Field(default_factory=dict)
+    runtime: str = Field(description="Runtime the product reported, e.g. 'reference'; "
+                         "'not reported' when the product has no runtime report.")
+    runtime_report: dict[str, Any] = Field(
+        default_factory=dict, description="Only the report fields the profile names.")
+    runtime_reported: bool = Field(True, description="The product reported its runtime.")
+    reset_adapter: str = Field("seed_route",
+                               description="seed_route | endpoint | stores | none.")
+    state_source: str = Field("seed_route", description="seed_route | stores | none.")
+    capabilities: dict[str, bool] = Field(
+        default_factory=dict, description="The profile's capabilities (absent ones make what "
+        "depends on them not_implemented).")
+    claim_number_pattern: str | None = Field(
+        None, description="The product's claim-number pattern ({claim_number} in oracles).")
 
 
 class CustomerInfo(Strict):
@@ -136,6 +156,7 @@ class CustomerInfo(Strict):
 class LaneInfo(Strict):
     name: str
     base_url: str
+    staff_base_url: str | None = None
     database: str | None = None
 
 
@@ -163,6 +184,9 @@ class RunRecord(Strict):
     created_at: str
     finished_at: str | None = None
     self_test: bool = Field(False, description="Ran against a controlled runtime on purpose.")
+    labels: list[str] = Field(
+        default_factory=list, description="What makes this run's numbers not plain product "
+        "numbers ('self-test', 'no reset', 'runtime not reported'); shown everywhere.")
     harness: HarnessInfo
     corpus: CorpusInfo
     product: ProductInfo
@@ -230,6 +254,9 @@ class JourneyEvent(Strict):
     action: CustomerAction | None = None
     timings: Timings = Field(default_factory=Timings)
     screenshot: str | None = Field(None, description="Path relative to the trial folder.")
+    product_event: str | None = Field(
+        None, description="Something the product did wrong at this step, seen on screen "
+        "(e.g. upload_not_acknowledged) — never the customer's doing.")
     note: str = ""
 
 
@@ -289,8 +316,19 @@ class StaffReading(Strict):
     facts: dict[str, StaffFact] = Field(default_factory=dict)
     waiting_list: list[StaffWaitingItem] = Field(default_factory=list)
     not_shown: list[str] = Field(default_factory=list)
+    available: bool = Field(True, description="The product has a staff side (profile).")
+    unmapped: dict[str, list[str]] = Field(
+        default_factory=dict, description="Shown words the profile's vocabulary does not map, "
+        "per kind (triage_class, reasons, ...); a component cannot pass on them.")
     screenshots: list[str] = Field(default_factory=list)
     error: str | None = None
+
+
+class ResetInfo(Strict):
+    adapter: str = Field(description="seed_route | endpoint | stores | none.")
+    took_ms: float | None = None
+    verified: bool | None = Field(None, description="State after reset equals baseline + "
+                                  "setup; null when the adapter cannot tell.")
 
 
 class TrialResult(Strict):
@@ -312,5 +350,9 @@ class TrialResult(Strict):
     duration_s: float
     turn_times_s: list[float] = Field(default_factory=list, description="Reply wait per turn.")
     retries: int = Field(0, description="Customer-model retries plus browser action retries.")
+    product_events: list[str] = Field(
+        default_factory=list, description="Product-side events seen on screen "
+        "(upload_not_acknowledged, ...).")
+    reset: ResetInfo | None = None
     cost_usd: float | None = None
     tokens: TokenUsage = Field(default_factory=TokenUsage)

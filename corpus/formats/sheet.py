@@ -59,6 +59,8 @@ FAILURE_MODES: tuple[str, ...] = (
     "unexpected_change",
     "assertion_failed",
     "human_rejected",
+    "unmapped_term",
+    "upload_not_acknowledged",
 )
 
 
@@ -323,6 +325,8 @@ class RunSummary(Strict):
     version: str = Field(SHEET_FORMAT_VERSION)
     run_id: str
     self_test: bool
+    labels: list[str] = Field(default_factory=list, description="Run labels (self-test, no "
+                              "reset, runtime not reported), shown with every number.")
     corpus_version: str
     corpus_hash: str
     product_runtime: str
@@ -333,6 +337,9 @@ class RunSummary(Strict):
     successes: int
     infrastructure_errors: list[InfraError] = Field(default_factory=list)
     errors_by_category: dict[str, int] = Field(default_factory=dict)
+    not_implemented_trials: list[InfraError] = Field(
+        default_factory=list, description="Trials of packs needing a capability the product "
+        "lacks (shown, never counted).")
     mean_success: Interval
     packs: list[PackSummary]
     review: ReviewCounts = Field(description="Packs that are not innocent controls.")

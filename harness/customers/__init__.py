@@ -14,11 +14,16 @@ from ._scripted import ScriptedCustomer
 
 
 def make_customer(
-    kind: str, view: Any, pack_dir: Path, llm: LlmSettings | None = None
+    kind: str, view: Any, pack_dir: Path, llm: LlmSettings | None = None,
+    confirm_labels: list[str] | None = None,
 ) -> Customer:
-    """A customer of ``kind`` ('scripted' or 'llm') for one trial of the pack at ``pack_dir``."""
+    """A customer of ``kind`` ('scripted' or 'llm') for one trial of the pack at ``pack_dir``.
+
+    ``confirm_labels`` are the product's own words for its confirm / submit controls (from
+    the profile), which the scripted customer treats like a confirm control.
+    """
     if kind == "scripted":
-        return ScriptedCustomer(view)
+        return ScriptedCustomer(view, confirm_labels=confirm_labels)
     if kind == "llm":
         import corpus
 

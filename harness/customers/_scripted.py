@@ -20,9 +20,11 @@ class ScriptedCustomer:
     click the chip that matches it or say it; nothing asked at all -> done; else "don't know".
     """
 
-    def __init__(self, view: Any, synonyms: Synonyms | None = None) -> None:
+    def __init__(self, view: Any, synonyms: Synonyms | None = None,
+                 confirm_labels: list[str] | None = None) -> None:
         self.view = view
         self.syn = synonyms or default_synonyms()
+        self.confirm_labels = [normalise(label) for label in confirm_labels or []]
         self.info = CustomerInfo(kind="scripted")
         self._materials = {m.file: m for m in view.materials}
 
@@ -138,7 +140,14 @@ class ScriptedCustomer:
 
     # ----------------------------------------------------------------- confirm / nothing asked
     def _confirm_control(self, screen: ScreenReading) -> str | None:
-        for label in [*screen.buttons, *screen.chips]:
+        """The control confirming a summary: the product's own confirm / submit wording from
+        the profile first (a later step of a multi-step confirmation wins), else by meaning."""
+        shown = [*screen.buttons, *screen.chips]
+        own = [(self.confirm_labels.index(normalise(label)), label) for label in shown
+               if normalise(label) in self.confirm_labels]
+        if own:
+            return max(own)[1]
+        for label in shown:
             if phrase_score(label, self.syn.confirm_control) > 0:
                 return label
         return None

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from cli import app
 from corpus.formats import RunRecord, TrialResult
 from harness import SELF_TEST_LABEL
-from harness._profile import PROFILES_DIR
+from harness.profile import PROFILES_DIR
 
 REPO = Path(__file__).resolve().parents[2]
 PACKS = REPO / "packs"

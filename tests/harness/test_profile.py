@@ -9,7 +9,7 @@ import pytest
 
 from corpus.errors import ProfileError
 from harness import load_profile
-from harness._profile import PROFILES_DIR
+from harness.profile import PROFILES_DIR
 
 CONTRACT = Path(__file__).resolve().parents[2] / "docs" / "product-contract.md"
 
@@ -30,11 +30,11 @@ def test_reference_profile_selectors_are_the_contracts():
     screen = prof.customer_screen.model_dump()
     for key in ("conversation", "agent_message", "composer_input", "composer_send",
                 "attach_input", "todo_bar", "claim_number", "sign_in_prompt", "confirm_button"):
-        testid = screen[key].split("=")[1].split("]")[0]
+        testid = screen[key][0].split("=")[1].split("]")[0]
         assert f"data-testid={testid}" in text, key
     for value in prof.staff_screen.model_dump().values():
-        if isinstance(value, str) and value.startswith("[data-testid="):
-            assert value in text
+        if isinstance(value, list) and value and value[0].startswith("[data-testid="):
+            assert value[0] in text
 
 
 def _write(tmp_path: Path, data: str) -> Path:

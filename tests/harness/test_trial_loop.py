@@ -6,20 +6,20 @@ The page (served on 127.0.0.1 by the test) replies to every message after a shor
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
-from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from corpus.formats import JourneyEvent, StateDump, TrialResult
+from corpus.formats import JourneyEvent, TrialResult
 from harness import TrialSettings, load_profile, run_trial
 from harness.customers import ScriptedCustomer
 
-pytestmark = [pytest.mark.browser]
+from .pages import NoState
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
 
 PACK = Path(__file__).resolve().parents[2] / "packs" / "CTL-M-001"
 
@@ -78,19 +78,6 @@ class _Server:
         self.httpd.server_close()
 
 
-class _Seed:
-    """Stands in for the seed route: the product above keeps no state."""
-
-    def reset(self, setup: dict, files: dict) -> dict:
-        return {"pack_id": setup["pack_id"], "claimant_session": "anonymous",
-                "customer_credentials": None, "staff_credentials": None, "took_ms": 0,
-                "verified": True}
-
-    def state(self) -> StateDump:
-        return StateDump(taken_at=datetime.now(UTC).isoformat(), database="none", bucket="none",
-                         collections={}, objects={})
-
-
 @pytest.fixture(scope="module")
 def server():
     s = _Server()
@@ -98,7 +85,8 @@ def server():
     s.close()
 
 
-def _run(server, tmp_path, mode: str, settings: TrialSettings) -> tuple[TrialResult, Path]:
+async def _run(server, tmp_path, mode: str, settings: TrialSettings
+               ) -> tuple[TrialResult, Path]:
     from playwright.async_api import async_playwright
 
     from harness import Lane
@@ -114,20 +102,18 @@ def _run(server, tmp_path, mode: str, settings: TrialSettings) -> tuple[TrialRes
     lane = Lane(name="t", base_url=server.url, seed_url=server.url)
     folder = tmp_path / "trial-1"
 
-    async def go():
-        async with async_playwright() as pw:
-            browser = await launch_browser(pw)
-            try:
-                return await run_trial(browser, profile, lane, _Seed(), PACK, 1, folder,
-                                       lambda view, _dir: ScriptedCustomer(view), settings)
-            finally:
-                await browser.close()
-
-    return asyncio.run(go()), folder
+    async with async_playwright() as pw:
+        browser = await launch_browser(pw)
+        try:
+            result = await run_trial(browser, profile, lane, NoState(profile), PACK, 1, folder,
+                                     lambda view, _dir: ScriptedCustomer(view), settings)
+        finally:
+            await browser.close()
+    return result, folder
 
 
-def test_the_same_screen_again_and_again_is_stuck(server, tmp_path):
-    result, folder = _run(server, tmp_path, "same", TrialSettings(stuck_after=3))
+async def test_the_same_screen_again_and_again_is_stuck(server, tmp_path):
+    result, folder = await _run(server, tmp_path, "same", TrialSettings(stuck_after=3))
     assert result.status == "stuck" and result.stop_reason == "stuck"
     events = [JourneyEvent.model_validate_json(x)
               for x in (folder / "journey.jsonl").read_text().splitlines()]
@@ -138,8 +124,8 @@ def test_the_same_screen_again_and_again_is_stuck(server, tmp_path):
     assert (folder / "network.har").is_file() and (folder / "state-after.json").is_file()
 
 
-def test_a_new_question_every_time_ends_at_the_turn_limit(server, tmp_path):
-    result, _ = _run(server, tmp_path, "count", TrialSettings(turn_limit=4, stuck_after=3))
+async def test_a_new_question_every_time_ends_at_the_turn_limit(server, tmp_path):
+    result, _ = await _run(server, tmp_path, "count", TrialSettings(turn_limit=4, stuck_after=3))
     assert result.status == "stuck" and result.stop_reason == "turn_limit"
     assert result.customer_messages == 5  # the initial message plus four answers
     assert len(result.turn_times_s) == 5

@@ -1,0 +1,87 @@
+"""A local dev environment for the product a profile names: stores plus the product per lane.
+
+The profile's ``[dev]`` says how: ``builtin = "reference_app"`` (this project's own product)
+or a ``command`` with placeholders. A profile without ``[dev]`` is refused — the harness never
+silently runs the reference app in a foreign product's place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from corpus.errors import ProfileError
+
+from .profile import Lane, Profile
+
+
+def _variables(profile: Profile, env) -> dict[str, str]:
+    """Environment variables the harness itself needs to reach the started product."""
+    out: dict[str, str] = {}
+    ep = profile.reset.endpoint
+    if ep is not None and ep.auth_env and "reset_token" in env.tokens:
+        out[ep.auth_env] = env.tokens["reset_token"]
+    if profile.staff.sign_in == "header" and "staff_token" in env.tokens:
+        out[profile.staff.token_env] = env.tokens["staff_token"]
+    st = profile.stores
+    if st is not None:
+        out[st.mongo_uri_env] = env.mongo_uri
+        for var, value in ((st.s3_endpoint_env, env.s3.endpoint),
+                           (st.s3_access_key_env, env.s3.access_key),
+                           (st.s3_secret_key_env, env.s3.secret_key)):
+            if var:
+                out[var] = value
+    if profile.seed.token_env:
+        out[profile.seed.token_env] = env.seed_token
+    return out
+
+
+@contextlib.contextmanager
+def _environ(values: dict[str, str]) -> Iterator[None]:
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+@contextlib.contextmanager
+def dev_product(profile: Profile, lanes: int, packs_root: Path, runtime: str = "reference",
+                faults: Sequence[str] = ()) -> Iterator[tuple[Profile, object]]:
+    """Start stores and the profile's product on ``lanes`` lanes; yield (the profile pointed
+    at them, the ``seed.DevEnvironment``). Everything started is stopped on exit."""
+    from seed import ProductCommand, start_dev
+
+    dev = profile.dev
+    if dev is None:
+        raise ProfileError(
+            "the profile does not say how to start this product ([dev]); start the product "
+            "yourself and run without --dev", profile=profile.name, field="dev")
+    baseline = Path(packs_root) / "baseline.json"
+    baseline_path = baseline.resolve() if baseline.is_file() else None
+    if dev.builtin == "reference_app":
+        env = start_dev(lanes=lanes, app=True, runtime=runtime, faults=faults,
+                        baseline_path=baseline_path)
+    else:
+        if runtime != "reference" or faults:
+            raise ProfileError("--runtime and --fault choose how the reference app runs; this "
+                               "profile starts another product", profile=profile.name,
+                               field="dev")
+        command = ProductCommand(
+            argv=tuple(dev.command), env=tuple(dev.env.items()), ready_path=dev.ready_path,
+            base_url=dev.base_url, staff_base_url=dev.staff_base_url,
+            start_timeout_s=dev.start_timeout_s, name=profile.name)
+        env = start_dev(lanes=lanes, app=False, product=command, baseline_path=baseline_path)
+    with env, _environ(_variables(profile, env)):
+        pointed = profile.with_lanes([
+            Lane(name=ln.name, base_url=ln.base_url or "", seed_url=ln.seed_url,
+                 staff_base_url=ln.staff_base_url, database=ln.database, bucket=ln.bucket)
+            for ln in env.lanes])
+        yield pointed, env

@@ -1,0 +1,270 @@
+"""The journey loop: read the screen, let the customer decide, act, wait for the reply.
+
+One place (``_journey_end``) decides how a journey ends; every step is one event in
+``journey.jsonl`` with what the customer saw, what it did and how long each part took.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from corpus.errors import HarnessError, SeedError, SimulatorError
+from corpus.formats import CustomerAction, JourneyEvent, ScreenReading, TrialStatus
+from corpus.formats.run import Timings, TokenUsage
+
+from ._browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage, slug
+from ._files import append_jsonl
+from ._reset import ResetOutcome
+from ._screen import Probe
+from .customers import Customer, CustomerContext, material_availability
+
+STATUS_FOR_STOP = {
+    "claim_number": TrialStatus.COMPLETED,
+    "handoff": TrialStatus.COMPLETED,
+    "customer_done": TrialStatus.AGENT_STOPPED,
+    "turn_limit": TrialStatus.STUCK,
+    "stuck": TrialStatus.STUCK,
+}
+
+
+@dataclass
+class JourneySettings:
+    turn_limit: int = 40
+    stuck_after: int = 3
+
+
+@dataclass
+class Journey:
+    """Mutable state of one journey, turned into evidence at the end."""
+
+    folder: Path
+    history: list[tuple[str, str]] = field(default_factory=list)
+    uploaded: list[str] = field(default_factory=list)
+    messages_sent: int = 0
+    signed_in: bool = False
+    step: int = 0
+    agent_seen: int = 0
+    turn_times: list[float] = field(default_factory=list)
+    claim_number: str | None = None
+    stop_reason: str | None = None
+    status: TrialStatus = TrialStatus.PENDING
+    detail: str = ""
+    retries: int = 0
+    tokens: TokenUsage = field(default_factory=TokenUsage)
+    cost: float | None = None
+    shots: int = 0
+    product_events: list[str] = field(default_factory=list)
+
+    def record_call(self, call: Any) -> None:
+        append_jsonl(self.folder / "customer-model.jsonl", call)
+        u = call.usage
+        self.tokens = TokenUsage(
+            prompt_tokens=self.tokens.prompt_tokens + u.prompt_tokens,
+            completion_tokens=self.tokens.completion_tokens + u.completion_tokens,
+            total_tokens=self.tokens.total_tokens + u.total_tokens,
+        )
+        if call.cost_usd is not None:
+            self.cost = (self.cost or 0.0) + call.cost_usd
+
+    def event(self, **kw: Any) -> None:
+        append_jsonl(self.folder / "journey.jsonl",
+                     JourneyEvent(step=self.step, ts=now(), **kw))
+
+    def stop(self, reason: str, detail: str, status: TrialStatus | None = None) -> None:
+        self.stop_reason = reason
+        self.status = status or STATUS_FOR_STOP[reason]
+        self.detail = detail
+
+    def shot_name(self, what: str) -> str:
+        self.shots += 1
+        return f"screens/{self.shots:03d}-{slug(what)}.png"
+
+    def saw(self, agent_texts: list[str]) -> None:
+        """Add the agent replies not seen before to the history."""
+        for text in agent_texts[self.agent_seen:]:
+            self.history.append(("agent", text))
+        self.agent_seen = max(self.agent_seen, len(agent_texts))
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _describe(action: CustomerAction) -> str:
+    if action.kind == "click":
+        return f"click-{action.label}"
+    if action.kind == "upload":
+        return f"upload-{action.file}"
+    return action.kind
+
+
+def _timings(**values: float | None) -> Timings:
+    return Timings(**{k: round(v, 3) for k, v in values.items() if v is not None})
+
+
+async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Customer,
+               j: Journey, settings: JourneySettings) -> None:
+    """Play one journey from the start page to a visible outcome or a stop."""
+    creds = reset.customer_credentials
+    if reset.claimant_session == "account":
+        if not creds:
+            raise SeedError("an account session without customer credentials", field="session")
+        await cp.sign_in_page(creds["username"], creds["password"])
+        j.signed_in = True
+    else:
+        await cp.open_start()
+    await cp.wait_first()
+    reading = await cp.read()
+    j.saw(reading.agent_texts)
+    shot = j.shot_name("start")
+    await cp.screenshot(j.folder / shot)
+    t = time.monotonic()
+    prev: Probe | None = await cp.say(view.initial_message)
+    j.messages_sent += 1
+    j.history.append(("customer", view.initial_message))
+    j.event(screen=reading.screen, action=CustomerAction(kind="say", text=view.initial_message),
+            timings=_timings(action_s=time.monotonic() - t), screenshot=shot,
+            note="initial message")
+    last_screen: ScreenReading | None = None
+    same = turns = 0
+    while True:
+        j.step += 1
+        wait_s, fresh = await cp.wait_reply(prev)
+        j.turn_times.append(wait_s)
+        reading = await cp.read()
+        screen = reading.screen
+        j.saw(reading.agent_texts)
+        if reading.problem:
+            await cp.check_alive()
+        same = same + 1 if screen == last_screen else 1
+        last_screen = screen
+        note = "" if fresh else "no new reply after the action"
+        end = _journey_end(cp, screen, same, turns, settings)
+        if end is not None:
+            what, reason, detail = end
+            if reason in ("stuck", "turn_limit"):
+                await cp.check_alive()  # a dead product is a product error, not a stuck agent
+            if screen.claim_number:
+                j.claim_number = screen.claim_number
+            shot = j.shot_name(what)
+            await cp.screenshot(j.folder / shot)
+            waited = reason in ("claim_number", "handoff")
+            j.event(screen=screen, screenshot=shot, note=note,
+                    timings=_timings(reply_wait_s=wait_s if waited else None))
+            j.stop(reason, detail)
+            return
+        available, later = material_availability(view, j.messages_sent)
+        ctx = CustomerContext(
+            step=j.step, messages_sent=j.messages_sent, history=list(j.history),
+            available_files=available, later_files=later, uploaded=list(j.uploaded),
+            signed_in=j.signed_in, record_call=j.record_call,
+        )
+        t = time.monotonic()
+        try:
+            action = await customer.next_action(screen, ctx)
+            _fits_screen(action, screen, j)
+        except SimulatorError as exc:
+            shot = j.shot_name("simulator-error")
+            await cp.screenshot(j.folder / shot)
+            j.event(screen=screen, screenshot=shot,
+                    timings=_timings(reply_wait_s=wait_s, customer_s=time.monotonic() - t),
+                    note=f"the customer could not decide: {exc}"[:1000])
+            raise
+        customer_s = time.monotonic() - t
+        shot = j.shot_name(_describe(action))
+        await cp.screenshot(j.folder / shot)
+        t = time.monotonic()
+        prev, extra, event = await _perform(cp, view, action, creds, j)
+        turns += 1
+        j.event(screen=screen, action=action, screenshot=shot, product_event=event,
+                timings=_timings(reply_wait_s=wait_s, customer_s=customer_s,
+                                 action_s=time.monotonic() - t),
+                note="; ".join(n for n in (note, extra) if n))
+        if action.kind == "done":
+            if action.text:
+                j.step += 1
+                wait_s, _ = await cp.wait_reply(prev)
+                j.turn_times.append(wait_s)
+                final = await cp.read()
+                j.saw(final.agent_texts)
+                shot = j.shot_name("after-last-words")
+                await cp.screenshot(j.folder / shot)
+                j.event(screen=final.screen, screenshot=shot, timings=_timings(
+                    reply_wait_s=wait_s))
+            await cp.check_alive()
+            j.stop("customer_done", f"the customer ended: {action.reason or 'no reason given'}")
+            return
+
+
+def _journey_end(cp: CustomerPage, screen: ScreenReading, same: int, turns: int,
+                 settings: JourneySettings) -> tuple[str, str, str] | None:
+    """Whether the screen ends the journey: (screenshot name, stop reason, detail) or None."""
+    if screen.claim_number:
+        return "claim-number", "claim_number", f"claim number {screen.claim_number} shown"
+    if cp.handoff(screen):
+        return "handoff", "handoff", "the product handed the claim to a person"
+    if same >= settings.stuck_after:
+        return "stuck", "stuck", f"the same screen {same} times in a row"
+    if turns >= settings.turn_limit:
+        return ("turn-limit", "turn_limit",
+                f"turn limit of {settings.turn_limit} customer actions reached")
+    return None
+
+
+def _fits_screen(action: CustomerAction, screen: ScreenReading, j: Journey) -> None:
+    """Refuse an action the screen does not allow: that is the simulator's error."""
+    if action.kind == "sign_in" and (j.signed_in or not screen.sign_in_prompt):
+        why = "it is already signed in" if j.signed_in else "no sign-in prompt is shown"
+        raise SimulatorError(f"the customer tried to sign in, but {why}", step=j.step)
+
+
+async def _perform(cp: CustomerPage, view: Any, action: CustomerAction,
+                   creds: dict[str, Any] | None, j: Journey
+                   ) -> tuple[Probe | None, str, str | None]:
+    """Do the action in the browser.
+
+    Returns (the reply state a new reply must differ from, or None when the action changed
+    nothing; a note; a product-side event seen while acting, or None).
+    """
+    if action.kind in ("say", "done"):
+        if action.kind == "done" and not action.text:
+            return None, "", None
+        base = await cp.say(action.text or "")
+        j.messages_sent += 1
+        j.history.append(("customer", action.text or ""))
+        return base, "", None
+    if action.kind == "click":
+        base = await cp.click(action.label or "")
+        if base is None:
+            return None, f"no visible control labelled {action.label!r}", None
+        j.history.append(("customer", f"[clicked: {action.label}]"))
+        return base, "", None
+    if action.kind == "upload":
+        try:
+            material = view.material(action.file)
+        except HarnessError:
+            return None, f"no material named {action.file!r}", None
+        outcome, base = await cp.upload(Path(material.path))
+        if outcome == UPLOAD_ACKNOWLEDGED:
+            j.uploaded.append(material.file)
+            j.history.append(("customer", f"[uploaded: {material.file}]"))
+            return base, "", None
+        if outcome == UPLOAD_REFUSED:
+            j.history.append(("customer", f"[upload refused: {material.file}]"))
+            return base, f"the product refused the upload of {material.file}", None
+        j.product_events.append(outcome)
+        j.history.append(("customer", f"[attached, not acknowledged: {material.file}]"))
+        return base, (f"{material.file} attached twice; the product never showed it nor an "
+                      "upload error"), outcome
+    if action.kind == "sign_in":
+        if not creds:
+            return None, "sign-in asked but this customer has no account", None
+        await cp.sign_in_prompt(creds["username"], creds["password"])
+        j.signed_in = True
+        j.history.append(("customer", "[signed in]"))
+        return None, "", None
+    return None, f"unknown action {action.kind}", None

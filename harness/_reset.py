@@ -1,0 +1,344 @@
+"""Reset adapters: put a product into a pack's starting state before a trial, and read state.
+
+``seed_route``  the harness's seed route (in or beside the product) resets, loads and dumps;
+``endpoint``    the product's own reset endpoint, called with a body built from a template;
+``stores``      the harness writes the setup into the product's MongoDB/S3 itself;
+``none``        nothing is reset (refused unless the run says ``--no-reset``).
+
+State dumps come from the seed route, or from the product's stores read directly through the
+profile's mapping, or nowhere (state scoring is then ``not_implemented``). Every adapter is
+synchronous; the trial calls it in a worker thread.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+import corpus
+from corpus.errors import ProfileError, SeedError
+from corpus.formats import Baseline, Setup, StateDump
+
+from ._mapping import product_collections, to_canonical, to_product
+from .profile import Lane, Profile, url
+
+_PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
+
+
+@dataclass
+class ResetOutcome:
+    """What a reset tells the trial."""
+
+    adapter: str
+    claimant_session: str
+    customer_credentials: dict[str, Any] | None = None
+    staff_credentials: dict[str, Any] | None = None
+    took_ms: float | None = None
+    verified: bool | None = None  # None: this adapter cannot verify
+    notes: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        verified = {True: "verified", False: "NOT verified", None: "not verifiable"}
+        return (f"reset by {self.adapter} took {self.took_ms} ms, {verified[self.verified]}, "
+                f"session={self.claimant_session}")
+
+
+def _env(name: str, what: str) -> str:
+    value = os.environ.get(name, "")
+    if not value:
+        raise SeedError(f"no {what}: set the environment variable {name}", field=name)
+    return value
+
+
+def corpus_baseline(packs_root: Path) -> Baseline:
+    """The corpus's baseline.json (an empty baseline when there is none)."""
+    from seed import load_baseline_file
+
+    path = packs_root / "baseline.json"
+    return load_baseline_file(path if path.is_file() else None)
+
+
+class _StoresAccess:
+    """The product's own stores, by URIs from the environment."""
+
+    def __init__(self, profile: Profile, lane: Lane) -> None:
+        from pymongo import MongoClient
+
+        from seed import S3Config, check_database_name
+
+        st = profile.stores
+        assert st is not None
+        if not lane.database:
+            raise ProfileError("direct stores need the lane's database", field="lanes.database",
+                               lane=lane.name)
+        check_database_name(lane.database, st.allowed_database)
+        self.profile = profile
+        self.client = MongoClient(_env(st.mongo_uri_env, "MongoDB URI"), tz_aware=False,
+                                  serverSelectionTimeoutMS=5000)
+        self.db = self.client[lane.database]
+        self.bucket = lane.bucket
+        self.s3 = None
+        if st.s3_endpoint_env:
+            self.s3 = S3Config(endpoint=_env(st.s3_endpoint_env, "S3 endpoint"),
+                               access_key=os.environ.get(st.s3_access_key_env, ""),
+                               secret_key=os.environ.get(st.s3_secret_key_env, ""),
+                               region=st.s3_region)
+
+    def scope(self, written: dict[str, list[dict[str, Any]]]) -> list[str]:
+        st = self.profile.stores
+        assert st is not None
+        return sorted({*product_collections(self.profile.mapping), *st.collections, *written})
+
+    def write(self, collections: dict[str, list[dict[str, Any]]], objects: list[Any]) -> None:
+        from seed import apply_scoped
+
+        problems = apply_scoped(self.db, self.s3, self.bucket, collections, objects,
+                                self.scope(collections))
+        if problems:
+            raise SeedError(f"state after a direct reset differs: {'; '.join(problems[:5])}",
+                            database=self.db.name)
+
+    def dump(self) -> StateDump:
+        from seed import dump_stores
+
+        raw = dump_stores(self.db, self.s3, self.bucket)
+        return to_canonical(raw, self.profile.mapping, self.profile.state.ignore_collections)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class ResetAdapter:
+    """Base: resets nothing, reads state from the product's stores when the profile says so."""
+
+    name = "none"
+
+    def __init__(self, profile: Profile, lane: Lane, packs_root: Path) -> None:
+        self.profile = profile
+        self.lane = lane
+        self.packs_root = Path(packs_root)
+        self._stores: _StoresAccess | None = None
+        self._baseline: Baseline | None = None
+
+    # ------------------------------------------------------------------ helpers
+    def stores(self) -> _StoresAccess:
+        if self._stores is None:
+            self._stores = _StoresAccess(self.profile, self.lane)
+        return self._stores
+
+    def baseline(self) -> Baseline:
+        if self._baseline is None:
+            self._baseline = corpus_baseline(self.packs_root)
+        return self._baseline
+
+    def _plan(self, setup: Setup, files: dict[str, bytes]) -> Any:
+        from seed import build_plan
+
+        return build_plan(self.baseline(), setup, files)
+
+    def _outcome(self, setup: Setup, started: float, verified: bool | None,
+                 notes: list[str] | None = None) -> ResetOutcome:
+        creds = setup.customer_credentials
+        staff = setup.staff_credentials or self.baseline().staff_credentials
+        return ResetOutcome(
+            adapter=self.name, claimant_session=setup.claimant_session,
+            customer_credentials=creds.model_dump() if creds else None,
+            staff_credentials=staff.model_dump() if staff else None,
+            took_ms=round((time.perf_counter() - started) * 1000, 1), verified=verified,
+            notes=notes or [])
+
+    # ------------------------------------------------------------------ interface
+    def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
+        started = time.perf_counter()
+        return self._outcome(setup, started, None, ["nothing was reset (--no-reset)"])
+
+    def state(self) -> StateDump | None:
+        """A canonical state dump, or None when this product's state cannot be read."""
+        if self.profile.state_source() == "stores":
+            return self.stores().dump()
+        return None
+
+    def health(self) -> str:
+        """One line on whether a reset is possible now; raises ``SeedError`` when it is not."""
+        return "no reset configured"
+
+    def close(self) -> None:
+        if self._stores is not None:
+            self._stores.close()
+
+
+class SeedRouteReset(ResetAdapter):
+    name = "seed_route"
+
+    def __init__(self, profile: Profile, lane: Lane, packs_root: Path, token: str) -> None:
+        super().__init__(profile, lane, packs_root)
+        from seed import SeedClient
+
+        self.client = SeedClient(lane.seed_url or "", token, profile.seed.timeout_s)
+
+    def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
+        answer = self.client.reset(setup.model_dump(mode="json"), files)
+        return ResetOutcome(
+            adapter=self.name, claimant_session=answer.get("claimant_session", "anonymous"),
+            customer_credentials=answer.get("customer_credentials"),
+            staff_credentials=answer.get("staff_credentials"), took_ms=answer.get("took_ms"),
+            verified=answer.get("verified"))
+
+    def state(self) -> StateDump | None:
+        if self.profile.state_source() == "seed_route":
+            return self.client.state()
+        return super().state()
+
+    def health(self) -> str:
+        answer = self.client.health()
+        return f"seed route healthy (database {answer.get('database')}, " \
+               f"bucket {answer.get('bucket')})"
+
+    def close(self) -> None:
+        self.client.close()
+        super().close()
+
+
+class EndpointResetAdapter(ResetAdapter):
+    name = "endpoint"
+
+    def _request(self, method: str, path: str, body: Any | None = None) -> httpx.Response:
+        ep = self.profile.reset.endpoint
+        assert ep is not None
+        headers = {}
+        if ep.auth_header:
+            token = _env(ep.auth_env, "reset token")
+            headers[ep.auth_header] = f"{ep.auth_scheme} {token}".strip()
+        target = url(self.lane.base_url, path)
+        try:
+            return httpx.request(method, target, json=body, headers=headers,
+                                 timeout=ep.timeout_s, trust_env=False)
+        except httpx.HTTPError as exc:
+            raise SeedError(f"the product's reset endpoint is unreachable: {exc}",
+                            url=target) from exc
+
+    def body(self, setup: Setup, plan: Any) -> Any:
+        ep = self.profile.reset.endpoint
+        assert ep is not None
+        values = {
+            "pack_id": setup.pack_id,
+            "claimant_session": setup.claimant_session,
+            "setup": setup.model_dump(mode="json"),
+            "collections": to_product(plan.collections, self.profile.mapping),
+            "objects": [{"key": o.key, "content_type": o.content_type,
+                         "base64": base64.b64encode(o.data).decode("ascii")}
+                        for o in plan.objects],
+        }
+        return fill_template(ep.body, values)
+
+    def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
+        started = time.perf_counter()
+        plan = self._plan(setup, files)
+        ep = self.profile.reset.endpoint
+        assert ep is not None
+        resp = self._request(ep.method, ep.path, self.body(setup, plan))
+        if resp.status_code >= 300:
+            raise SeedError(f"the product refused the reset: HTTP {resp.status_code}: "
+                            f"{resp.text[:300]}", url=str(resp.request.url),
+                            status=resp.status_code)
+        verified, notes = None, []
+        if self.profile.state_source() == "stores":
+            problems = verify(self.stores().dump(), plan.collections)
+            verified = not problems
+            if problems:
+                raise SeedError(f"state after the product's reset differs from the setup: "
+                                f"{'; '.join(problems[:5])}", pack=setup.pack_id)
+        return self._outcome(setup, started, verified, notes)
+
+    def health(self) -> str:
+        ep = self.profile.reset.endpoint
+        assert ep is not None
+        if not ep.health_path:
+            return "no health path configured for the reset endpoint"
+        resp = self._request("GET", ep.health_path)
+        if resp.status_code >= 300:
+            raise SeedError(f"reset endpoint health answers HTTP {resp.status_code}",
+                            url=str(resp.request.url))
+        return f"reset endpoint healthy (HTTP {resp.status_code})"
+
+
+class StoresReset(ResetAdapter):
+    name = "stores"
+
+    def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
+        started = time.perf_counter()
+        plan = self._plan(setup, files)
+        self.stores().write(to_product(plan.collections, self.profile.mapping), plan.objects)
+        return self._outcome(setup, started, True)
+
+    def state(self) -> StateDump | None:
+        if self.profile.state_source() == "none":
+            return None
+        return self.stores().dump()
+
+    def health(self) -> str:
+        dump = self.stores().dump()
+        return f"stores reachable (database {dump.database}, {len(dump.collections)} " \
+               "non-empty collection(s))"
+
+
+def verify(state: StateDump, expected: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """Differences between a canonical dump and the documents a reset was meant to write."""
+    from seed import compare_documents
+
+    return compare_documents(expected, state.collections)
+
+
+def fill_template(template: Any, values: dict[str, Any]) -> Any:
+    """Replace ``{{name}}`` placeholders: a whole-string placeholder by the JSON value, one
+    inside a longer string by its text."""
+    if isinstance(template, dict):
+        return {k: fill_template(v, values) for k, v in template.items()}
+    if isinstance(template, list):
+        return [fill_template(v, values) for v in template]
+    if isinstance(template, str):
+        whole = _PLACEHOLDER.fullmatch(template)
+        if whole:
+            return values[_known(whole[1], values)]
+
+        def text(m: re.Match[str]) -> str:
+            value = values[_known(m[1], values)]
+            return value if isinstance(value, str) else json.dumps(value)
+
+        return _PLACEHOLDER.sub(text, template)
+    return template
+
+
+def _known(name: str, values: dict[str, Any]) -> str:
+    if name not in values:
+        raise ProfileError(f"unknown placeholder {{{{{name}}}}} in the reset body",
+                           field="reset.endpoint.body", known=sorted(values))
+    return name
+
+
+def make_reset(profile: Profile, lane: Lane, packs_root: Path,
+               seed_token: str | None = None) -> ResetAdapter:
+    """The reset adapter the profile names, for one lane."""
+    adapter = profile.reset.adapter
+    if adapter == "seed_route":
+        token = seed_token if seed_token is not None else profile.seed_token()
+        return SeedRouteReset(profile, lane, packs_root, token)
+    if adapter == "endpoint":
+        return EndpointResetAdapter(profile, lane, packs_root)
+    if adapter == "stores":
+        return StoresReset(profile, lane, packs_root)
+    return ResetAdapter(profile, lane, packs_root)
+
+
+def setup_and_files(pack_dir: Path) -> tuple[Setup, dict[str, bytes]]:
+    """The pack's setup and the files it loads (read through ``corpus``)."""
+    setup = corpus.load_setup(pack_dir)
+    return setup, corpus.setup_files(pack_dir, setup)

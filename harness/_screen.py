@@ -1,0 +1,163 @@
+"""Reading and watching the customer screen through a profile's selectors.
+
+Selectors may be any Playwright selector (``_marks``): a whole screen is read in one
+``page.evaluate`` (``_screen.js``), plus one call per Playwright-only selector.
+
+What is read (``docs/product-contract.md``, "What the harness reads"): the visible text
+(``innerText`` of displayed elements) of each region; the latest reply is the last visible
+``agent_message`` that is not a busy placeholder; the reply count counts every such element.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from corpus.errors import ProductError
+from corpus.formats import ScreenReading
+
+from ._marks import PageSelectors
+from .profile import READ_REGIONS, Profile
+
+SCREEN_JS = Path(__file__).with_name("_screen.js").read_text(encoding="utf-8")
+_POLL_S = 0.05
+
+
+@dataclass
+class Reading:
+    """One read of the screen: the customer-visible part plus bookkeeping."""
+
+    screen: ScreenReading
+    agent_texts: list[str]
+    agent_count: int
+    problem: bool = False
+
+
+@dataclass(frozen=True)
+class Probe:
+    """The reply state before an action: what a new reply must differ from."""
+
+    count: int
+    latest: str
+    complete: bool
+
+
+def _disabled_regions(profile: Profile) -> set[str]:
+    caps = profile.capabilities
+    off = set()
+    if not caps.chips:
+        off.add("chips")
+    if not caps.todo_bar:
+        off.add("todo_bar")
+    if not caps.facts_panel:
+        off.add("facts_panel")
+    if not caps.confirm_step:
+        off.add("confirm_button")
+    if not caps.talk_to_person:
+        off.add("talk_to_person")
+    if not caps.customer_accounts:
+        off.add("sign_in_prompt")
+    return off
+
+
+class Screen:
+    """The customer screen of one page, read through one profile."""
+
+    def __init__(self, page: Page, profile: Profile) -> None:
+        self.page = page
+        self.profile = profile
+        sc, c = profile.customer_screen, profile.completion
+        off = _disabled_regions(profile)
+        self.regions = {name: ([] if name in off else list(getattr(sc, name)))
+                        for name in READ_REGIONS}
+        for name in ("sign_in_submit",):
+            self.regions[name] = list(getattr(sc, name))
+        self.completion = {"selector": list(c.selector), "attribute": c.attribute,
+                           "value": c.value, "busy": list(c.busy), "enabled": list(c.enabled),
+                           "stable_ms": c.stable_ms}
+        self.ready = list(c.ready)
+        every = [*(s for alts in self.regions.values() for s in alts), *c.selector, *c.busy,
+                 *c.enabled, *c.ready]
+        self.selectors = PageSelectors(page, every)
+
+    # ------------------------------------------------------------------ selectors
+    async def _args(self, mode: str, **extra: Any) -> dict[str, Any]:
+        await self.selectors.refresh()
+        css = self.selectors.css
+        completion = {k: (css(v) if isinstance(v, list) else v)
+                      for k, v in self.completion.items()}
+        return {"mode": mode, "regions": {k: css(v) for k, v in self.regions.items()},
+                "completion": completion, "ready": css(self.ready), **extra}
+
+    async def _eval(self, mode: str, **extra: Any) -> Any:
+        try:
+            return await self.page.evaluate(SCREEN_JS, await self._args(mode, **extra))
+        except PlaywrightError as exc:
+            raise ProductError("the page could not be read", url=self.page.url,
+                               error=str(exc).splitlines()[0]) from exc
+
+    # ------------------------------------------------------------------ reading
+    async def read(self) -> Reading:
+        raw = await self._eval("read")
+        claim_text = raw["claim_number_text"]
+        pattern = re.compile(self.profile.customer_screen.claim_number_pattern)
+        if not self.regions["claim_number"]:
+            claim_text = raw["screen"]["latest_reply"]
+        match = pattern.search(claim_text) if claim_text else None
+        screen = ScreenReading.model_validate(
+            {**raw["screen"], "claim_number": match.group(0) if match else None})
+        return Reading(screen=screen, agent_texts=raw["agent_texts"],
+                       agent_count=raw["agent_count"], problem=raw["problem"])
+
+    async def probe(self) -> Probe:
+        raw = await self._eval("probe")
+        return Probe(count=raw["count"], latest=raw["latest"], complete=raw["complete"])
+
+    async def upload_marks(self, name: str) -> dict[str, Any]:
+        return await self._eval("upload", name=name)
+
+    # ------------------------------------------------------------------ waiting
+    async def wait(self, prev: Probe | None, timeout_s: float, ready: bool = False) -> bool:
+        """Wait until the reply is complete (and new after ``prev``); False on timeout.
+
+        Plain-CSS profiles wait inside the page (checked every animation frame); profiles
+        with Playwright-only selectors are polled from here every 50 ms.
+        """
+        prev_arg = {"count": prev.count, "latest": prev.latest} if prev is not None else None
+        extra = {"prev": prev_arg}
+        await self.selectors.marks()
+        deadline = time.monotonic() + timeout_s
+        if self.selectors.all_css:
+            args = await self._args("wait", **extra)
+            if not ready:
+                args["ready"] = []
+            try:
+                await self.page.wait_for_function(SCREEN_JS, arg=args, polling="raf",
+                                                  timeout=max(1.0, timeout_s * 1000))
+                return True
+            except PlaywrightTimeoutError:
+                return False
+            except PlaywrightError as exc:
+                raise ProductError("the page could not be watched", url=self.page.url,
+                                   error=str(exc).splitlines()[0]) from exc
+        while True:
+            args = await self._args("wait", **extra)
+            if not ready:
+                args["ready"] = []
+            try:
+                if await self.page.evaluate(SCREEN_JS, args):
+                    return True
+            except PlaywrightError as exc:
+                raise ProductError("the page could not be watched", url=self.page.url,
+                                   error=str(exc).splitlines()[0]) from exc
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(_POLL_S)

@@ -1,0 +1,55 @@
+"""The product's words -> the canonical codes of docs/claim-rules.md.
+
+With an empty table for a kind, the product shows canonical codes itself and a shown text is
+read by its leading code (``third_party_involved — the other driver…``). With a table, a shown
+text maps when it equals one of the product's words, or starts with one followed by a
+non-letter; anything else is *unmapped* and recorded as such.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .profile import Vocabulary
+
+_CODE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)")
+_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+
+
+def normalise(text: str) -> str:
+    """Lower case, whitespace collapsed, punctuation trimmed at both ends."""
+    return _EDGES.sub("", " ".join(text.lower().split()))
+
+
+def leading_code(text: str) -> str:
+    m = _CODE.match(text)
+    return m[1].lower() if m else text.strip().lower()
+
+
+class WordMap:
+    """Maps shown words for each kind, collecting what it cannot map."""
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        self.unmapped: dict[str, list[str]] = {}
+
+    def code(self, kind: str, shown: str) -> str | None:
+        """The canonical code of ``shown``, or None (recorded as unmapped) when it has none."""
+        table: dict[str, str] = getattr(self.vocabulary, kind)
+        if not table:
+            return leading_code(shown)
+        norm = normalise(shown)
+        best: tuple[int, str] | None = None
+        for word, code in table.items():
+            w = normalise(word)
+            if norm == w:
+                return code
+            prefix = w and norm.startswith(w) and not norm[len(w)].isalnum()
+            if prefix and (best is None or len(w) > best[0]):
+                best = (len(w), code)
+        if best is not None:
+            return best[1]
+        words = self.unmapped.setdefault(kind, [])
+        if shown not in words:
+            words.append(shown)
+        return None

@@ -1,0 +1,56 @@
+"""Product profiles (TOML): one place that knows each product concept.
+
+``_model`` (the profile, lanes, loading), ``_capabilities`` (what a product has),
+``_completion`` (when a reply is finished), ``_selectors`` (any Playwright selector, with
+alternatives), ``_customer`` (customer regions, words, uploads), ``_staff`` (staff access,
+regions, vocabulary), ``_reset`` (reset adapters, state source, schema mapping), ``_runtime``
+(the runtime report), ``_dev`` (starting the product for a dev environment).
+"""
+
+from ._capabilities import Capabilities
+from ._completion import Completion
+from ._customer import READ_REGIONS, CustomerScreen, SignIn
+from ._dev import PLACEHOLDERS, SECRET_PLACEHOLDERS, DevStart
+from ._model import PROFILE_FORMAT_VERSION, PROFILES_DIR, Lane, Profile, load_profile, url
+from ._reset import (
+    BODY_PLACEHOLDERS,
+    CollectionMap,
+    EndpointReset,
+    ResetSettings,
+    SeedRoute,
+    StateSettings,
+    Stores,
+)
+from ._runtime import RuntimeCheck
+from ._selectors import Selector
+from ._staff import CANONICAL, StaffAccess, StaffScreen, Vocabulary
+
+__all__ = [
+    "BODY_PLACEHOLDERS",
+    "CANONICAL",
+    "PLACEHOLDERS",
+    "PROFILES_DIR",
+    "PROFILE_FORMAT_VERSION",
+    "READ_REGIONS",
+    "SECRET_PLACEHOLDERS",
+    "Capabilities",
+    "CollectionMap",
+    "Completion",
+    "CustomerScreen",
+    "DevStart",
+    "EndpointReset",
+    "Lane",
+    "Profile",
+    "ResetSettings",
+    "RuntimeCheck",
+    "SeedRoute",
+    "Selector",
+    "SignIn",
+    "StaffAccess",
+    "StaffScreen",
+    "StateSettings",
+    "Stores",
+    "Vocabulary",
+    "load_profile",
+    "url",
+]

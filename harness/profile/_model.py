@@ -1,0 +1,169 @@
+"""The product profile (TOML): how the harness reaches, resets, reads and drives one product."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, ValidationError, model_validator
+
+from corpus.errors import ProfileError
+from corpus.formats._base import Strict
+
+from ._capabilities import Capabilities
+from ._completion import Completion
+from ._customer import CustomerScreen, SignIn
+from ._dev import DevStart
+from ._reset import CollectionMap, ResetSettings, SeedRoute, StateSettings, Stores
+from ._runtime import RuntimeCheck
+from ._staff import StaffAccess, StaffScreen, Vocabulary
+
+PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
+PROFILE_FORMAT_VERSION = "2"
+
+
+class Lane(Strict):
+    """One product instance with its own database and bucket."""
+
+    name: str = Field(description="Lane name, unique in the profile.")
+    base_url: str = Field(description="Product base URL of this lane, e.g. http://127.0.0.1:8001.")
+    staff_base_url: str | None = Field(None, description="Staff side base URL of this lane, "
+                                       "when it is on another origin.")
+    seed_url: str | None = Field(
+        None, description="Seed route base URL of this lane; default: base_url + seed.path.")
+    database: str | None = Field(None, description="Database name (direct stores; run record).")
+    bucket: str | None = Field(None, description="Bucket name (direct stores).")
+
+
+class BrowserSettings(Strict):
+    extra_headers_env: dict[str, str] = Field(
+        default_factory=dict,
+        description="Headers sent with every page request, name -> environment variable "
+        "holding the value (e.g. a staging gateway key). Values are redacted from the HAR.",
+    )
+
+    def extra_headers(self) -> dict[str, str]:
+        return {name: os.environ[var] for name, var in self.extra_headers_env.items()
+                if os.environ.get(var)}
+
+
+class Profile(Strict):
+    """A product profile (TOML). ``docs/product-contract.md`` describes every key."""
+
+    version: Literal["1", "2"] = Field(PROFILE_FORMAT_VERSION,
+                                       description="Profile format version.")
+    name: str = Field(description="Product name, recorded in run.json.")
+    base_url: str | None = Field(None, description="Single-lane product URL.")
+    staff_base_url: str | None = Field(None, description="Single-lane staff side URL.")
+    lanes: list[Lane] = Field(default_factory=list,
+                              description="Several lanes instead of base_url.")
+    capabilities: Capabilities = Field(default_factory=Capabilities)
+    runtime: RuntimeCheck = Field(default_factory=RuntimeCheck)
+    seed: SeedRoute = Field(default_factory=SeedRoute)
+    reset: ResetSettings = Field(default_factory=ResetSettings)
+    stores: Stores | None = None
+    state: StateSettings = Field(default_factory=StateSettings)
+    mapping: dict[str, CollectionMap] = Field(
+        default_factory=dict, description="Canonical collection -> the product's collection, "
+        "fields and values (setups written, state read back).")
+    customer_sign_in: SignIn | None = None
+    staff_sign_in: SignIn | None = None
+    staff: StaffAccess = Field(default_factory=StaffAccess)
+    staff_screen: StaffScreen = Field(default_factory=StaffScreen)
+    staff_vocabulary: Vocabulary = Field(default_factory=Vocabulary)
+    completion: Completion
+    customer_screen: CustomerScreen
+    browser: BrowserSettings = Field(default_factory=BrowserSettings)
+    dev: DevStart | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Profile:
+        if not self.base_url and not self.lanes:
+            raise ValueError("give base_url or at least one entry in lanes")
+        names = [lane.name for lane in self.lanes]
+        if len(set(names)) != len(names):
+            raise ValueError(f"lane names must be unique: {names}")
+        caps = self.capabilities
+        if caps.customer_accounts and self.customer_sign_in is None:
+            raise ValueError("customer_accounts is on: give [customer_sign_in] (or set "
+                             "capabilities.customer_accounts = false)")
+        if caps.staff_side:
+            if self.staff.sign_in == "form" and self.staff_sign_in is None:
+                raise ValueError("staff sign-in by form: give [staff_sign_in] (or set "
+                                 "staff.sign_in, or capabilities.staff_side = false)")
+            if self.staff.find == "url" and not self.staff_screen.claim_path:
+                raise ValueError("staff.find = 'url' needs staff_screen.claim_path")
+        if self.reset.adapter == "endpoint" and self.reset.endpoint is None:
+            raise ValueError("reset.adapter = 'endpoint' needs [reset.endpoint]")
+        if self.reset.adapter == "stores" and self.stores is None:
+            raise ValueError("reset.adapter = 'stores' needs [stores]")
+        if self.state.source == "stores" and self.stores is None:
+            raise ValueError("state.source = 'stores' needs [stores]")
+        targets = [m.collection for m in self.mapping.values()]
+        if len(set(targets)) != len(targets):
+            raise ValueError(f"two canonical collections map to one product collection: "
+                             f"{targets}")
+        return self
+
+    # ------------------------------------------------------------------ derived
+    def state_source(self) -> str:
+        """Where state dumps come from: seed_route | stores | none."""
+        if self.state.source != "auto":
+            return self.state.source
+        if self.reset.adapter == "seed_route":
+            return "seed_route"
+        return "stores" if self.stores is not None else "none"
+
+    def resolved_lanes(self) -> list[Lane]:
+        """The lanes to run on; a profile with only base_url has one lane 'lane-1'."""
+        lanes = self.lanes or [Lane(name="lane-1", base_url=self.base_url or "",
+                                    staff_base_url=self.staff_base_url)]
+        return [
+            lane.model_copy(update={
+                "seed_url": lane.seed_url or url(lane.base_url, self.seed.path),
+                "staff_base_url": (self.staff.base_url or lane.staff_base_url
+                                   or lane.base_url),
+            })
+            for lane in lanes
+        ]
+
+    def with_lanes(self, lanes: list[Lane]) -> Profile:
+        """The same profile pointed at other lanes (e.g. a dev environment's)."""
+        staff = self.staff.model_copy(update={"base_url": ""})
+        return self.model_copy(update={"lanes": lanes, "base_url": None,
+                                       "staff_base_url": None, "staff": staff})
+
+    def seed_token(self) -> str:
+        """The seed route token from the environment (never stored in any record)."""
+        return os.environ.get(self.seed.token_env, "")
+
+
+def url(base: str, path: str) -> str:
+    """``base`` joined with ``path``."""
+    return base.rstrip("/") + "/" + path.lstrip("/")
+
+
+def load_profile(ref: str | Path) -> Profile:
+    """Load a profile from a TOML path, or a shipped profile by name (e.g. 'reference')."""
+    path = Path(ref)
+    if not path.suffix and not path.exists():
+        path = PROFILES_DIR / f"{ref}.toml"
+    if not path.is_file():
+        shipped = sorted(p.stem for p in PROFILES_DIR.glob("*.toml"))
+        raise ProfileError(f"no such profile; shipped profiles: {shipped}", file=str(path))
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ProfileError(f"not valid TOML: {exc}", file=str(path)) from exc
+    try:
+        return Profile.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "(profile)"
+        raise ProfileError(
+            f"invalid profile: {err['msg']} ({len(exc.errors())} problem(s))",
+            file=str(path),
+            field=field,
+        ) from exc

@@ -1,0 +1,128 @@
+"""The staff side of a profile: where it is, how to get in, how to find the claim, what to read,
+and the vocabulary map from the product's words to the canonical codes of the claim rules."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, get_args
+
+from pydantic import Field, field_validator, model_validator
+
+from corpus.formats import ALL_CHECKS, REASON_CODES, CheckOutcome, TriageClass
+from corpus.formats._base import Strict
+
+from ._selectors import Selector
+
+REVIEW_SIGNALS: tuple[str, ...] = ("review_required", "none")
+FACT_STATES: tuple[str, ...] = ("needed", "suggested", "confirmed", "unknown")
+WAITING_KINDS: tuple[str, ...] = ("question", "contact_request")
+_FACT_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
+
+# Vocabulary section -> the canonical codes its words may map to (None: any fact-key shape).
+CANONICAL: dict[str, tuple[str, ...] | None] = {
+    "triage_class": get_args(TriageClass),
+    "reasons": REASON_CODES,
+    "review_signal": REVIEW_SIGNALS,
+    "check_ids": ALL_CHECKS,
+    "check_outcomes": get_args(CheckOutcome),
+    "fact_keys": None,
+    "fact_states": FACT_STATES,
+    "waiting_kinds": WAITING_KINDS,
+}
+
+
+class StaffAccess(Strict):
+    """Where the staff side is and how the harness gets in and finds the claim."""
+
+    base_url: str = Field("", description="Staff side base URL when it is on another origin; "
+                          "default: the lane's staff_base_url, else the lane's base_url.")
+    sign_in: Literal["form", "header", "none"] = Field(
+        "form", description="form: the [staff_sign_in] form with the seeded staff "
+        "credentials; header: a token from the environment sent as an HTTP header on every "
+        "staff request; none: no sign-in.")
+    header: str = Field("Authorization", description="header sign-in: the header name.")
+    scheme: str = Field("Bearer", description="header sign-in: prefix before the token "
+                        "('' for none).")
+    token_env: str = Field("", description="header sign-in: environment variable holding "
+                           "the token (never stored in any record).")
+    find: Literal["url", "search", "queue"] = Field(
+        "url", description="url: open staff_screen.claim_path; search: type the claim number "
+        "into a search box and open the result; queue: open the queue and click the row that "
+        "shows the claim number.")
+    queue_path: str = Field("", description="queue/search: the page to start from.")
+    queue_row: Selector = Field(default_factory=list,
+                                description="queue/search: each row or result (clicked).")
+    search_input: Selector = Field(default_factory=list, description="search: the search box.")
+    search_submit: Selector = Field(default_factory=list,
+                                    description="search: the search control ('' = Enter).")
+    ready: Selector = Field(default_factory=list,
+                            description="Shows once a staff page has rendered (for staff "
+                            "pages rendered client-side); read waits for it up to 10 s.")
+
+    @model_validator(mode="after")
+    def _complete(self) -> StaffAccess:
+        if self.sign_in == "header" and not self.token_env:
+            raise ValueError("header sign-in needs token_env")
+        if self.find in ("queue", "search") and not self.queue_row:
+            raise ValueError(f"find = '{self.find}' needs queue_row")
+        if self.find == "search" and not self.search_input:
+            raise ValueError("find = 'search' needs search_input")
+        return self
+
+
+class StaffScreen(Strict):
+    """Staff workbench regions; a region the product lacks is recorded under not_shown."""
+
+    claim_path: str = Field("", description="Claim detail path with '{claim_number}' "
+                            "(find = 'url').")
+    waiting_path: str = Field("", description="The waiting list page ('' = on the claim page "
+                              "or not shown).")
+    triage_class: Selector = Field(default_factory=list)
+    reason: Selector = Field(default_factory=list)
+    urgency: Selector = Field(default_factory=list)
+    review_signal: Selector = Field(default_factory=list)
+    review_required_values: list[str] = Field(
+        default_factory=lambda: ["review_required"],
+        description="Shown review-signal texts meaning review required (without a vocabulary).")
+    check_row: Selector = Field(default_factory=list)
+    check_id: Selector = Field(default_factory=list)
+    check_outcome: Selector = Field(default_factory=list)
+    check_rests_on: Selector = Field(default_factory=list)
+    fact_row: Selector = Field(default_factory=list)
+    fact_key: Selector = Field(default_factory=list)
+    fact_value: Selector = Field(default_factory=list)
+    fact_state: Selector = Field(default_factory=list)
+    waiting_item: Selector = Field(default_factory=list)
+    waiting_kind: Selector = Field(default_factory=list)
+    waiting_text: Selector = Field(default_factory=list)
+
+    @field_validator("claim_path")
+    @classmethod
+    def _placeholder(cls, v: str) -> str:
+        if v and "{claim_number}" not in v:
+            raise ValueError("claim_path must contain '{claim_number}'")
+        return v
+
+
+class Vocabulary(Strict):
+    """The product's words -> canonical codes, per kind. An empty table means the product shows
+    the canonical codes themselves (a shown text is read by its leading code)."""
+
+    triage_class: dict[str, str] = Field(default_factory=dict)
+    reasons: dict[str, str] = Field(default_factory=dict)
+    review_signal: dict[str, str] = Field(default_factory=dict)
+    check_ids: dict[str, str] = Field(default_factory=dict)
+    check_outcomes: dict[str, str] = Field(default_factory=dict)
+    fact_keys: dict[str, str] = Field(default_factory=dict)
+    fact_states: dict[str, str] = Field(default_factory=dict)
+    waiting_kinds: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _canonical(self) -> Vocabulary:
+        for section, allowed in CANONICAL.items():
+            for word, code in getattr(self, section).items():
+                ok = code in allowed if allowed is not None else bool(_FACT_KEY.match(code))
+                if not ok:
+                    raise ValueError(f"{section}: {word!r} maps to {code!r}, which is not a "
+                                     "canonical code of docs/claim-rules.md")
+        return self

@@ -1,0 +1,103 @@
+"""Writing a validated plan straight into a product's own stores, and reading them back.
+
+Used when a product has no seed route of its own and the harness resets it through its
+MongoDB and S3 ("direct stores"). Unlike the seed route, only the collections named in
+``scope`` are emptied: a product's other collections are never touched.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bson.errors import BSONError
+from minio.error import S3Error
+from pymongo.database import Database
+from pymongo.errors import PyMongoError
+from urllib3.exceptions import HTTPError as Urllib3Error
+
+from corpus.errors import SeedError
+from corpus.formats import StateDump
+
+from . import _s3
+from ._jsonsafe import id_key, json_safe
+from ._loader import check_not_production
+from ._names import REASON_DATABASE_NOT_ALLOWED, RESERVED_COLLECTIONS
+from ._plan import PlannedObject
+from ._state import dump_collections, dump_objects, utc_now_iso
+from .stores import S3Config
+
+
+def check_database_name(name: str, pattern: str) -> None:
+    """Refuse a database whose name does not match ``pattern`` (a regex, searched)."""
+    if not re.search(pattern, name):
+        raise SeedError("database name is not allowed for direct resets", database=name,
+                        pattern=pattern, reason=REASON_DATABASE_NOT_ALLOWED)
+
+
+def apply_scoped(db: Database, s3: S3Config | None, bucket: str | None,
+                 collections: dict[str, list[dict[str, Any]]], objects: list[PlannedObject],
+                 scope: list[str]) -> list[str]:
+    """Empty the ``scope`` collections (and the bucket), write the plan; return problems found
+    when reading it back (empty: the stores hold exactly the plan)."""
+    check_not_production(db)
+    names = sorted(set(scope) | {n for n, docs in collections.items() if docs})
+    reserved = [n for n in names if n in RESERVED_COLLECTIONS or n.startswith("system.")]
+    if reserved:
+        raise SeedError("a direct reset may not write reserved collections",
+                        collections=reserved)
+    try:
+        for name in names:
+            db[name].delete_many({})
+        for name, docs in collections.items():
+            if docs:
+                db[name].insert_many(docs, ordered=True)
+        if s3 is not None and bucket:
+            _s3.check_bucket_name(bucket)
+            _s3.empty_bucket(s3, bucket)
+            for obj in objects:
+                _s3.put(s3, bucket, obj.key, obj.data, obj.content_type)
+    except (PyMongoError, BSONError, OverflowError) as exc:
+        raise SeedError(f"MongoDB failed during a direct reset: {exc}", database=db.name) from exc
+    except (S3Error, Urllib3Error) as exc:
+        raise SeedError(f"S3 store failed during a direct reset: {exc}", bucket=bucket) from exc
+    return _differences(db, collections, names)
+
+
+def _differences(db: Database, collections: dict[str, list[dict[str, Any]]],
+                 names: list[str]) -> list[str]:
+    actual = {name: {id_key(d["_id"]): json_safe(d) for d in db[name].find({})}
+              for name in names}
+    return compare_documents(collections, actual, names)
+
+
+def compare_documents(expected: dict[str, list[dict[str, Any]]],
+                      actual: dict[str, dict[str, dict[str, Any]]],
+                      names: list[str] | None = None) -> list[str]:
+    """Differences between documents meant to be written (per collection) and documents
+    read back (collection -> id -> JSON-safe document), as short descriptions."""
+    problems: list[str] = []
+    for name in names if names is not None else sorted(expected):
+        want = {id_key(d["_id"]): json_safe(d) for d in expected.get(name, [])}
+        have = actual.get(name, {})
+        for doc_id in sorted(set(want) | set(have)):
+            if doc_id not in have:
+                problems.append(f"missing document {name}/{doc_id}")
+            elif doc_id not in want:
+                problems.append(f"unexpected document {name}/{doc_id}")
+            elif want[doc_id] != have[doc_id]:
+                problems.append(f"document {name}/{doc_id} differs")
+    return problems
+
+
+def dump_stores(db: Database, s3: S3Config | None, bucket: str | None) -> StateDump:
+    """Every state collection of ``db`` and, when given, every object of ``bucket``."""
+    try:
+        collections = dump_collections(db)
+        objects = dump_objects(s3, bucket) if s3 is not None and bucket else {}
+    except PyMongoError as exc:
+        raise SeedError(f"MongoDB unreachable: {exc}", database=db.name) from exc
+    except (S3Error, Urllib3Error) as exc:
+        raise SeedError(f"S3 store unreachable: {exc}", bucket=bucket) from exc
+    return StateDump(taken_at=utc_now_iso(), database=db.name, bucket=bucket or "",
+                     collections=collections, objects=objects)

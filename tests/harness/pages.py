@@ -1,0 +1,192 @@
+"""Small chat pages whose DOM changes on timers, served on loopback, and what drives them.
+
+``CHAT_PAGE`` behaves by its query string, so one server covers every test:
+
+- ``greet=MS``      the greeting is rendered client-side MS after load (0: none);
+- ``signal=attr``   the conversation carries data-state=busy|idle (the reference contract);
+- ``signal=busy``   a busy placeholder *sharing the reply class* stands in while working;
+- ``signal=enabled`` the composer and send button are disabled while working;
+- ``signal=none``   no signal at all (only "text stable for N ms" can tell);
+- ``delay=MS``      how long a reply takes (default 300);
+- ``chunks=MS``     the reply arrives in two parts MS apart;
+- ``late=MS``       after each reply, a second message MS later, composer disabled till then;
+- ``upload=ack|ignore|send``  uploads are shown / silently dropped / shown only after Send;
+- ``claim_after=N`` after the Nth customer message the reply carries a claim number.
+
+Every reply to a message quotes it ("Reply to: <text>?"), so a test can tell which message a
+screen answers.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from corpus.formats import CustomerAction, ScreenReading, Setup, StateDump
+from corpus.formats.run import CustomerInfo
+from harness import Profile, ResetAdapter, ResetOutcome
+
+CHAT_PAGE = """<!doctype html><html><head><style>.hidden{display:none}</style></head>
+<body><main>
+<ol class="thread" role="log"></ol>
+<div class="notice" role="alert"></div>
+<form class="composer"><textarea aria-label="Your message"></textarea>
+<input type="file" aria-label="Add files"><button type="button">Send</button></form>
+</main><script>
+const q = new URLSearchParams(location.search);
+const num = (k, d) => q.has(k) ? Number(q.get(k)) : d;
+const signal = q.get("signal") || "attr";
+const thread = document.querySelector(".thread");
+const box = document.querySelector("textarea");
+const send = document.querySelector("button");
+const file = document.querySelector("input[type=file]");
+let sent = 0, pendingFile = null;
+thread.setAttribute("data-state", "idle");
+const bubble = (cls, text) => {
+  const li = document.createElement("li"); li.className = "bubble " + cls;
+  li.textContent = text; thread.appendChild(li); return li;
+};
+const busy = (on) => {
+  if (signal === "attr") thread.setAttribute("data-state", on ? "busy" : "idle");
+  if (signal === "enabled") { box.disabled = on; send.disabled = on; }
+};
+const reply = (text, done) => {
+  busy(true);
+  let holder = null;
+  if (signal === "busy") holder = bubble("bot pending", "Working on it…");
+  setTimeout(() => {
+    if (holder) holder.remove();
+    const chunks = num("chunks", 0);
+    if (chunks) {
+      const li = bubble("bot", text.slice(0, 8));
+      setTimeout(() => { li.textContent = text; busy(false); done && done(); }, chunks);
+    } else { bubble("bot", text); busy(false); done && done(); }
+  }, num("delay", 300));
+};
+const afterReply = () => {
+  const late = num("late", 0);
+  if (!late) return;
+  box.disabled = true; send.disabled = true;
+  setTimeout(() => { bubble("bot", "One more thing: take your time."); box.disabled = false;
+                     send.disabled = false; }, late);
+};
+send.onclick = () => {
+  const text = box.value; box.value = "";
+  if (pendingFile) {
+    bubble("me", "Attached " + pendingFile); pendingFile = null;
+    reply("Thanks, got the file. Anything else?"); return;
+  }
+  if (!text) return;
+  sent += 1; bubble("me", text);
+  const claimAfter = num("claim_after", 0);
+  if (claimAfter && sent >= claimAfter) {
+    reply("Done. Your claim number is CLM-26-8F3K2Q."); return;
+  }
+  reply("Reply to: " + text + "?", afterReply);
+};
+file.onchange = () => {
+  const name = file.files[0] ? file.files[0].name : "";
+  const mode = q.get("upload") || "ack";
+  if (mode === "ignore") { file.value = ""; return; }
+  if (mode === "send") { pendingFile = name; return; }
+  bubble("me", "Attached " + name); file.value = "";
+  reply("Thanks, got the file. Anything else?");
+};
+const greet = num("greet", 0);
+if (greet) setTimeout(() => bubble("bot", "Hello! What happened?"), greet);
+</script></body></html>"""
+
+
+class PageServer:
+    """Serves ``CHAT_PAGE`` at / and a runtime report at /api/runtime, on loopback."""
+
+    def __init__(self) -> None:
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                return None
+
+            def do_GET(self) -> None:
+                if self.path.startswith("/api/runtime"):
+                    body, ctype, status = b'{"runtime": "reference"}', "application/json", 200
+                elif self.path.startswith("/?") or self.path == "/":
+                    body, ctype, status = CHAT_PAGE.encode(), "text/html", 200
+                else:
+                    body, ctype, status = b"not here", "text/plain", 404
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def chat_profile(query: str, **completion: Any) -> Profile:
+    """A profile for ``CHAT_PAGE?query``: roles and classes only, no test ids."""
+    return Profile.model_validate({
+        "name": "chat-page", "base_url": "http://127.0.0.1:1",
+        "capabilities": {"customer_accounts": False, "staff_side": False, "chips": False,
+                         "todo_bar": False, "facts_panel": False, "confirm_step": False,
+                         "talk_to_person": False, "waiting_list": False},
+        "reset": {"adapter": "none"},
+        "completion": {"timeout_s": 8, "new_reply_timeout_s": 4, **completion},
+        "customer_screen": {
+            "start_path": f"/?{query}", "conversation": "role=log",
+            "agent_message": ".bubble.bot", "customer_message": ".bubble.me",
+            "composer_input": "role=textbox[name='Your message']",
+            "composer_send": ["button:has-text('Send')"],
+            "attach_input": "input[type=file]", "upload_error": "[role=alert]",
+            "claim_number_pattern": "CLM-26-[A-Z0-9]{6}",
+        },
+    })
+
+
+class NoState(ResetAdapter):
+    """A reset stand-in for pages that keep no state: says what the pack asks for."""
+
+    name = "test"
+
+    def __init__(self, profile: Profile) -> None:
+        super().__init__(profile, profile.resolved_lanes()[0], Path("packs"))
+
+    def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
+        return ResetOutcome(adapter=self.name, claimant_session=setup.claimant_session,
+                            customer_credentials=None, staff_credentials=None, took_ms=0.0,
+                            verified=True)
+
+    def state(self) -> StateDump:
+        return StateDump(taken_at=datetime.now(UTC).isoformat(), database="none", bucket="none",
+                         collections={}, objects={})
+
+
+class Numbered:
+    """A customer that answers every screen with 'answer N' and remembers what it saw."""
+
+    info = CustomerInfo(kind="scripted")
+
+    def __init__(self, upload: str | None = None, limit: int = 3) -> None:
+        self.seen: list[ScreenReading] = []
+        self.upload = upload
+        self.limit = limit
+
+    async def next_action(self, screen: ScreenReading, ctx: Any) -> CustomerAction:
+        self.seen.append(screen)
+        if screen.claim_number:
+            return CustomerAction(kind="done", reason="claim number shown")
+        if self.upload and self.upload not in ctx.uploaded and len(self.seen) == 1:
+            return CustomerAction(kind="upload", file=self.upload)
+        if len(self.seen) > self.limit:
+            return CustomerAction(kind="done", reason="enough")
+        return CustomerAction(kind="say", text=f"answer {len(self.seen)}")
+
+    async def aclose(self) -> None:
+        return None

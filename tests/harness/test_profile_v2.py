@@ -1,0 +1,149 @@
+"""Profile v2: capabilities, completion strategies, staff access, reset adapters and the
+vocabulary are validated with the file and field named; a v1 profile still loads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from corpus.errors import ProfileError
+from harness import load_profile
+from harness.profile import Profile
+
+MINIMAL = {
+    "name": "minimal", "base_url": "http://127.0.0.1:9",
+    "capabilities": {"customer_accounts": False, "staff_side": False},
+    "completion": {"busy": ".spinner"},
+    "customer_screen": {"conversation": "role=log", "agent_message": ".bot",
+                        "composer_input": "textarea", "composer_send": "role=button[name=Send]",
+                        "claim_number_pattern": "CLM-\\d+"},
+}
+
+
+def _profile(**changes) -> Profile:
+    data = {**MINIMAL}
+    for key, value in changes.items():
+        data[key] = {**data.get(key, {}), **value} if isinstance(value, dict) else value
+    return Profile.model_validate(data)
+
+
+def test_a_product_without_accounts_or_staff_side_needs_no_sign_in():
+    prof = _profile()
+    assert prof.capabilities.absent() == ["customer_accounts", "staff_side"]
+    assert prof.customer_sign_in is None and prof.staff_sign_in is None
+    assert prof.completion.strategies() == ["busy"]
+    assert prof.customer_screen.composer_send == ["role=button[name=Send]"]
+
+
+def test_selectors_take_alternatives_and_empty_means_absent():
+    prof = _profile(customer_screen={"composer_input": ["#start-box", "textarea"], "chips": ""})
+    assert prof.customer_screen.composer_input == ["#start-box", "textarea"]
+    assert prof.customer_screen.chips == []
+
+
+@pytest.mark.parametrize("completion,message", [
+    ({"busy": [], "selector": ".x"}, "needs selector, attribute and value"),
+    ({"busy": []}, "at least one completion strategy"),
+    ({"busy": [], "stable_ms": -1}, "greater than or equal"),
+])
+def test_completion_needs_a_whole_strategy(completion, message):
+    with pytest.raises(ValueError, match=message):
+        _profile(completion=completion)
+
+
+def test_capabilities_and_sections_must_agree():
+    with pytest.raises(ValueError, match="customer_sign_in"):
+        _profile(capabilities={"customer_accounts": True})
+    with pytest.raises(ValueError, match="staff_sign_in"):
+        _profile(capabilities={"staff_side": True})
+    with pytest.raises(ValueError, match="claim_path"):
+        _profile(capabilities={"staff_side": True}, staff={"sign_in": "none"})
+    with pytest.raises(ValueError, match="token_env"):
+        _profile(capabilities={"staff_side": True}, staff={"sign_in": "header", "find": "queue",
+                                                           "queue_row": "tr"})
+    with pytest.raises(ValueError, match="queue_row"):
+        _profile(capabilities={"staff_side": True},
+                 staff={"sign_in": "none", "find": "queue"})
+    ok = _profile(capabilities={"staff_side": True},
+                  staff={"sign_in": "header", "token_env": "T", "find": "queue",
+                         "queue_row": "tr"})
+    assert ok.staff.find == "queue"
+
+
+def test_reset_adapters_need_their_sections():
+    with pytest.raises(ValueError, match=r"\[reset.endpoint\]"):
+        _profile(reset={"adapter": "endpoint"})
+    with pytest.raises(ValueError, match=r"\[stores\]"):
+        _profile(reset={"adapter": "stores"})
+    with pytest.raises(ValueError, match="both auth_header and auth_env"):
+        _profile(reset={"adapter": "endpoint",
+                        "endpoint": {"path": "/reset", "auth_header": "X-Key"}})
+    prof = _profile(reset={"adapter": "stores"}, stores={"mongo_uri_env": "URI"})
+    assert prof.state_source() == "stores"
+    assert _profile(reset={"adapter": "none"}).state_source() == "none"
+    assert _profile().state_source() == "seed_route"
+
+
+def test_vocabulary_maps_only_to_canonical_codes():
+    prof = _profile(staff_vocabulary={"triage_class": {"Routine": "standard"}})
+    assert prof.staff_vocabulary.triage_class == {"Routine": "standard"}
+    with pytest.raises(ValueError, match="not a canonical code"):
+        _profile(staff_vocabulary={"triage_class": {"Routine": "routine"}})
+    with pytest.raises(ValueError, match="not a canonical code"):
+        _profile(staff_vocabulary={"check_outcomes": {"Flagged": "flagged"}})
+
+
+def test_mapping_must_be_invertible():
+    with pytest.raises(ValueError, match="one product field"):
+        _profile(mapping={"claims": {"collection": "cases",
+                                     "fields": {"a": "x", "b": "x"}}})
+    with pytest.raises(ValueError, match="not one-to-one"):
+        _profile(mapping={"claims": {"collection": "cases",
+                                     "values": {"status": {"a": "x", "b": "x"}}}})
+    with pytest.raises(ValueError, match="one product collection"):
+        _profile(mapping={"claims": {"collection": "c"}, "policies": {"collection": "c"}})
+
+
+def test_dev_start_keeps_secrets_off_the_command_line():
+    with pytest.raises(ValueError, match="secret"):
+        _profile(dev={"command": ["app", "--key", "{reset_token}"]})
+    with pytest.raises(ValueError, match="unknown placeholder"):
+        _profile(dev={"command": ["app", "--port", "{prot}"]})
+    with pytest.raises(ValueError, match="either builtin or command"):
+        _profile(dev={})
+    prof = _profile(dev={"command": ["app", "--port", "{port}"], "env": {"KEY": "{reset_token}"}})
+    assert prof.dev.uses("reset_token")
+
+
+def test_runtime_field_pattern_must_be_a_regex():
+    with pytest.raises(ValueError, match="not a regular expression"):
+        _profile(runtime={"pattern": "(["})
+
+
+def test_shipped_profiles_load(tmp_path):
+    ref = load_profile("reference")
+    assert ref.version == "2" and ref.capabilities.absent() == []
+    assert ref.dev is not None and ref.dev.builtin == "reference_app"
+
+
+def test_a_version_1_profile_still_loads(tmp_path):
+    text = (Path(__file__).resolve().parents[2] / "harness" / "profiles" / "reference.toml"
+            ).read_text(encoding="utf-8")
+    v1 = text.replace('version = "2"', 'version = "1"').replace("[capabilities]",
+                                                                "[capabilities_gone]")
+    v1 = v1.split("[capabilities_gone]")[0] + "[runtime]" + v1.split("\n[runtime]", 1)[1]
+    path = tmp_path / "v1.toml"
+    path.write_text(v1, encoding="utf-8")
+    prof = load_profile(path)
+    assert prof.version == "1" and prof.capabilities.absent() == []
+
+
+def test_an_invalid_profile_names_file_and_field(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('name = "x"\nbase_url = "http://h"\n[completion]\nbusy = ".b"\n'
+                    '[customer_screen]\nconversation = ".c"\n', encoding="utf-8")
+    with pytest.raises(ProfileError) as err:
+        load_profile(path)
+    assert err.value.context["file"] == str(path)
+    assert err.value.context["field"].startswith("customer_screen.")
