@@ -49,6 +49,7 @@ def simulator(
     exit 0 when the panel caught exactly the stand-in's misbehaviour. Other LLM settings
     (key, temperature, seed, timeout, retries) come from CLAIMS_HARNESS_LLM_* and OPENAI_*.
     """
+    import corpus
     from harness import panel
     from harness.customers import LlmSettings
     from scoring.fidelity import audit_trial
@@ -72,6 +73,12 @@ def simulator(
         recorded = panel.load_screens(screens or panel.SCREENS_DIR)
         typer.echo(f"simulator panel: {where}; {len(pack) or len(recorded)} pack(s) of "
                    "recorded screens")
+        version, _ = corpus.corpus_identity(packs)
+        older = sorted({s.corpus_version for s in recorded.values()} - {version})
+        if older:
+            typer.secho(f"note: screens recorded with corpus {', '.join(older)}, the corpus is "
+                        f"now {version}; re-record them (docs/llm-customer.md)",
+                        fg=typer.colors.YELLOW)
         outcomes = panel.run_panel(_factory(customer, llm), packs, recorded, audit_trial,
                                    list(pack) or None)
     seen: set[str] = set()
