@@ -71,3 +71,23 @@ def test_a_key_an_http_header_cannot_carry_is_refused():
     with pytest.raises(SimulatorError, match="HTTP header") as exc:
         LlmSettings(model="m", api_key="sk-ключ")
     assert "ключ" not in str(exc.value)
+
+
+def test_openai_is_the_only_path_to_model_endpoints():
+    """The customer's client and the reference app's model runtime talk to model endpoints
+    through the openai package alone: no other HTTP client, no sleeping retry loop."""
+    from pathlib import Path
+
+    import harness.customers
+    import reference_app
+
+    files = [*Path(harness.customers.__file__).parent.glob("*.py"),
+             Path(reference_app.__file__).parent / "_agent_model.py"]
+    assert len(files) >= 7
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for banned in ("import httpx", "import requests", "urllib.request", "sleep("):
+            assert banned not in text, f"{path.name}: {banned}"
+    for name in ("_endpoint.py", "_agent_model.py"):
+        path = next(p for p in files if p.name == name)
+        assert "import openai" in path.read_text(encoding="utf-8"), name
