@@ -1,4 +1,4 @@
-"""Commands: corpus (check, manifest, schema, generate)."""
+"""Commands: corpus (check, manifest, schema, generate, review, sign-off, blind-look)."""
 
 from __future__ import annotations
 
@@ -84,6 +84,89 @@ def generate(
         written = generate_materials(pack_dir, out)
     for p in written:
         typer.echo(str(p))
+
+
+@corpus_app.command("review")
+def review(
+    packs: list[Path] = typer.Argument(None, help="Pack folders or corpus folders "
+                                       "(default: packs/)."),
+    out: Path = typer.Option(..., "--out", help="Folder to write the review page into."),
+) -> None:
+    """Write a static page showing every image beside what its pack says it shows."""
+    from corpus import resolve_packs, write_review_page
+
+    with reported_errors():
+        index = write_review_page(resolve_packs(packs or [DEFAULT_CORPUS]), out)
+    typer.echo(f"review page: {index}")
+
+
+@corpus_app.command("sign-off")
+def sign_off(
+    packs: list[Path] = typer.Argument(..., help="Pack folders (or a corpus folder) whose "
+                                       "images you have looked at."),
+    by: str = typer.Option(..., "--by", help="Your full name: who looked and signs off."),
+    file: list[str] = typer.Option(None, "--file", help="Only this image (repeatable)."),
+    remake: bool = typer.Option(False, "--remake", help="Ask for a new image instead."),
+    notes: str = typer.Option("", "--notes", help="What you saw, or why it needs remaking."),
+) -> None:
+    """Record a named person's sign-off of images, tied to each image's sha256."""
+    from corpus import resolve_packs
+    from corpus import sign_off as record
+
+    with reported_errors():
+        signed = record(resolve_packs(packs), by, files=file or None,
+                        verdict="remake" if remake else "ok", notes=notes)
+    for s in signed:
+        was = f" (replaces {s.replaced.name}, {s.replaced.date})" if s.replaced else ""
+        typer.echo(f"{s.pack_id}/{s.file}: {'remake' if remake else 'ok'} by {by.strip()} "
+                   f"sha256 {s.sha256[:12]}{was}")
+    typer.echo(f"{len(signed)} image(s) signed off")
+
+
+@corpus_app.command("blind-look")
+def blind_look(
+    packs: list[Path] = typer.Argument(None, help="Pack folders or corpus folders "
+                                       "(default: packs/)."),
+    base_url: str = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint "
+                                 "(or CLAIMS_HARNESS_VISION_BASE_URL)."),
+    model: str = typer.Option(None, "--model", help="Vision model, the one the product uses "
+                              "(or CLAIMS_HARNESS_VISION_MODEL)."),
+    api_key: str = typer.Option(None, "--api-key", help="API key (or "
+                                "CLAIMS_HARNESS_VISION_API_KEY); never written anywhere."),
+    file: list[str] = typer.Option(None, "--file", help="Only this image (repeatable)."),
+    concurrency: int = typer.Option(4, "--concurrency", min=1, help="Images in flight."),
+    timeout_s: float = typer.Option(60.0, "--timeout", help="Seconds per request."),
+    retries: int = typer.Option(2, "--retries", min=0, help="Retries per image."),
+) -> None:
+    """Show each image alone to a vision model; list those whose description misses the
+    subject. Exit 1 if any does, 2 if the endpoint failed on any image."""
+    import asyncio
+
+    from corpus import VisionSettings, resolve_packs
+    from corpus import blind_look as look
+
+    with reported_errors():
+        settings = VisionSettings.from_options(base_url=base_url, model=model, api_key=api_key,
+                                               concurrency=concurrency, timeout_s=timeout_s,
+                                               max_retries=retries)
+        report = asyncio.run(look(resolve_packs(packs or [DEFAULT_CORPUS]), settings,
+                                  files=file or None))
+    for item in report.looks:
+        where = f"{item.item.pack_id}/{item.item.file}"
+        if item.error:
+            typer.echo(f"{where}: FAILED {item.error}")
+        elif item.remake:
+            typer.echo(f"{where}: REMAKE? the description misses {', '.join(item.missing)}: "
+                       f"\"{item.seen}\"")
+        else:
+            typer.echo(f"{where}: mentions the subject")
+    n_remake, n_failed = len(report.remake), len(report.failed)
+    typer.echo(f"{len(report.looks)} image(s) looked at, {n_remake} to remake, "
+               f"{n_failed} failed")
+    if n_failed:
+        raise typer.Exit(2)
+    if n_remake:
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

@@ -32,6 +32,15 @@ from ._prompt import (
     build_repair_messages,
     without_product_text,
 )
+from ._review import (
+    BlindLookReport,
+    VisionSettings,
+    blind_look,
+    name_problem,
+    resolve_packs,
+    sign_off,
+    write_review_page,
+)
 from ._schemas import render_schemas, stale_schemas, write_schemas
 from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, load_customer_view
 from .errors import (
@@ -47,7 +56,14 @@ from .errors import (
 )
 
 __all__ = [
+    "BlindLookReport",
     "CheckReport",
+    "VisionSettings",
+    "blind_look",
+    "name_problem",
+    "resolve_packs",
+    "sign_off",
+    "write_review_page",
     "Problem",
     "Leak",
     "LeakGuard",

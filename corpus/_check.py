@@ -141,7 +141,7 @@ def check_corpus(root: Path | str, freeze: bool = False) -> CheckReport:
         if pack is not None:
             packs[folder.name] = pack
             if freeze:
-                report.problems.extend(sign_off_problems(folder.name, pack.review,
+                report.problems.extend(sign_off_problems(folder.name, folder, pack.review,
                                                          list(pack.material_files)))
     if manifest is None:
         return report

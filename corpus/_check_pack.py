@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -10,8 +11,9 @@ from pydantic import BaseModel, ValidationError
 
 from . import _io
 from ._check_rules import is_image, pdf_page_problems, pdf_pages, relative_date_words
-from ._generate import GENERATORS, render_material
+from ._generate import is_external, render_material
 from ._loading import Pack, material_files
+from ._review._sign_off import name_problem, sign_off_state
 from .errors import PackError
 from .formats import (
     PACK_FORMAT_VERSION,
@@ -108,7 +110,7 @@ def check_pack(pack_dir: Path) -> tuple[list[Problem], Pack | None]:
     if provenance is not None:
         _check_provenance(c, pack_dir, provenance, present)
     if review is not None:
-        _check_review(c, review, present)
+        _check_review(c, pack_dir, review, present)
 
     parsed = (persona, facts, materials, labels, setup, provenance, review)
     if message is None or any(p is None for p in parsed):
@@ -185,7 +187,7 @@ def _check_provenance(c: _Collector, pack_dir: Path, provenance: Provenance,
             c.add(_io.PROVENANCE, f"materials.{i}.file", f"{m.file!r} is not in the pack")
             continue
         data = (pack_dir / _io.MATERIALS_DIR / m.file).read_bytes()
-        if m.generator in GENERATORS:
+        if not is_external(m.generator):
             try:
                 made = render_material(m.generator, m.parameters, pack=c.pack, file=m.file,
                                        index=i)
@@ -206,7 +208,11 @@ def _check_provenance(c: _Collector, pack_dir: Path, provenance: Provenance,
                       f"{m.pages_supplied} but the file holds pages {xs}")
 
 
-def _check_review(c: _Collector, review: Review, present: list[str]) -> None:
+def _image_hash(pack_dir: Path, name: str) -> str:
+    return hashlib.sha256((pack_dir / _io.MATERIALS_DIR / name).read_bytes()).hexdigest()
+
+
+def _check_review(c: _Collector, pack_dir: Path, review: Review, present: list[str]) -> None:
     entries = {m.file: (i, m) for i, m in enumerate(review.materials)}
     for name in present:
         if not is_image(name):
@@ -221,23 +227,39 @@ def _check_review(c: _Collector, review: Review, present: list[str]) -> None:
         elif entry.assistant_check.verdict != "ok":
             c.add(_io.REVIEW, f"materials.{i}.assistant_check.verdict",
                   f"image {name!r} was judged 'remake'")
+        if entry.sign_off is not None:
+            state = sign_off_state(entry, _image_hash(pack_dir, name))
+            if state == "void":
+                c.add(_io.REVIEW, f"materials.{i}.sign_off",
+                      f"void: {entry.sign_off.name}'s sign-off of {entry.sign_off.date} is for "
+                      f"another version of {name!r} (sha256 {entry.sign_off.sha256[:12]}…); "
+                      "have the image looked at again and signed off with `claims-harness "
+                      "corpus sign-off`, or remove the sign-off")
+            elif state == "not_a_name":
+                c.add(_io.REVIEW, f"materials.{i}.sign_off.name",
+                      f"{name_problem(entry.sign_off.name)}: a sign-off needs a named person")
     for name, (i, _) in entries.items():
         if name not in present:
             c.add(_io.REVIEW, f"materials.{i}.file", f"{name!r} is not in the pack")
 
 
-def sign_off_problems(pack: str, review: Review, present: list[str]) -> list[Problem]:
-    """For freezing: every image signed off 'ok' by a named person."""
+def sign_off_problems(pack: str, pack_dir: Path, review: Review,
+                      present: list[str]) -> list[Problem]:
+    """For freezing: every image signed off 'ok' by a named person, for its current bytes."""
     out: list[Problem] = []
     entries = {m.file: (i, m) for i, m in enumerate(review.materials)}
     for name in present:
         if not is_image(name) or name not in entries:
             continue
         i, entry = entries[name]
-        if entry.sign_off is None or not entry.sign_off.name.strip():
+        state = sign_off_state(entry, _image_hash(pack_dir, name))
+        if state in ("none", "not_a_name"):
             out.append(Problem(pack, _io.REVIEW, f"materials.{i}.sign_off",
                                f"image {name!r} has no sign-off by a named person"))
-        elif entry.sign_off.verdict != "ok":
+        elif state == "void":
+            out.append(Problem(pack, _io.REVIEW, f"materials.{i}.sign_off",
+                               f"image {name!r} changed after its sign-off; it needs a new one"))
+        elif entry.sign_off is not None and entry.sign_off.verdict != "ok":
             out.append(Problem(pack, _io.REVIEW, f"materials.{i}.sign_off.verdict",
                                f"image {name!r} was signed off as 'remake'"))
     return out

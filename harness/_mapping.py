@@ -100,13 +100,16 @@ def to_product(collections: dict[str, list[dict[str, Any]]],
                mapping: dict[str, CollectionMap]) -> dict[str, list[dict[str, Any]]]:
     """Canonical documents per collection -> the product's collection, field and value names.
 
-    Collections without a mapping keep their name and documents."""
+    Collections without a mapping keep their name and documents; collections mapped to ''
+    are left out."""
     out: dict[str, list[dict[str, Any]]] = {}
     for name, docs in collections.items():
         cmap = mapping.get(name)
         if cmap is None:
             out.setdefault(name, []).extend(copy.deepcopy(docs))
             continue
+        if not cmap.collection:
+            continue  # the product has no such collection
         out.setdefault(cmap.collection, []).extend(_convert(d, cmap, True) for d in docs)
     return out
 
@@ -114,7 +117,8 @@ def to_product(collections: dict[str, list[dict[str, Any]]],
 def to_canonical(dump: StateDump, mapping: dict[str, CollectionMap],
                  ignore: list[str] | tuple[str, ...] = ()) -> StateDump:
     """A state dump of the product read back in canonical terms (ignored collections left out)."""
-    by_product = {cmap.collection: (canonical, cmap) for canonical, cmap in mapping.items()}
+    by_product = {cmap.collection: (canonical, cmap) for canonical, cmap in mapping.items()
+                  if cmap.collection}
     collections: dict[str, dict[str, dict[str, Any]]] = {}
     for name, docs in dump.collections.items():
         if name in ignore:
@@ -129,4 +133,4 @@ def to_canonical(dump: StateDump, mapping: dict[str, CollectionMap],
 
 def product_collections(mapping: dict[str, CollectionMap]) -> list[str]:
     """The product's names of every mapped collection."""
-    return [cmap.collection for cmap in mapping.values()]
+    return [cmap.collection for cmap in mapping.values() if cmap.collection]

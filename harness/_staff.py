@@ -130,60 +130,59 @@ async def open_claim(page: Page, profile: Profile, base: str, claim_number: str)
     return False
 
 
+def _shown(value: list[Any] | None, name: str, selector: list[str],
+           reading: StaffReading) -> list[Any] | None:
+    """What a region showed: None when the profile gives it no selector (the product lacks
+    it: listed under not_shown); an empty list when the product has it but it holds nothing."""
+    if not selector:
+        reading.not_shown.append(name)
+        return None
+    return value or []
+
+
 def _build(raw: dict[str, Any], words: WordMap, profile: Profile,
            reading: StaffReading) -> None:
     """Turn a raw claim-page read into canonical fields of ``reading``."""
-    if raw["triage_class"]:
-        reading.triage_class = words.code("triage_class", raw["triage_class"][0])
-    else:
-        reading.not_shown.append("triage_class")
-    if raw["reason"] is None:
-        reading.not_shown.append("reasons")
-    else:
-        reading.reasons = [c for r in raw["reason"] if r
-                           if (c := words.code("reasons", r)) is not None]
-    if raw["urgency"]:
-        reading.urgency = raw["urgency"][0]
-    else:
-        reading.not_shown.append("urgency")
-    if raw["review_signal"]:
-        shown = raw["review_signal"][0]
+    ss = profile.staff_screen
+    triage = _shown(raw["triage_class"], "triage_class", ss.triage_class, reading)
+    if triage:
+        reading.triage_class = words.code("triage_class", triage[0])
+    reasons = _shown(raw["reason"], "reasons", ss.reason, reading)
+    if reasons:
+        reading.reasons = [c for r in reasons if r if (c := words.code("reasons", r)) is not None]
+    urgency = _shown(raw["urgency"], "urgency", ss.urgency, reading)
+    if urgency:
+        reading.urgency = urgency[0]
+    signal = _shown(raw["review_signal"], "review_signal", ss.review_signal, reading)
+    if signal:
+        shown = signal[0]
         if profile.staff_vocabulary.review_signal:
             code = words.code("review_signal", shown)
             reading.review_required = None if code is None else code == "review_required"
         else:
-            reading.review_required = shown.strip() in profile.staff_screen.review_required_values
-    else:
-        reading.not_shown.append("review_signal")
-    if not raw["checks"]:
-        reading.not_shown.append("checks")
-    else:
-        for row in raw["checks"]:
-            if not row["id"] or row["outcome"] is None:
-                continue
-            cid = words.code("check_ids", row["id"])
-            outcome = words.code("check_outcomes", row["outcome"]) or row["outcome"]
-            if cid is not None:
-                reading.checks[cid] = StaffCheck(outcome=outcome, rests_on=row["rests_on"] or "")
-    if not raw["facts"]:
-        reading.not_shown.append("facts")
-    else:
-        for row in raw["facts"]:
-            if not row["key"]:
-                continue
-            key = words.code("fact_keys", row["key"])
-            state = row["state"] or ""
-            if state:
-                state = words.code("fact_states", state) or state
-            if key is not None:
-                reading.facts[key] = StaffFact(value=row["value"] or "", state=state)
+            reading.review_required = shown.strip() in ss.review_required_values
+    for row in _shown(raw["checks"], "checks", ss.check_row, reading) or []:
+        if not row["id"] or row["outcome"] is None:
+            continue
+        cid = words.code("check_ids", row["id"])
+        outcome = words.code("check_outcomes", row["outcome"]) or row["outcome"]
+        if cid is not None:
+            reading.checks[cid] = StaffCheck(outcome=outcome, rests_on=row["rests_on"] or "")
+    for row in _shown(raw["facts"], "facts", ss.fact_row, reading) or []:
+        if not row["key"]:
+            continue
+        key = words.code("fact_keys", row["key"])
+        state = row["state"] or ""
+        if state:
+            state = words.code("fact_states", state) or state
+        if key is not None:
+            reading.facts[key] = StaffFact(value=row["value"] or "", state=state)
 
 
-def _build_waiting(raw: dict[str, Any], words: WordMap, reading: StaffReading) -> None:
-    if raw["waiting"] is None:
-        reading.not_shown.append("waiting_list")
-        return
-    for row in raw["waiting"]:
+def _build_waiting(raw: dict[str, Any], words: WordMap, profile: Profile,
+                   reading: StaffReading) -> None:
+    rows = _shown(raw["waiting"], "waiting_list", profile.staff_screen.waiting_item, reading)
+    for row in rows or []:
         # every lane is reset before a trial, so everything waiting belongs to this journey
         kind = row["kind"] or ""
         if kind:
@@ -210,7 +209,7 @@ async def read_staff_side(context: BrowserContext, profile: Profile, lane: Lane,
                 raw = await reader.read()
                 _build(raw, words, profile, reading)
                 if not ss.waiting_path and profile.capabilities.waiting_list:
-                    _build_waiting(raw, words, reading)
+                    _build_waiting(raw, words, profile, reading)
             await _shot(page, folder, "staff-01-claim.png", reading)
         else:
             reading.not_shown.append("claim")
@@ -222,7 +221,7 @@ async def read_staff_side(context: BrowserContext, profile: Profile, lane: Lane,
                             timeout=timeout)
             reader = _Reader(page, profile, WAITING_REGIONS)
             await reader.settle()
-            _build_waiting(await reader.read(), words, reading)
+            _build_waiting(await reader.read(), words, profile, reading)
             await _shot(page, folder, "staff-02-waiting.png", reading)
         elif not claim_number:
             reading.not_shown.append("waiting_list")

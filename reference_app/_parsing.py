@@ -135,14 +135,51 @@ def parse_time(text: str) -> str | None:
     return times[0][2] if times else None
 
 
-_REGISTRATION = re.compile(r"\b([A-Z]{2})\s?(\d{2})\s?([A-Z]{3})\b", re.I)
+_IE_COUNTIES = "C|CE|CN|CW|D|DL|G|KE|KK|KY|L|LD|LH|LK|LM|LS|MH|MN|MO|OY|RN|SO|T|W|WH|WW|WX"
+# Registration plates by country, each normalised to how that country prints it; the first
+# pattern that matches wins. Formats too loose to tell from ordinary words (US plates) are
+# not read.
+_REGISTRATIONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # GB: AB12 CDE
+    (re.compile(r"\b([A-Z]{2})\s?(\d{2})\s?([A-Z]{3})\b", re.I), "{0}{1} {2}"),
+    # IE: year (2 digits, or 3 since 2013), county, number: 211-LH-4587, 08-D-12345
+    (re.compile(rf"\b(\d{{2}}[12]?)[-\s]({_IE_COUNTIES})[-\s](\d{{1,6}})\b", re.I),
+     "{0}-{1}-{2}"),
+    # FR: AB-123-CD
+    (re.compile(r"\b([A-Z]{2})-(\d{3})-([A-Z]{2})\b", re.I), "{0}-{1}-{2}"),
+    # DE: district, letters, number (E/H suffix): M-AB 1234
+    (re.compile(r"\b([A-Z]{1,3})-([A-Z]{1,2})\s?(\d{1,4}[EH]?)(?![\w-])"), "{0}-{1} {2}"),
+    # NL: six characters in three groups, letters and digits apart: 12-ABC-3, AB-12-CD
+    (re.compile(r"\b(?=(?:[A-Z0-9]-?){6}\b)(?=[\w-]*[A-Z])(?=[\w-]*\d)"
+                r"([A-Z]{1,3}|\d{1,3})-([A-Z]{1,3}|\d{1,3})-([A-Z]{1,3}|\d{1,3})\b"),
+     "{0}-{1}-{2}"),
+)
 _POLICY = re.compile(r"\bNWF[-\s]?POL[-\s]?(\d{4,})\b", re.I)
 
 
 def parse_registration(text: str) -> str | None:
-    """A UK registration plate, normalised to 'AB12 CDE'."""
-    m = _REGISTRATION.search(text)
-    return f"{m.group(1)}{m.group(2)} {m.group(3)}".upper() if m else None
+    """A registration plate, normalised as its country prints it: UK 'AB12 CDE', Irish
+    '211-LH-4587', French 'AB-123-CD', German 'M-AB 1234', Dutch '12-ABC-3'."""
+    for pattern, shape in _REGISTRATIONS:
+        m = pattern.search(text)
+        if m:
+            return shape.format(*m.groups()).upper()
+    return None
+
+
+_PLATE_TOKEN = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{2,8}"
+                          r"[A-Za-z0-9](?![\w-])")
+
+
+def parse_registration_answer(text: str) -> str | None:
+    """The registration in a direct answer to "what is the registration?": a known plate
+    format, or else the one token of letters and digits (4-10 characters) given, as is."""
+    known = parse_registration(text)
+    if known:
+        return known
+    tokens = {m.group(0).upper() for m in _PLATE_TOKEN.finditer(text)
+              if not parse_policy_number(m.group(0))}
+    return tokens.pop() if len(tokens) == 1 else None
 
 
 def parse_policy_number(text: str) -> str | None:

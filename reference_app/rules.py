@@ -18,6 +18,7 @@ from ._parsing import (
     parse_money,
     parse_policy_number,
     parse_registration,
+    parse_registration_answer,
     parse_time,
     parse_yes_no,
     says_dont_know,
@@ -175,7 +176,7 @@ def parse_fact(
     if key == "policy_number":
         return parse_policy_number(text)
     if key == "vehicle_registration":
-        return parse_registration(text)
+        return parse_registration_answer(text)
     if kind == "date":
         return parse_date(text)
     if kind == "time":
@@ -432,6 +433,7 @@ __all__ = [
     "parse_money",
     "parse_policy_number",
     "parse_registration",
+    "parse_registration_answer",
     "parse_time",
     "parse_yes_no",
     "read_document",

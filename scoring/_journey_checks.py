@@ -31,7 +31,7 @@ from ._record import TrialRecord
 # Phrases that ask the customer to do something even without a question mark.
 REQUEST_PHRASES: tuple[str, ...] = (
     "please", "could you", "can you", "would you", "tell me", "let me know", "upload",
-    "attach", "confirm", "send us", "choose", "select",
+    "attach", "confirm", "send us", "choose", "select", "press", "tap", "click",
 )
 # A reply with one of these phrases asks again because it could not read the answer.
 CLARIFY_PHRASES: tuple[str, ...] = (

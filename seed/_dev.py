@@ -201,7 +201,7 @@ def app_command(lane: tuple[str, str, str], port: int, env: DevEnvironment,
 
 
 def _fill(text: str, values: dict[str, str]) -> str:
-    return re.sub(r"\{([a-z_]+)\}", lambda m: values.get(m[1], m[0]), text)
+    return re.sub(r"\{([a-z0-9_]+)\}", lambda m: values.get(m[1], m[0]), text)
 
 
 def _start_product(product: ProductCommand, spec: tuple[str, str, str],

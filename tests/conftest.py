@@ -1,8 +1,9 @@
-"""Fixtures shared by every test package: the embedded stores (started once per session) and
-a private copy of the corpus that a test may break."""
+"""Fixtures shared by every test package: the embedded stores (started once per session), a
+private copy of the corpus that a test may break, and a headless Chromium."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,9 @@ import corpus
 from seed import Stores, open_stores
 
 PACKS = Path(__file__).resolve().parents[1] / "packs"
+CHROMIUM = os.environ.get("CLAIMS_HARNESS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="session")
@@ -40,3 +44,18 @@ def corpus_copy(tmp_path: Path) -> Path:
     shutil.copytree(PACKS / "CTL-M-001", root / "CTL-M-001")
     corpus.update_manifest(root)
     return root
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Headless system Chromium through Playwright's sync API (one per test module)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Chromium not found at {CHROMIUM} (set CLAIMS_HARNESS_CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

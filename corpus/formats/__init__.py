@@ -55,6 +55,7 @@ from .run import (
     TrialResult,
     TrialStatus,
 )
+from .scene import PhotoRecipe, Scene
 from .sheet import (
     COMPONENTS,
     FAILURE_MODES,
@@ -79,6 +80,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "setup.schema.json": Setup,
     "baseline.schema.json": Baseline,
     "provenance.schema.json": Provenance,
+    "photo-recipe.schema.json": PhotoRecipe,
     "review.schema.json": Review,
     "manifest.schema.json": Manifest,
     "run.schema.json": RunRecord,
@@ -140,10 +142,12 @@ __all__ = [
     "MessageStyle",
     "PanelScreens",
     "Persona",
+    "PhotoRecipe",
     "Provenance",
     "Review",
     "RunRecord",
     "RunSummary",
+    "Scene",
     "ScreenReading",
     "Setup",
     "Sheet",

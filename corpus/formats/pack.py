@@ -404,6 +404,10 @@ class MaterialProvenance(Strict):
         None, description="For documents: which pages of the original are in the file."
     )
     pages_total: int | None = Field(None, description="For documents: N in 'Page X of N'.")
+    subject_words: dict[str, list[str]] | None = Field(
+        None, description="For images: what a description of the image must mention, as named "
+        "groups of words (one word of each group is enough). Default for a corpus.photo/2 "
+        "recipe: from its parts.")
 
 
 class Provenance(Strict):
@@ -421,16 +425,28 @@ class AssistantCheck(Strict):
 
 
 class SignOff(Strict):
+    """A named person looked at the image and signed it off (or asked for a remake)."""
+
     name: str = Field(min_length=2, description="The named person who signed the image off.")
     verdict: Literal["ok", "remake"]
     date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$",
+                        description="sha256 of the image signed off; a changed image voids it.")
     notes: str = ""
 
 
 class BlindLook(Strict):
+    """The image shown alone (no story, no purpose) to a vision model, and what it said."""
+
     model: str = Field(description="Vision model shown the image alone, without context.")
+    endpoint_host: str | None = Field(None, description="Host of the model endpoint.")
     seen: str = Field(description="What it said it sees.")
     date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the image shown.")
+    mentions_subject: bool = Field(
+        description="The description uses a word of every subject group of the image.")
+    missing: list[str] = Field(
+        default_factory=list, description="Subject groups the description does not mention.")
 
 
 class MaterialReview(Strict):

@@ -74,9 +74,12 @@ class CustomerScreen(Strict):
     claim_number_pattern: str = Field(description="Regular expression of a claim number.")
     sign_in_prompt: Selector = Field(default_factory=list,
                                      description="In-conversation sign-in prompt.")
-    sign_in_username: Selector = Field(default_factory=list)
-    sign_in_password: Selector = Field(default_factory=list)
-    sign_in_submit: Selector = Field(default_factory=list)
+    sign_in_username: Selector = Field(
+        default_factory=list, description="Sign-in prompt: user name / e-mail field.")
+    sign_in_password: Selector = Field(
+        default_factory=list, description="Sign-in prompt: password field.")
+    sign_in_submit: Selector = Field(
+        default_factory=list, description="Sign-in prompt: submit control.")
     dialogs: Selector = Field(default_factory=list, description="Dialogs.")
     cards: Selector = Field(default_factory=list, description="Cards needing action.")
     buttons: Selector = Field(default_factory=lambda: ["button"],

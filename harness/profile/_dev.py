@@ -13,11 +13,12 @@ PLACEHOLDERS: tuple[str, ...] = (
     "python", "lane", "port", "staff_port", "mongo_uri", "database", "bucket", "s3_endpoint",
     "s3_region", "s3_access_key", "s3_secret_key", "reset_token", "staff_token", "seed_token",
 )
-# Values that must never appear on a command line (visible to every user in `ps`).
+# Values that must never appear on a command line (visible to every user in `ps`); a MongoDB
+# URI may carry a password.
 SECRET_PLACEHOLDERS: tuple[str, ...] = (
-    "s3_access_key", "s3_secret_key", "reset_token", "staff_token", "seed_token",
+    "mongo_uri", "s3_access_key", "s3_secret_key", "reset_token", "staff_token", "seed_token",
 )
-_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+_PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)\}")
 
 
 class DevStart(Strict):

@@ -57,6 +57,8 @@ class Profile(Strict):
     name: str = Field(description="Product name, recorded in run.json.")
     base_url: str | None = Field(None, description="Single-lane product URL.")
     staff_base_url: str | None = Field(None, description="Single-lane staff side URL.")
+    database: str | None = Field(None, description="Single-lane database (direct stores).")
+    bucket: str | None = Field(None, description="Single-lane bucket (direct stores).")
     lanes: list[Lane] = Field(default_factory=list,
                               description="Several lanes instead of base_url.")
     capabilities: Capabilities = Field(default_factory=Capabilities)
@@ -101,7 +103,7 @@ class Profile(Strict):
             raise ValueError("reset.adapter = 'stores' needs [stores]")
         if self.state.source == "stores" and self.stores is None:
             raise ValueError("state.source = 'stores' needs [stores]")
-        targets = [m.collection for m in self.mapping.values()]
+        targets = [m.collection for m in self.mapping.values() if m.collection]
         if len(set(targets)) != len(targets):
             raise ValueError(f"two canonical collections map to one product collection: "
                              f"{targets}")
@@ -119,7 +121,8 @@ class Profile(Strict):
     def resolved_lanes(self) -> list[Lane]:
         """The lanes to run on; a profile with only base_url has one lane 'lane-1'."""
         lanes = self.lanes or [Lane(name="lane-1", base_url=self.base_url or "",
-                                    staff_base_url=self.staff_base_url)]
+                                    staff_base_url=self.staff_base_url,
+                                    database=self.database, bucket=self.bucket)]
         return [
             lane.model_copy(update={
                 "seed_url": lane.seed_url or url(lane.base_url, self.seed.path),
@@ -133,7 +136,8 @@ class Profile(Strict):
         """The same profile pointed at other lanes (e.g. a dev environment's)."""
         staff = self.staff.model_copy(update={"base_url": ""})
         return self.model_copy(update={"lanes": lanes, "base_url": None,
-                                       "staff_base_url": None, "staff": staff})
+                                       "staff_base_url": None, "database": None,
+                                       "bucket": None, "staff": staff})
 
     def seed_token(self) -> str:
         """The seed route token from the environment (never stored in any record)."""

@@ -32,7 +32,7 @@ class EndpointReset(Strict):
     """The product's own reset endpoint."""
 
     method: Literal["POST", "PUT"] = Field("POST", description="HTTP method.")
-    path: str = Field(description="Path under the lane's base URL (or reset_url).")
+    path: str = Field(description="Path under the lane's base URL.")
     auth_header: str = Field("", description="Header carrying the token ('' = no auth).")
     auth_scheme: str = Field("", description="Prefix before the token, e.g. 'Bearer'.")
     auth_env: str = Field("", description="Environment variable holding the token.")
@@ -87,7 +87,8 @@ class StateSettings(Strict):
 class CollectionMap(Strict):
     """One canonical collection in the product's terms."""
 
-    collection: str = Field(description="The product's collection name.")
+    collection: str = Field(description="The product's collection name; '' when the product "
+                            "has no counterpart (its documents are not written, never read).")
     fields: dict[str, str] = Field(
         default_factory=dict, description="Canonical dotted path -> product dotted path; "
         "fields not named keep their name.")

@@ -77,24 +77,35 @@ class StaffScreen(Strict):
                             "(find = 'url').")
     waiting_path: str = Field("", description="The waiting list page ('' = on the claim page "
                               "or not shown).")
-    triage_class: Selector = Field(default_factory=list)
-    reason: Selector = Field(default_factory=list)
-    urgency: Selector = Field(default_factory=list)
-    review_signal: Selector = Field(default_factory=list)
+    triage_class: Selector = Field(
+        default_factory=list, description="The triage class shown for the claim.")
+    reason: Selector = Field(default_factory=list, description="Each triage reason shown.")
+    urgency: Selector = Field(
+        default_factory=list, description="The urgency shown (recorded, not scored).")
+    review_signal: Selector = Field(
+        default_factory=list, description="The review (referral) signal.")
     review_required_values: list[str] = Field(
         default_factory=lambda: ["review_required"],
         description="Shown review-signal texts meaning review required (without a vocabulary).")
-    check_row: Selector = Field(default_factory=list)
-    check_id: Selector = Field(default_factory=list)
-    check_outcome: Selector = Field(default_factory=list)
-    check_rests_on: Selector = Field(default_factory=list)
-    fact_row: Selector = Field(default_factory=list)
-    fact_key: Selector = Field(default_factory=list)
-    fact_value: Selector = Field(default_factory=list)
-    fact_state: Selector = Field(default_factory=list)
-    waiting_item: Selector = Field(default_factory=list)
-    waiting_kind: Selector = Field(default_factory=list)
-    waiting_text: Selector = Field(default_factory=list)
+    check_row: Selector = Field(
+        default_factory=list, description="Each review-check row; id and outcome are read inside.")
+    check_id: Selector = Field(default_factory=list, description="Inside a check row: which check.")
+    check_outcome: Selector = Field(
+        default_factory=list, description="Inside a check row: its outcome.")
+    check_rests_on: Selector = Field(
+        default_factory=list, description="Inside a check row: what the outcome rests on.")
+    fact_row: Selector = Field(
+        default_factory=list, description="Each fact row; key, value and state are read inside.")
+    fact_key: Selector = Field(default_factory=list, description="Inside a fact row: which fact.")
+    fact_value: Selector = Field(default_factory=list, description="Inside a fact row: its value.")
+    fact_state: Selector = Field(
+        default_factory=list, description="Inside a fact row: its state (suggested, confirmed...).")
+    waiting_item: Selector = Field(
+        default_factory=list, description="Each waiting-list row; kind and text are read inside.")
+    waiting_kind: Selector = Field(
+        default_factory=list, description="Inside a waiting-list row: question or contact request.")
+    waiting_text: Selector = Field(
+        default_factory=list, description="Inside a waiting-list row: the customer's words.")
 
     @field_validator("claim_path")
     @classmethod
@@ -108,14 +119,22 @@ class Vocabulary(Strict):
     """The product's words -> canonical codes, per kind. An empty table means the product shows
     the canonical codes themselves (a shown text is read by its leading code)."""
 
-    triage_class: dict[str, str] = Field(default_factory=dict)
-    reasons: dict[str, str] = Field(default_factory=dict)
-    review_signal: dict[str, str] = Field(default_factory=dict)
-    check_ids: dict[str, str] = Field(default_factory=dict)
-    check_outcomes: dict[str, str] = Field(default_factory=dict)
-    fact_keys: dict[str, str] = Field(default_factory=dict)
-    fact_states: dict[str, str] = Field(default_factory=dict)
-    waiting_kinds: dict[str, str] = Field(default_factory=dict)
+    triage_class: dict[str, str] = Field(
+        default_factory=dict, description="Product words for fast_track / standard / complex.")
+    reasons: dict[str, str] = Field(
+        default_factory=dict, description="Product words for the reason codes.")
+    review_signal: dict[str, str] = Field(
+        default_factory=dict, description="Product words for review_required / none.")
+    check_ids: dict[str, str] = Field(
+        default_factory=dict, description="Product names of the four review checks.")
+    check_outcomes: dict[str, str] = Field(
+        default_factory=dict, description="Product words for the four check outcomes.")
+    fact_keys: dict[str, str] = Field(
+        default_factory=dict, description="Product labels of the fact keys.")
+    fact_states: dict[str, str] = Field(
+        default_factory=dict, description="Product words for the fact states.")
+    waiting_kinds: dict[str, str] = Field(
+        default_factory=dict, description="Product words for question / contact_request.")
 
     @model_validator(mode="after")
     def _canonical(self) -> Vocabulary:

@@ -85,3 +85,55 @@ def test_script_wrapper_runs_the_same_check(root: Path) -> None:
                            "--freeze"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert "has no sign-off by a named person" in done.stdout
+
+
+def test_review_sign_off_and_freeze_end_to_end(root: Path, tmp_path: Path) -> None:
+    out = tmp_path / "review"
+    result = runner.invoke(app, ["corpus", "review", str(root), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / PACK_ID / "photo-rear-bumper.jpg").is_file()
+    assert "not signed" in (out / PACK_ID / "index.html").read_text(encoding="utf-8")
+
+    result = runner.invoke(app, ["corpus", "sign-off", "--by", "TBD", str(root / PACK_ID)])
+    assert result.exit_code == 2
+    assert "refusing to sign off: 'TBD' is a placeholder" in result.output
+    result = runner.invoke(app, ["corpus", "check", str(root), "--freeze"])
+    assert result.exit_code == 1 and "has no sign-off by a named person" in result.output
+
+    result = runner.invoke(app, ["corpus", "sign-off", "--by", "Ruth Adeyemi",
+                                 str(root / PACK_ID), "--notes", "dent reads clearly"])
+    assert result.exit_code == 0, result.output
+    assert f"{PACK_ID}/photo-rear-bumper.jpg: ok by Ruth Adeyemi sha256 " in result.output
+    review = json.loads((root / PACK_ID / "review.json").read_text(encoding="utf-8"))
+    assert review["materials"][0]["sign_off"]["notes"] == "dent reads clearly"
+    result = runner.invoke(app, ["corpus", "check", str(root), "--freeze"])
+    assert result.exit_code == 0, result.output
+    assert "corpus frozen" in result.output
+
+
+def test_blind_look_command_lists_images_to_remake(root: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.harness.fake_openai import FakeOpenAI, completion
+
+    monkeypatch.setenv("CLAIMS_HARNESS_VISION_API_KEY", "sk-env-canary")
+    with FakeOpenAI(default=lambda body: completion("A blue car parked by a wall.")) as server:
+        args = ["corpus", "blind-look", str(root), "--base-url", f"{server.url}/v1",
+                "--model", "vision-test", "--retries", "0"]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 1, result.output
+        assert (f"{PACK_ID}/photo-rear-bumper.jpg: REMAKE? the description misses dent: "
+                '"A blue car parked by a wall."') in result.output
+        assert "1 image(s) looked at, 1 to remake, 0 failed" in result.output
+        server.default = lambda body: completion("A blue car; its rear bumper is dented.")
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        server.queue(503, {"error": {"message": "busy"}})
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and "FAILED" in result.output
+    assert {k.lower(): v for k, v in server.headers[0].items()}["authorization"] == (
+        "Bearer sk-env-canary")
+    review = (root / PACK_ID / "review.json").read_text(encoding="utf-8")
+    assert "sk-env-canary" not in review and '"mentions_subject": true' in review
+    result = runner.invoke(app, ["corpus", "blind-look", str(root), "--model", "m"])
+    assert result.exit_code == 2 and "--base-url or CLAIMS_HARNESS_VISION_BASE_URL" in (
+        result.output)

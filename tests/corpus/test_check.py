@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +33,7 @@ def _one(problems: list[Problem], file: str, field: str) -> Problem:
 
 
 def _sign_off(pack_dir: Path) -> None:
-    def sign(data: dict[str, Any]) -> None:
-        for m in data["materials"]:
-            m["sign_off"] = {"name": "Ruth Adeyemi", "verdict": "ok", "date": "2026-04-01"}
-
-    _edit(pack_dir / "review.json", sign)
+    corpus.sign_off([pack_dir], "Ruth Adeyemi", on=date(2026, 4, 1))
 
 
 def test_committed_corpus_is_clean() -> None:
@@ -178,6 +175,31 @@ def test_material_that_its_recipe_does_not_make(pack_copy: Path) -> None:
     _one(_problems(pack_copy.parent), "input/materials/photo-rear-bumper.jpg", "<content>")
 
 
+@pytest.mark.parametrize("generator", ["paint/1", "corpus.photo/1", "external:", ""])
+def test_unknown_generator_fails_the_check(pack_copy: Path, generator: str) -> None:
+    _edit(pack_copy / "provenance.json",
+          lambda d: d["materials"][0].update(generator=generator))
+    p = _one(_problems(pack_copy.parent), "provenance.json", "materials.0.generator")
+    assert "corpus.photo/2" in p.message
+
+
+def test_unknown_part_fails_the_check_naming_its_field(pack_copy: Path) -> None:
+    def breaks(d: dict[str, Any]) -> None:
+        d["materials"][0]["parameters"]["scene"]["object"]["plate"]["country"] = "XX"
+
+    _edit(pack_copy / "provenance.json", breaks)
+    p = _one(_problems(pack_copy.parent), "provenance.json",
+             "materials.0.parameters.scene.object.plate.country")
+    assert "'GB'" in p.message
+
+
+def test_external_material_is_not_remade(pack_copy: Path) -> None:
+    _edit(pack_copy / "provenance.json",
+          lambda d: d["materials"][0].update(generator="external:camera", parameters={}))
+    corpus.update_manifest(pack_copy.parent)
+    assert _problems(pack_copy.parent) == []
+
+
 def test_manifest_must_list_every_pack(pack_copy: Path) -> None:
     _edit(pack_copy.parent / "manifest.json", lambda d: d["packs"].clear())
     p = _one(_problems(pack_copy.parent), "manifest.json", f"manifest.packs.{PACK_ID}")
@@ -212,9 +234,12 @@ def test_freeze_records_hashes_then_a_changed_oracle_fails(pack_copy: Path) -> N
         corpus.update_manifest(root)
 
     # a real fix: bump the version and say why in the changelog
+    major, minor, patch = manifest.corpus_version.split(".")
+    new = f"{major}.{minor}.{int(patch) + 1}"
+
     def bump(d: dict[str, Any]) -> None:
-        d["corpus_version"] = "0.2.1"
-        d["changelog"].append({"version": "0.2.1", "date": "2026-04-02",
+        d["corpus_version"] = new
+        d["changelog"].append({"version": new, "date": "2026-04-02",
                                "changes": [f"{PACK_ID}: minor_damage may be shown."]})
 
     _edit(root / "manifest.json", bump)
@@ -222,7 +247,7 @@ def test_freeze_records_hashes_then_a_changed_oracle_fails(pack_copy: Path) -> N
     assert "--freeze" in p.message
     report = corpus.check_corpus(root, freeze=True)
     assert report.ok, report.lines()
-    assert corpus.load_manifest(root).hashes_version == "0.2.1"
+    assert corpus.load_manifest(root).hashes_version == new
     assert _problems(root) == []
 
 

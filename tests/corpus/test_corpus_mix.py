@@ -110,12 +110,11 @@ def derive_checks(pack: corpus.Pack) -> tuple[dict[str, str], bool]:
     return checks, receipt_incomplete or quote_incomplete
 
 
-def test_ten_packs_five_motor_three_home_two_contents(manifest, packs) -> None:
+def test_every_line_covered_each_pack_its_own_scenario(manifest, packs) -> None:
     assert set(manifest.packs) == set(packs)
-    assert len(packs) == 10
-    assert Counter(e.line for e in manifest.packs.values()) == {
-        "motor": 5, "home": 3, "contents": 2}
-    assert len({e.scenario for e in manifest.packs.values()}) == 10
+    lines = Counter(e.line for e in manifest.packs.values())
+    assert lines["motor"] >= 5 and lines["home"] >= 3 and lines["contents"] >= 2, lines
+    assert len({e.scenario for e in manifest.packs.values()}) == len(packs)
     for pack_id, entry in manifest.packs.items():
         assert pack_id[4] == {"motor": "M", "home": "H", "contents": "C"}[entry.line]
 

@@ -55,14 +55,29 @@ def test_bad_recipe_names_pack_file_and_field(pack_copy: Path) -> None:
 
     path = pack_copy / "provenance.json"
     data = json.loads(path.read_text())
-    data["materials"][0]["parameters"]["subject"] = "spaceship"
+    data["materials"][0]["parameters"]["scene"]["damage"][0]["kind"] = "spaceship"
     path.write_text(json.dumps(data))
     with pytest.raises(PackError) as exc:
         corpus.generate_materials(pack_copy)
     assert exc.value.context == {"pack": PACK_ID, "file": "provenance.json",
-                                 "field": "materials.0.parameters"}
+                                 "field": "materials.0.parameters.scene.damage.0.kind"}
+    assert "'spaceship'" in exc.value.message and "'dent'" in exc.value.message
     data["materials"][0]["generator"] = "unknown/1"
     path.write_text(json.dumps(data))
     with pytest.raises(PackError) as exc:
         corpus.generate_materials(pack_copy)
     assert exc.value.context["field"] == "materials.0.generator"
+
+
+def test_external_materials_are_left_alone(pack_copy: Path) -> None:
+    import json
+
+    path = pack_copy / "provenance.json"
+    data = json.loads(path.read_text())
+    data["materials"][0]["generator"] = "external:camera"
+    path.write_text(json.dumps(data))
+    photo = pack_copy / "input/materials/photo-rear-bumper.jpg"
+    before = photo.read_bytes()
+    written = corpus.generate_materials(pack_copy)
+    assert [p.name for p in written] == ["repair-quote.pdf"]
+    assert photo.read_bytes() == before

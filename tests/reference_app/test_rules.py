@@ -64,6 +64,19 @@ def test_parse_money_registration_policy_and_choice() -> None:
     assert rules.parse_money("£1,250.50") == 1250.5
     assert rules.parse_money("about 2k") == 2000
     assert rules.parse_registration("my car ab12cde") == "AB12 CDE"
+    assert rules.parse_registration("on Irish plates, reg 211 lh 4587") == "211-LH-4587"
+    assert rules.parse_registration("Irish reg 08-D-12345") == "08-D-12345"
+    assert rules.parse_registration("plaque AB-123-CD") == "AB-123-CD"
+    assert rules.parse_registration("Kennzeichen M-AB 1234") == "M-AB 1234"
+    assert rules.parse_registration("kenteken 12-ABC-3") == "12-ABC-3"
+    for text in ("On 20 February 2026 at 08:15", "NWF-POL-100234", "12-03-26", "a 2-in-1",
+                 "we were 15 at 10", "Liverpool L3 6AB", "Wi-Fi"):
+        assert rules.parse_registration(text) is None, text
+    assert rules.parse_fact("vehicle_registration", "It's 7ABC123, a California plate.",
+                            "motor") == "7ABC123"
+    assert rules.parse_fact("vehicle_registration", "It's 211-LH-4587", "motor") == "211-LH-4587"
+    assert rules.parse_fact("vehicle_registration", "I don't know it", "motor") is None
+    assert rules.extract_facts("my US car 7ABC123 was hit") == {}
     assert rules.parse_policy_number("it's nwf-pol-100234") == "NWF-POL-100234"
     assert rules.parse_choice("motor", "Collision") == "collision"
     assert rules.parse_choice("home", "a pipe burst upstairs") == "escape_of_water"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -15,22 +14,6 @@ from scoring import score_run, write_report
 from .builders import Variant, make_labels, write_corpus, write_run
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    path = os.environ.get("CLAIMS_HARNESS_CHROMIUM", "/usr/bin/chromium")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _local_targets(page) -> list[str]:

@@ -1,0 +1,1 @@
+"""Templates and style of the image review page."""
