@@ -1,7 +1,8 @@
 """A local OpenAI-compatible stand-in model: ``POST /v1/chat/completions`` on 127.0.0.1.
 
 It answers from a queue of scripted replies (status, body, delay, headers) and, when the
-queue is empty, from a behaviour (a function of the request body). It keeps every request
+queue is empty, from a behaviour (a function of the request body: the reply text, a whole
+completion body, or a status and body). It keeps every request
 body and its headers. Error replies carry ``retry-after-ms`` so a client's retries do not
 sleep for long. The server runs in a thread of the calling process and stops on ``close``.
 """
@@ -18,8 +19,9 @@ from typing import Any
 COMPLETIONS_PATH = "/v1/chat/completions"
 RETRY_AFTER_MS = "10"
 
-# A behaviour answers a request body with the reply text, or with (status, body).
-Behaviour = Callable[[dict[str, Any]], "str | tuple[int, Any]"]
+# A behaviour answers a request body with the reply text, a whole completion body (a dict),
+# or (status, body).
+Behaviour = Callable[[dict[str, Any]], "str | dict[str, Any] | tuple[int, Any]"]
 
 
 def completion(content: str | None, prompt_tokens: int = 100,
@@ -61,6 +63,8 @@ class StandIn:
         answer = self.behaviour(body)
         if isinstance(answer, tuple):
             return answer[0], answer[1], 0.0, {}
+        if isinstance(answer, dict):
+            return 200, answer, 0.0, {}
         return 200, completion(answer), 0.0, {}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:

@@ -1,7 +1,7 @@
 """The local OpenAI-compatible stand-in used by the tests: ``harness.panel.StandIn``.
 
 ``FakeOpenAI(default=...)`` answers queued replies first, then ``default(body)`` (the reply
-text), else HTTP 500.
+text, or a whole completion body such as ``completion(...)``), else HTTP 500.
 """
 
 from __future__ import annotations
