@@ -19,5 +19,9 @@ class FakeOpenAI(StandIn):
     def default(self):
         return self.behaviour
 
+    @default.setter
+    def default(self, behaviour) -> None:
+        self.behaviour = behaviour
+
 
 __all__ = ["FakeOpenAI", "completion"]
