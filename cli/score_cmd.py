@@ -34,6 +34,27 @@ def _fidelity(summary: RunSummary) -> None:
         typer.echo(f"  SUSPECT {item.pack_id} trial {item.trial}: {item.first}")
 
 
+def _labels(summary) -> None:
+    """Say loudly when the run is not an ordinary one: a self-test or a defect run."""
+    if summary.self_test:
+        typer.secho("SELF-TEST run (controlled runtime)", fg=typer.colors.RED, bold=True)
+    if summary.faults:
+        typer.secho(f"FAULTS switched on in the product: {', '.join(summary.faults)} "
+                    "(a defect run)", fg=typer.colors.RED, bold=True)
+    for label in (x for x in summary.labels if x != "self-test"):
+        typer.secho(f"run labelled: {label}", fg=typer.colors.RED, bold=True)
+
+
+def _acceptance(report) -> None:
+    if report is None:
+        return
+    verdict = "met" if report.met else "NOT met"
+    typer.echo(f"acceptance ({report.source}): {verdict}")
+    for c in report.criteria:
+        mark = {"met": "ok  ", "not_met": "FAIL", "not_measurable": "N/M "}[c.status]
+        typer.echo(f"  {mark} {c.title} ({c.threshold}): {c.explanation}")
+
+
 def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
           resamples: ResamplesOpt = None, strict_fidelity: StrictOpt = False) -> None:
     """Score every trial of RUN: writes sheet.json per trial and summary.json."""
@@ -43,8 +64,11 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
         s = scoring.score_run(run, corpus, seed=seed or scoring.DEFAULT_SEED,
                               resamples=resamples or scoring.DEFAULT_RESAMPLES,
                               strict_fidelity=strict_fidelity)
-    if s.self_test:
-        typer.secho("SELF-TEST run (controlled runtime)", fg=typer.colors.RED, bold=True)
+    _labels(s)
+    if s.not_implemented_trials:
+        typer.echo(f"not implemented by the product (shown, not counted): "
+                   f"{len(s.not_implemented_trials)} trial(s): "
+                   + ", ".join(sorted({t.pack_id for t in s.not_implemented_trials})))
     ms = s.mean_success
     ci = ("too thin for an interval" if ms.too_thin
           else f"95% CI [{_pct(ms.low)}, {_pct(ms.high)}] (seed {ms.seed}, {ms.resamples} "
@@ -56,6 +80,7 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
                    + ", ".join(f"{k} {v}" for k, v in s.errors_by_category.items()))
     for item in s.reading_list:
         typer.echo(f"  FAIL {item.pack_id} trial {item.trial}: {item.explanation}")
+    _acceptance(s.acceptance)
     _fidelity(s)
     typer.echo(f"wrote {run / 'summary.json'}")
     if not s.fidelity.valid:
@@ -89,28 +114,50 @@ def compare(run: RunArg,
 
 
 def gate(run: RunArg,
-         min_pass_hat_k: Annotated[float, typer.Option("--min-pass-hat-k",
-                                                       help="Floor for the run's pass^k.")],
+         min_pass_hat_k: Annotated[float | None, typer.Option(
+             "--min-pass-hat-k", help="Floor for the run's pass^k.")] = None,
          k: Annotated[int, typer.Option("--k", help="k of pass^k.")] = 3,
+         acceptance: Annotated[bool, typer.Option(
+             "--acceptance", help="Also require every acceptance criterion (acceptance.toml) "
+             "to be met; one not met or not measurable fails the gate.")] = False,
          junit: Annotated[Path | None, typer.Option(
              help="JUnit XML path; default <RUN>/junit.xml.")] = None,
          corpus: CorpusOpt = None, strict_fidelity: StrictOpt = False) -> None:
-    """Exit 1 when the run's pass^k is below the floor (or, with --strict-fidelity, when any
-    trial is simulator-suspect); write JUnit XML either way."""
+    """Exit 1 when the run's pass^k is below the floor, (with --acceptance) when an
+    acceptance criterion is not met, or (with --strict-fidelity, or a summary scored strict)
+    when any trial is simulator-suspect; write JUnit XML either way. The simulator-suspect
+    trials are always shown."""
     import scoring
 
+    if min_pass_hat_k is None and not acceptance:
+        raise typer.BadParameter("give --min-pass-hat-k, --acceptance or both",
+                                 param_hint="--min-pass-hat-k")
     with reported_errors():
         summary = scoring.load_summary(run, corpus)
-        result = scoring.gate(summary, min_pass_hat_k, k, strict_fidelity=strict_fidelity)
-        path = scoring.write_junit(result, summary, junit or run / "junit.xml")
-    for p in result.packs:
-        typer.echo(f"  {'ok  ' if p.passed else 'FAIL'} {p.pack_id}: {p.message}")
-    typer.echo(f"  {'ok  ' if result.fidelity_ok else 'FAIL'} {result.fidelity}")
+        result = (scoring.gate(summary, min_pass_hat_k, k) if min_pass_hat_k is not None
+                  else None)
+        accepted = scoring.acceptance_gate(summary.acceptance) if acceptance else None
+        fidelity = scoring.fidelity_gate(summary, strict_fidelity)
+        path = scoring.write_junit(result, summary, junit or run / "junit.xml",
+                                   summary.acceptance if acceptance else None, fidelity)
+    _labels(summary)
+    passed = True
+    if result is not None:
+        for p in result.packs:
+            typer.echo(f"  {'ok  ' if p.passed else 'FAIL'} {p.pack_id}: {p.message}")
+        typer.echo(f"{'PASS' if result.passed else 'FAIL'}: {result.message}")
+        passed = result.passed
+    if accepted is not None:
+        _acceptance(summary.acceptance)
+        typer.echo(f"{'PASS' if accepted.passed else 'FAIL'}: acceptance: {accepted.message}"
+                   f"{scoring.run_label(summary)}")
+        passed = passed and accepted.passed
     for item in summary.fidelity.suspects:
-        typer.echo(f"    SUSPECT {item.pack_id} trial {item.trial}: {item.first}")
-    typer.echo(f"{'PASS' if result.passed else 'FAIL'}: {result.message}")
+        typer.echo(f"  SUSPECT {item.pack_id} trial {item.trial}: {item.first}")
+    typer.echo(f"{'PASS' if fidelity.ok else 'FAIL'}: {fidelity.message}")
+    passed = passed and fidelity.ok
     typer.echo(f"wrote {path}")
-    if not result.passed:
+    if not passed:
         raise typer.Exit(1)
 
 

@@ -1,120 +1,126 @@
-"""Commands: selftest simulator — vet a customer before trusting its numbers; selftest
-record-screens — record the panel's screens from a run (thin wrappers over
-``harness.panel`` and ``scoring.fidelity``)."""
+"""Commands: selftest defects — the planted-defect panel.
+
+Runs the corpus (or the packs given) against the reference app once per fault switch, on the
+packs the fault can show on (a fault of the review signal only where review is or is not
+needed), and once clean on all of them; each is an ordinary run record in one panel folder.
+Scores every run and prints the detection matrix (``scoring.defect_panel``): fault -> packs
+detected -> label matches, and false alarms on the clean run.
+"""
 
 from __future__ import annotations
 
-import contextlib
+import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
 import typer
 
 from ._errors import reported_errors
 
-app = typer.Typer(help="Self-tests of the harness's own parts.", no_args_is_help=True)
+selftest_app = typer.Typer(help="Self-tests of the harness against planted defects.",
+                           no_args_is_help=True)
+PANEL_FILE = "defect-panel.json"
+MATRIX_FILE = "defect-panel.md"
 
 
-def register(root: typer.Typer) -> None:
-    """Add this module's commands to the application."""
-    root.add_typer(app, name="selftest")
-
-
-def _factory(customer: str, llm: Any) -> Any:
-    from harness import make_customer
-
-    return lambda view, pack_dir: make_customer(customer, view, pack_dir, llm)
-
-
-@app.command("simulator")
-def simulator(
-    customer: str = typer.Option("llm", help="llm | scripted"),
-    stand_in: str | None = typer.Option(
-        None, "--stand-in", help="Run against a local stand-in model with this behaviour "
-        "instead of a configured endpoint: well_behaved, invents_a_date, "
-        "volunteers_a_document, hints, leaves_its_role, gives_up_early, malformed_output, "
-        "rate_limited."),
-    packs: Path = typer.Option(Path("packs"), help="Corpus folder."),
-    pack: list[str] = typer.Option([], "--pack", help="Pack id (repeatable; default all)."),
-    screens: Path | None = typer.Option(
-        None, help="Folder of recorded screens (default: the shipped recording of the "
-        "reference app over the corpus)."),
-    llm_base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint."),
-    llm_model: str | None = typer.Option(None, help="Customer model name."),
-    prompt_view: str | None = typer.Option(None, help="screen (default) | wide"),
+@selftest_app.command("defects")
+def defects(
+    packs: Annotated[Path, typer.Option(help="Corpus folder.")] = Path("packs"),
+    pack: Annotated[list[str], typer.Option(
+        "--pack", help="Pack id to run (repeatable; default all).")] = [],  # noqa: B006
+    fault: Annotated[list[str], typer.Option(
+        "--fault", help="Fault switch to test (repeatable; default every one).")] = [],  # noqa: B006
+    runs_dir: Annotated[Path, typer.Option(help="Where the panel folder goes.")] = Path("runs"),
+    panel_id: Annotated[str | None, typer.Option(help="Panel folder name.")] = None,
+    packs_per_fault: Annotated[int | None, typer.Option(
+        min=1, help="Run each fault on at most this many of the packs it can show on "
+        "(default: all of them).")] = None,
+    lanes: Annotated[int, typer.Option(min=1, help="Lanes per run.")] = 1,
+    turn_limit: Annotated[int, typer.Option(min=1, help="Most customer actions per trial.")]
+    = 40,
+    browser_executable: Annotated[str | None, typer.Option(
+        help="Chromium to launch (default $CLAIMS_HARNESS_CHROMIUM or /usr/bin/chromium).")]
+    = None,
 ) -> None:
-    """Play the customer through recorded product screens and audit every answer.
-
-    Exit 0 when the customer broke no rule and its endpoint never failed; with --stand-in,
-    exit 0 when the panel caught exactly the stand-in's misbehaviour. Other LLM settings
-    (key, temperature, seed, timeout, retries) come from CLAIMS_HARNESS_LLM_* and OPENAI_*.
-    """
+    """Run the planted-defect panel; exit 1 unless every fault is caught with its own label
+    on at least one pack and the clean run has no false alarm."""
     import corpus
-    from harness import panel
-    from harness.customers import LlmSettings
-    from scoring.fidelity import audit_trial
+    import harness
+    import scoring
+    import seed
+    from reference_app import FAULTS
 
-    with reported_errors(), contextlib.ExitStack() as stack:
-        if customer not in ("llm", "scripted"):
-            raise typer.BadParameter("choose llm or scripted", param_hint="--customer")
-        if stand_in is not None and stand_in not in panel.STAND_INS:
-            raise typer.BadParameter(f"choose one of {', '.join(panel.STAND_INS)}",
-                                     param_hint="--stand-in")
-        llm = None
-        if customer == "llm":
-            if stand_in is not None:
-                server = stack.enter_context(panel.StandIn(panel.stand_in_behaviour(stand_in)))
-                llm_base_url, llm_model = server.base_url, llm_model or f"stand-in-{stand_in}"
-            llm = LlmSettings.from_options(base_url=llm_base_url, model=llm_model,
-                                           prompt_view=prompt_view)
-            where = f"{llm.model} @ {llm.info().endpoint_host}, prompt view {llm.prompt_view}"
-        else:
-            where = "the scripted customer"
-        recorded = panel.load_screens(screens or panel.SCREENS_DIR)
-        typer.echo(f"simulator panel: {where}; {len(pack) or len(recorded)} pack(s) of "
-                   "recorded screens")
-        version, _ = corpus.corpus_identity(packs)
-        older = sorted({s.corpus_version for s in recorded.values()} - {version})
-        if older:
-            typer.secho(f"note: screens recorded with corpus {', '.join(older)}, the corpus is "
-                        f"now {version}; re-record them (docs/llm-customer.md)",
-                        fg=typer.colors.YELLOW)
-        outcomes = panel.run_panel(_factory(customer, llm), packs, recorded, audit_trial,
-                                   list(pack) or None)
-    seen: set[str] = set()
-    for o in outcomes:
-        seen |= o.labels
-        t = o.trial
-        tail = f" ({t.error_kind})" if t.error_kind else ""
-        typer.echo(f"  {t.pack_id}: {len(t.events) - 1} step(s), ended {t.ended}{tail}, "
-                   f"{len(t.calls)} model call(s): {', '.join(sorted(o.labels)) or 'clean'}")
-        for f in o.audit.findings:
-            typer.echo(f"    {f.rule} at step {f.step}: {f.message} — {f.evidence}")
-    if stand_in is not None and customer == "llm":
-        expected = panel.expected_label(stand_in)
-        caught = seen == ({expected} if expected else set())
-        typer.echo(f"{'CAUGHT' if caught else 'MISSED'}: stand-in {stand_in} expects "
-                   f"{expected or 'no finding'}; the panel saw "
-                   f"{', '.join(sorted(seen)) or 'nothing'}")
-        raise typer.Exit(0 if caught else 1)
-    typer.echo(f"{'TRUSTED' if not seen else 'SUSPECT'}: "
-               f"{', '.join(sorted(seen)) or 'no finding and no endpoint fault'}")
-    raise typer.Exit(0 if not seen else 1)
-
-
-@app.command("record-screens")
-def record_screens(
-    run: Path = typer.Argument(..., help="Run folder (holds run.json).", exists=True,
-                               file_okay=False),
-    out: Path = typer.Option(..., help="Folder to write <pack-id>.json into."),
-) -> None:
-    """Record the screens of each pack's first completed trial of RUN for the panel."""
-    from harness import panel
-
+    unknown = sorted(set(fault) - set(FAULTS))
+    if unknown:
+        raise typer.BadParameter(f"unknown fault(s) {', '.join(unknown)}; known: "
+                                 f"{', '.join(FAULTS)}", param_hint="--fault")
+    chosen = list(dict.fromkeys(fault)) or list(FAULTS)
+    panel_id = panel_id or "defects-" + harness.new_run_id()
+    panel_dir = runs_dir / panel_id
     with reported_errors():
-        written = panel.record_screens(run, out)
-    for path in written:
-        typer.echo(f"wrote {path}")
-    if not written:
-        typer.echo("no completed trial to record", err=True)
+        if panel_dir.exists():
+            raise corpus.RunRecordError("a panel with this id exists", file=str(panel_dir))
+        version, _ = corpus.corpus_identity(packs)
+        selected = list(dict.fromkeys(pack)) or [p.name for p in corpus.list_packs(packs)]
+        targets = {f: _applicable(corpus.load_manifest(packs), selected, FAULTS[f].needs_review,
+                                  packs_per_fault) for f in chosen}
+        idle = [f for f, ps in targets.items() if not ps]
+        if idle:
+            raise typer.BadParameter(f"no selected pack can show {', '.join(idle)}",
+                                     param_hint="--pack")
+        profile = harness.load_profile("reference")
+        with seed.open_stores(log_dir=_mkdir(panel_dir / "logs")) as stores:
+            def one(name: str, faults: list[str], run_packs: list[str]) -> scoring.PanelRun:
+                t0 = time.monotonic()
+                with seed.start_dev(lanes=lanes, app=True, faults=faults,
+                                    mongo_uri=stores.mongo_uri, s3=stores.s3,
+                                    baseline_path=packs / "baseline.json",
+                                    log_dir=_mkdir(panel_dir / "logs" / name)) as env:
+                    options = harness.RunOptions(
+                        profile=profile.with_lanes([
+                            harness.Lane(name=ln.name, base_url=ln.base_url or "",
+                                         seed_url=ln.seed_url, database=ln.database)
+                            for ln in env.lanes]),
+                        packs_root=packs, runs_dir=panel_dir, pack_ids=run_packs, trials=1,
+                        run_id=name, seed_token=env.seed_token, turn_limit=turn_limit,
+                        browser_executable=browser_executable,
+                        recorded_options={"selftest": "defects", "panel": panel_id,
+                                          "faults": faults, "packs": str(packs)})
+                    _, run_dir = harness.run(options)
+                scoring.score_run(run_dir, packs)
+                seconds = round(time.monotonic() - t0, 1)
+                typer.echo(f"{name}: scored in {seconds:.0f} s")
+                return scoring.PanelRun(name, scoring.load_sheets(run_dir), seconds)
+
+            clean = one("clean", [], sorted(set().union(*targets.values())))
+            rows = [(f, FAULTS[f].effect, FAULTS[f].failure_mode, one(f, [f], targets[f]))
+                    for f in chosen]
+        panel = scoring.defect_panel(panel_id, version, clean, rows)
+        (panel_dir / PANEL_FILE).write_text(panel.model_dump_json(indent=2) + "\n",
+                                            encoding="utf-8")
+        lines = scoring.matrix_lines(panel)
+        (panel_dir / MATRIX_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for line in lines:
+        typer.echo(line)
+    typer.echo(f"wrote {panel_dir / PANEL_FILE}")
+    if not panel.passed:
         raise typer.Exit(1)
+
+
+def _applicable(manifest, selected: list[str], needs_review: bool | None,
+                limit: int | None) -> list[str]:
+    """The selected packs a fault can show on (by the manifest's review_required), at most
+    ``limit`` of them."""
+    fit = [p for p in selected if needs_review is None or p not in manifest.packs
+           or manifest.packs[p].review_required == needs_review]
+    return fit[:limit] if limit else fit
+
+
+def _mkdir(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the application."""
+    app.add_typer(selftest_app, name="selftest")

@@ -96,8 +96,9 @@ class CheckReport:
                 continue
             out += ["", title + (f" ({note})" if note else "")]
             if rows:
-                out.append(f"  {'region':<18} {'matches':<9} first visible text")
-                out += [f"  {name:<18} {count:<9} {text}" for name, count, text in rows]
+                w = max(18, *(len(name) for name, _, _ in rows))
+                out.append(f"  {'region':<{w}} {'matches':<9} first visible text")
+                out += [f"  {name:<{w}} {count:<9} {text}" for name, count, text in rows]
         out += ["", "Not implemented for this product:"]
         out += [f"  - {item}" for item in self.not_implemented] or ["  (nothing)"]
         out += ["", f"{self.problems} problem(s)"]
@@ -193,7 +194,11 @@ async def _customer_side(browser: Any, profile: Profile, lane: Lane, report: Che
                                         extra_http_headers=profile.browser.extra_headers() or None)
     try:
         cp = CustomerPage(await context.new_page(), profile, lane.base_url)
-        await cp.open_start()
+        try:
+            await cp.open_start()
+        except HarnessError as exc:
+            report.lines.append(Line("start page", False, str(exc)))
+            return
         started = time.monotonic()
         try:
             await cp.wait_first()
@@ -237,21 +242,23 @@ async def _staff_side(browser: Any, profile: Profile, lane: Lane, claim: str | N
             opened = await open_claim(page, profile, base, claim)
             report.lines.append(Line("staff side", opened, f"claim {claim} "
                                      f"{'opened' if opened else 'not found'} ({access.find})"))
+            regions = {n: list(getattr(profile.staff_screen, n)) for n in CLAIM_REGIONS}
+            report.staff += _rows(await _read_regions(page, regions), regions, set())
         else:
-            start = access.queue_path if access.find != "url" else \
-                profile.staff_screen.waiting_path or "/"
-            resp = await page.goto(url(base, start), wait_until="domcontentloaded")
-            status = resp.status if resp is not None else 0
-            report.lines.append(Line("staff side", status < 400, f"{url(base, start)} answers "
-                                     f"HTTP {status} (sign-in: {access.sign_in}, find: "
-                                     f"{access.find})"))
-        names = (*CLAIM_REGIONS, *WAITING_REGIONS) if claim else WAITING_REGIONS
-        regions = {n: list(getattr(profile.staff_screen, n)) for n in names}
-        if access.find in ("queue", "search") and not claim:
-            regions["queue_row"] = list(access.queue_row)
-        report.staff = _rows(await _read_regions(page, regions), regions, set())
-        if not claim:
             report.staff_note = "no claim given: claim-page regions not checked"
+        pages = []
+        if access.find in ("queue", "search"):
+            pages.append((access.queue_path or "/", {"queue_row": list(access.queue_row)}))
+        if profile.capabilities.waiting_list and profile.staff_screen.waiting_path:
+            pages.append((profile.staff_screen.waiting_path,
+                          {n: list(getattr(profile.staff_screen, n)) for n in WAITING_REGIONS}))
+        for path, regions in pages:
+            resp = await page.goto(url(base, path), wait_until="domcontentloaded")
+            status = resp.status if resp is not None else 0
+            report.lines.append(Line("staff side", status < 400, f"{path} answers HTTP "
+                                     f"{status} (sign-in: {access.sign_in})"))
+            rows = _rows(await _read_regions(page, regions), regions, set())
+            report.staff += [(f"{name} ({path})", count, text) for name, count, text in rows]
     except PlaywrightError as exc:
         report.lines.append(Line("staff side", False, str(exc).splitlines()[0]))
     finally:

@@ -8,6 +8,7 @@ vocabulary; words it cannot map are recorded as ``unmapped``, never guessed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -100,6 +101,15 @@ async def sign_in(page: Page, profile: Profile, base: str, creds: dict[str, Any]
     await page.wait_for_url(lambda u: si.path not in u, timeout=timeout)
 
 
+async def _click_and_follow(page: Page, target: Any, timeout: float) -> None:
+    """Click, then wait for the page it opens (a row that expands in place keeps the URL)."""
+    before = page.url
+    await target.click(timeout=timeout)
+    with contextlib.suppress(PlaywrightError):
+        await page.wait_for_url(lambda u: u != before, timeout=_SETTLE_S * 1000)
+    await page.wait_for_load_state("domcontentloaded")
+
+
 async def open_claim(page: Page, profile: Profile, base: str, claim_number: str) -> bool:
     """Open the claim's page; False when the product does not show it."""
     access, ss = profile.staff, profile.staff_screen
@@ -119,13 +129,14 @@ async def open_claim(page: Page, profile: Profile, base: str, claim_number: str)
         else:
             await box.press("Enter")
     for selector in access.queue_row:
-        row = page.locator(selector).filter(has_text=claim_number)
+        row = page.locator(selector).filter(has_text=claim_number).first
         try:
-            await row.first.wait_for(state="visible", timeout=_SETTLE_S * 1000)
+            await row.wait_for(state="visible", timeout=_SETTLE_S * 1000)
         except PlaywrightError:
             continue
-        await row.first.click(timeout=timeout)
-        await page.wait_for_load_state("domcontentloaded")
+        link = row.locator("a, button").filter(has_text=claim_number)
+        target = link.first if await link.count() else row
+        await _click_and_follow(page, target, timeout)
         return True
     return False
 

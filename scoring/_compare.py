@@ -1,4 +1,5 @@
-"""Paired comparison of two scored runs, and the pass^k gate with its JUnit XML."""
+"""Paired comparison of two scored runs, and the gates (pass^k, simulator fidelity) with
+their JUnit XML."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from corpus.errors import ScoringError
-from corpus.formats import Comparison, RunSummary
+from corpus.formats import AcceptanceReport, Comparison, RunSummary
 from corpus.formats.sheet import PackDifference
 
 from ._record import SUMMARY_FILE, parse_model
@@ -83,44 +84,14 @@ class GateResult:
     value: float | None = field(default=None)
     message: str = ""
     packs: list[PackGate] = field(default_factory=list)
-    fidelity: str = ""  # the simulated customer's fidelity, one line
-    fidelity_ok: bool = True
 
 
-def _fidelity_line(summary: RunSummary, strict: bool) -> tuple[bool, str]:
-    f = summary.fidelity
-    ok = not (strict and f.suspect_trials)
-    mode = "strict" if strict else "not strict"
-    line = (f"simulator fidelity ({mode}): {f.suspect_trials} simulator-suspect trial(s) kept "
-            f"out of the rates")
-    if f.findings_by_rule:
-        line += " (" + ", ".join(f"{k} {v}" for k, v in f.findings_by_rule.items()) + ")"
-    if f.not_audited_trials:
-        line += f"; {f.not_audited_trials} trial(s) not audited"
-    if not ok:
-        line += "; the run is not valid under strict fidelity"
-    return ok, line
-
-
-def gate(summary: RunSummary, min_pass_hat_k: float, k: int,
-         strict_fidelity: bool = False) -> GateResult:
+def gate(summary: RunSummary, min_pass_hat_k: float, k: int) -> GateResult:
     """The run's pass^k (mean over scorable packs) against a floor.
 
-    Fails when the mean is below the floor, when no pack was scorable, when a scorable pack
-    has fewer than k scorable trials (its pass^k cannot be estimated), or — under strict
-    fidelity (``strict_fidelity`` or a summary scored strict) — when any trial is
-    simulator-suspect.
+    Fails when the mean is below the floor, when no pack was scorable, or when a scorable pack
+    has fewer than k scorable trials (its pass^k cannot be estimated).
     """
-    result = _gate(summary, min_pass_hat_k, k)
-    ok, line = _fidelity_line(summary, strict_fidelity or summary.fidelity.strict)
-    result.fidelity, result.fidelity_ok = line, ok
-    if not ok:
-        result.passed = False
-        result.message += f"; {line}"
-    return result
-
-
-def _gate(summary: RunSummary, min_pass_hat_k: float, k: int) -> GateResult:
     if k < 1:
         raise ScoringError("k must be at least 1", field="k")
     reading = {}
@@ -151,41 +122,98 @@ def _gate(summary: RunSummary, min_pass_hat_k: float, k: int) -> GateResult:
     assert run_value is not None
     ok = run_value >= min_pass_hat_k
     relation = "meets" if ok else "is below"
-    label = " [SELF-TEST run]" if summary.self_test else ""
+    label = f" [{run_label(summary).strip()} run]" if run_label(summary) else ""
     return GateResult(ok, k, min_pass_hat_k, run_value,
                       f"pass^{k} = {run_value:.3f} over {len(packs)} pack(s) {relation} the "
                       f"floor {min_pass_hat_k}{label}", packs)
 
 
-def write_junit(result: GateResult, summary: RunSummary, path: Path | str) -> Path:
-    """One testsuite for the run: one testcase per scorable pack, and one for the simulated
-    customer's fidelity (failing only under strict fidelity)."""
-    failures = sum(1 for p in result.packs if not p.passed) + (not result.fidelity_ok)
-    name = f"claims-harness {summary.run_id}" + (" SELF-TEST" if summary.self_test else "")
-    suite = ET.Element("testsuite", name=name, tests=str(len(result.packs) + 1),
-                       failures=str(failures), errors="0", skipped="0")
-    props = ET.SubElement(suite, "properties")
-    for key, value in (("k", result.k), ("min_pass_hat_k", result.floor),
-                       ("run_pass_hat_k", result.value), ("self_test", summary.self_test),
-                       ("corpus_version", summary.corpus_version)):
-        ET.SubElement(props, "property", name=key, value=str(value))
-    for p in result.packs:
-        case = ET.SubElement(suite, "testcase", classname=f"packs.{summary.run_id}",
-                             name=p.pack_id)
-        if not p.passed:
-            fail = ET.SubElement(case, "failure", message=p.message, type="pass_hat_k")
-            fail.text = p.message
-        else:
-            ET.SubElement(case, "system-out").text = p.message
-    case = ET.SubElement(suite, "testcase", classname=f"run.{summary.run_id}",
-                         name="simulator-fidelity")
-    if result.fidelity_ok:
-        ET.SubElement(case, "system-out").text = result.fidelity
+@dataclass
+class FidelityGate:
+    """The simulated customer's fidelity, for the gate: ok unless strict with a suspect."""
+
+    ok: bool
+    strict: bool
+    message: str
+
+
+def fidelity_gate(summary: RunSummary, strict: bool = False) -> FidelityGate:
+    """The run's simulator-suspect trials, always shown; under strict fidelity (``strict`` or
+    a summary scored strict) any of them fails the gate."""
+    f = summary.fidelity
+    strict = strict or f.strict
+    ok = not (strict and f.suspect_trials)
+    line = (f"simulator fidelity ({'strict' if strict else 'not strict'}): "
+            f"{f.suspect_trials} simulator-suspect trial(s) kept out of the rates")
+    if f.findings_by_rule:
+        line += " (" + ", ".join(f"{k} {v}" for k, v in f.findings_by_rule.items()) + ")"
+    if f.not_audited_trials:
+        line += f"; {f.not_audited_trials} trial(s) not audited"
+    if not ok:
+        line += "; the run is not valid under strict fidelity"
+    return FidelityGate(ok, strict, line)
+
+
+def run_label(summary: RunSummary) -> str:
+    """' SELF-TEST; FAULTS a, b; no reset' for a run that is not an ordinary one, else ''."""
+    parts = ["SELF-TEST"] if summary.self_test else []
+    if summary.faults:
+        parts.append(f"FAULTS {', '.join(summary.faults)}")
+    parts += [x for x in summary.labels if x != "self-test"]
+    return " " + "; ".join(parts) if parts else ""
+
+
+def _case(suite: ET.Element, classname: str, name: str, ok: bool, message: str,
+          kind: str) -> None:
+    case = ET.SubElement(suite, "testcase", classname=classname, name=name)
+    if ok:
+        ET.SubElement(case, "system-out").text = message
     else:
-        fail = ET.SubElement(case, "failure", message=result.fidelity, type="fidelity")
-        fail.text = result.fidelity
+        ET.SubElement(case, "failure", message=message, type=kind).text = message
+
+
+def _suite(suites: ET.Element, name: str, cases: int, failures: int,
+           props: tuple[tuple[str, object], ...]) -> ET.Element:
+    suite = ET.SubElement(suites, "testsuite", name=name, tests=str(cases),
+                          failures=str(failures), errors="0", skipped="0")
+    group = ET.SubElement(suite, "properties")
+    for key, value in props:
+        ET.SubElement(group, "property", name=key, value=str(value))
+    return suite
+
+
+def write_junit(result: GateResult | None, summary: RunSummary, path: Path | str,
+                acceptance: AcceptanceReport | None = None,
+                fidelity: FidelityGate | None = None) -> Path:
+    """A testsuite for the pass^k gate (one testcase per scorable pack) and, when given, one
+    for the acceptance criteria (one testcase per criterion) and one for the simulated
+    customer's fidelity (one testcase, failing only under strict fidelity)."""
+    name = f"claims-harness {summary.run_id}{run_label(summary)}"
+    common = (("self_test", summary.self_test), ("faults", " ".join(summary.faults)),
+              ("labels", ", ".join(summary.labels)),
+              ("corpus_version", summary.corpus_version))
     suites = ET.Element("testsuites")
-    suites.append(suite)
+    if result is not None:
+        suite = _suite(suites, name, len(result.packs),
+                       sum(1 for p in result.packs if not p.passed),
+                       (("k", result.k), ("min_pass_hat_k", result.floor),
+                        ("run_pass_hat_k", result.value), *common))
+        for p in result.packs:
+            _case(suite, f"packs.{summary.run_id}", p.pack_id, p.passed, p.message,
+                  "pass_hat_k")
+    if acceptance is not None:
+        suite = _suite(suites, f"{name} acceptance", len(acceptance.criteria),
+                       sum(1 for c in acceptance.criteria if c.status != "met"),
+                       (("source", acceptance.source), *common))
+        for c in acceptance.criteria:
+            _case(suite, f"acceptance.{summary.run_id}", c.name, c.status == "met",
+                  f"{c.status.replace('_', ' ')} ({c.threshold}): {c.explanation}",
+                  "acceptance")
+    if fidelity is not None:
+        suite = _suite(suites, f"{name} simulator fidelity", 1, int(not fidelity.ok),
+                       (("strict", fidelity.strict), *common))
+        _case(suite, f"fidelity.{summary.run_id}", "simulator-fidelity", fidelity.ok,
+              fidelity.message, "fidelity")
     ET.indent(suites)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

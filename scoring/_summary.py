@@ -8,12 +8,11 @@ import random
 import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel
 
-from corpus.errors import HarnessError, RunRecordError
-from corpus.formats import ErrorCategory, Labels, RunRecord, RunSummary, Sheet
+from corpus.errors import RunRecordError
+from corpus.formats import AcceptanceConfig, ErrorCategory, Labels, RunRecord, RunSummary, Sheet
 from corpus.formats.sheet import (
     ComponentCounts,
     InfraError,
@@ -25,11 +24,16 @@ from corpus.formats.sheet import (
     SliceStat,
 )
 
+from ._acceptance import evaluate_acceptance
 from ._record import (
     SHEET_FILE,
     SUMMARY_FILE,
+    PackContext,
+    load_acceptance,
     load_human,
     load_labels,
+    load_other_customer,
+    load_pack_context,
     load_run_record,
     load_trial,
     parse_model,
@@ -73,16 +77,6 @@ def corpus_root_of(run: RunRecord, run_dir: Path, corpus_root: Path | None) -> P
     return root
 
 
-def _customer_view(root: Path, pack_id: str) -> Any:
-    """The pack's customer view for the fidelity audit; None when it cannot be read."""
-    import corpus
-
-    try:
-        return corpus.load_customer_view(root / pack_id)
-    except HarnessError:
-        return None
-
-
 def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
               seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
               strict_fidelity: bool = False) -> RunSummary:
@@ -95,23 +89,25 @@ def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
     root = corpus_root_of(run, run_dir, Path(corpus_root) if corpus_root else None)
     labels_cache: dict[str, Labels] = {}
     modes_cache: dict[str, str | None] = {}
-    views: dict[str, Any] = {}
+    packs_cache: dict[str, PackContext] = {}
+    other_customer = load_other_customer(root)
+    acceptance, source = load_acceptance(root)
     sheets: list[Sheet] = []
     for entry in run.trials:
         pid = entry.pack_id
         if pid not in labels_cache:
             labels_cache[pid] = load_labels(root, pid)
             modes_cache[pid] = session_mode_of(root, pid)
-            views[pid] = _customer_view(root, pid)
+            packs_cache[pid] = load_pack_context(root, pid, other_customer)
         tdir = run_dir / entry.path
         record = load_trial(run, run_dir, entry, modes_cache[pid])
         human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
-        sheet = score_trial(record, labels_cache[pid], human, views[pid])
+        sheet = score_trial(record, labels_cache[pid], human, packs_cache[pid])
         if tdir.is_dir():  # a trial that never got a folder keeps none
             write_json_atomic(tdir / SHEET_FILE, sheet)
         sheets.append(sheet)
-    summary = summarise(run, sheets, seed=seed, resamples=resamples,
-                        strict_fidelity=strict_fidelity)
+    summary = summarise(run, sheets, seed=seed, resamples=resamples, acceptance=acceptance,
+                        acceptance_source=source, strict_fidelity=strict_fidelity)
     write_json_atomic(run_dir / SUMMARY_FILE, summary)
     return summary
 
@@ -165,7 +161,7 @@ def _pack_summary(pid: str, sheets: list[Sheet]) -> PackSummary:
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     turns = [s.numbers.median_turn_s for s in scored if s.numbers.median_turn_s is not None]
     return PackSummary(
-        pack_id=pid, line=first.line, message_style=first.message_style,
+        pack_id=pid, line=first.line, scenario=first.scenario, message_style=first.message_style,
         session_mode=first.session_mode, innocent_control=first.innocent_control,
         review_required=first.review_required, trials=len(sheets), n=n, c=c,
         success_rate=c / n if n else None,
@@ -203,9 +199,21 @@ def _slices(packs: list[PackSummary]) -> dict[str, dict[str, SliceStat]]:
     return out
 
 
+def run_faults(run: RunRecord) -> list[str]:
+    """The fault switches a run's product reported (run.json; older records: the runtime
+    report)."""
+    if run.product.faults:
+        return list(run.product.faults)
+    faults = run.product.runtime_report.get("faults")
+    return sorted(str(f) for f in faults) if isinstance(faults, list) else []
+
+
 def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
-              resamples: int = DEFAULT_RESAMPLES, strict_fidelity: bool = False) -> RunSummary:
-    """Statistics over the sheets of one run (pure)."""
+              resamples: int = DEFAULT_RESAMPLES, acceptance: AcceptanceConfig | None = None,
+              acceptance_source: str = "defaults from the standard",
+              strict_fidelity: bool = False) -> RunSummary:
+    """Statistics over the sheets of one run (pure); ``acceptance``: the thresholds of
+    acceptance.toml (default: the standard's)."""
     by_pack: dict[str, list[Sheet]] = defaultdict(list)
     for s in sheets:
         by_pack[s.pack_id].append(s)
@@ -240,7 +248,8 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
     return RunSummary(
         run_id=run.run_id, self_test=run.self_test, labels=list(run.labels),
         corpus_version=run.corpus.version,
-        corpus_hash=run.corpus.hash, product_runtime=run.product.runtime, customer=customer,
+        corpus_hash=run.corpus.hash, product_runtime=run.product.runtime,
+        faults=run_faults(run), customer=customer,
         trials=len(sheets), scorable_trials=len(scored),
         successes=sum(1 for s in scored if s.success),
         infrastructure_errors=errors,
@@ -257,5 +266,7 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
                       for s in scored if not s.success],
         total_duration_s=sum(durations) if durations else None,
         total_cost_usd=sum(costs) if costs else None,
+        acceptance=evaluate_acceptance(sheets, acceptance or AcceptanceConfig(),
+                                       acceptance_source, seed=seed, resamples=resamples),
         fidelity=fidelity_summary(sheets, strict_fidelity),
     )

@@ -8,6 +8,19 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from .acceptance import (
+    ACCEPTANCE_FILE,
+    CRITERIA,
+    AcceptanceConfig,
+    AcceptanceReport,
+    CriterionResult,
+)
+from .blind_review import (
+    BlindReviewAgreement,
+    BlindReviewKey,
+    BlindReviewPack,
+    HandlerReview,
+)
 from .pack import (
     ALL_CHECKS,
     PACK_FORMAT_VERSION,
@@ -33,6 +46,7 @@ from .pack import (
     Material,
     Materials,
     MessageStyle,
+    OtherCustomer,
     Persona,
     Provenance,
     Review,
@@ -40,7 +54,7 @@ from .pack import (
     TriageClass,
     review_required_from,
 )
-from .panel import PANEL_FORMAT_VERSION, PanelScreens
+from .panel import DefectPanel, FaultDetection
 from .run import (
     RUN_FORMAT_VERSION,
     STATUS_CATEGORY,
@@ -56,6 +70,7 @@ from .run import (
     TrialStatus,
 )
 from .scene import PhotoRecipe, Scene
+from .screens import SCREENS_FORMAT_VERSION, PanelScreens
 from .sheet import (
     COMPONENTS,
     FAILURE_MODES,
@@ -94,18 +109,36 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "human.schema.json": HumanVerdicts,
     "summary.schema.json": RunSummary,
     "comparison.schema.json": Comparison,
+    "acceptance.schema.json": AcceptanceConfig,
+    "blind-review-pack.schema.json": BlindReviewPack,
+    "blind-review-key.schema.json": BlindReviewKey,
+    "handler-review.schema.json": HandlerReview,
+    "blind-review-agreement.schema.json": BlindReviewAgreement,
+    "defect-panel.schema.json": DefectPanel,
     "panel-screens.schema.json": PanelScreens,
 }
 
 __all__ = [
+    "ACCEPTANCE_FILE",
     "ALL_CHECKS",
+    "CRITERIA",
+    "AcceptanceConfig",
+    "AcceptanceReport",
+    "BlindReviewAgreement",
+    "BlindReviewKey",
+    "BlindReviewPack",
+    "CriterionResult",
+    "DefectPanel",
+    "FaultDetection",
+    "HandlerReview",
+    "OtherCustomer",
     "COMPONENTS",
     "FAILURE_MODES",
     "FIDELITY_RULES",
     "SHEET_FORMAT_VERSION",
     "PACK_FORMAT_VERSION",
     "PACK_ID_PATTERN",
-    "PANEL_FORMAT_VERSION",
+    "SCREENS_FORMAT_VERSION",
     "REASON_CODES",
     "RUN_FORMAT_VERSION",
     "SCHEMAS",

@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from cli import app
-from scoring import gate, score_run, write_junit, write_report
+from scoring import fidelity_gate, gate, score_run, write_junit, write_report
 
 from .builders import Variant, make_labels, write_corpus, write_run
 
@@ -69,19 +69,22 @@ def test_a_suspect_trial_is_shown_but_kept_out_of_the_rates(tmp_path):
 def test_strict_fidelity_makes_the_run_invalid_and_fails_the_gate(tmp_path):
     run_dir = _run(tmp_path)
     loose = score_run(run_dir)
-    result = gate(loose, 0.0, 1)
-    assert result.passed and result.fidelity_ok
-    assert "2 simulator-suspect trial(s)" in result.fidelity and "not strict" in result.fidelity
-    strict_gate = gate(loose, 0.0, 1, strict_fidelity=True)
-    assert not strict_gate.passed and "not valid under strict fidelity" in strict_gate.message
+    shown = fidelity_gate(loose)
+    assert shown.ok and not shown.strict
+    assert "2 simulator-suspect trial(s)" in shown.message and "not strict" in shown.message
+    assert "hinting 1, invented 1" in shown.message
+    strict_gate = fidelity_gate(loose, strict=True)
+    assert not strict_gate.ok and "not valid under strict fidelity" in strict_gate.message
     strict = score_run(run_dir, strict_fidelity=True)
     assert strict.fidelity.strict and not strict.fidelity.valid
-    assert not gate(strict, 0.0, 1).passed  # a summary scored strict stays strict
-    path = write_junit(strict_gate, strict, tmp_path / "junit.xml")
-    suite = ET.parse(path).getroot().find("testsuite")
-    cases = {c.get("name"): c for c in suite.iter("testcase")}
-    assert cases["simulator-fidelity"].find("failure") is not None
-    assert suite.get("tests") == "3" and suite.get("failures") == "1"
+    assert not fidelity_gate(strict).ok  # a summary scored strict stays strict
+    path = write_junit(gate(strict, 0.0, 1), strict, tmp_path / "junit.xml", None,
+                       fidelity_gate(strict))
+    suites = ET.parse(path).getroot().findall("testsuite")
+    assert [s.get("name").endswith("simulator fidelity") for s in suites] == [False, True]
+    [case] = list(suites[1].iter("testcase"))
+    assert case.get("name") == "simulator-fidelity" and case.find("failure") is not None
+    assert suites[1].get("failures") == "1"
 
 
 def test_the_cli_shows_suspects_and_exits_1_when_strict(tmp_path):
@@ -94,11 +97,14 @@ def test_the_cli_shows_suspects_and_exits_1_when_strict(tmp_path):
     assert result.exit_code == 1 and "strict fidelity: the run is not valid" in result.output
     result = runner.invoke(app, ["gate", str(run_dir), "--min-pass-hat-k", "0", "--k", "1"])
     assert result.exit_code == 1  # the summary was scored strict
-    assert "FAIL simulator fidelity (strict)" in result.output
+    assert "FAIL: simulator fidelity (strict)" in result.output
     runner.invoke(app, ["score", str(run_dir)])
     result = runner.invoke(app, ["gate", str(run_dir), "--min-pass-hat-k", "0", "--k", "1"])
-    assert result.exit_code == 0 and "ok   simulator fidelity (not strict)" in result.output
+    assert result.exit_code == 0 and "PASS: simulator fidelity (not strict)" in result.output
     assert "SUSPECT CTL-M-002 trial 2: hinting" in result.output
+    result = runner.invoke(app, ["gate", str(run_dir), "--min-pass-hat-k", "0", "--k", "1",
+                                 "--strict-fidelity"])
+    assert result.exit_code == 1 and "FAIL: simulator fidelity (strict)" in result.output
 
 
 def test_the_report_shows_suspects_and_labels_a_wide_prompt_view(tmp_path):
