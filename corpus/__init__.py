@@ -36,7 +36,12 @@ from ._loading import (
 )
 from ._manifest import update_manifest
 from ._migrate import migrate_corpus
-from ._prompt import build_customer_messages, without_product_text
+from ._prompt import (
+    PROMPT_VIEWS,
+    build_customer_messages,
+    build_repair_messages,
+    without_product_text,
+)
 from ._review import (
     BlindLookReport,
     VisionSettings,
@@ -47,6 +52,7 @@ from ._review import (
     write_review_page,
 )
 from ._schemas import render_schemas, stale_schemas, write_schemas
+from ._strict_json import MAX_JSON_DEPTH, StrictJsonError, parse_strict_json
 from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, Progress, load_customer_view
 from .errors import (
     HarnessError,
@@ -61,6 +67,9 @@ from .errors import (
 )
 
 __all__ = [
+    "MAX_JSON_DEPTH",
+    "StrictJsonError",
+    "parse_strict_json",
     "BlindLookReport",
     "CheckReport",
     "Corpora",
@@ -81,7 +90,9 @@ __all__ = [
     "Problem",
     "Leak",
     "LeakGuard",
+    "PROMPT_VIEWS",
     "build_customer_messages",
+    "build_repair_messages",
     "check_corpus",
     "system_vocabulary",
     "without_product_text",

@@ -114,7 +114,7 @@ def _material_problems(pack: Pack) -> Found:
         word = TITLE_WORDS.get(m.evidence_kind)
         if word is None or not m.file.lower().endswith(".pdf"):
             continue
-        texts = pdf_texts((pack.path / _io.MATERIALS_DIR / m.file).read_bytes())
+        texts = pdf_texts((pack.path / _io.MATERIALS_DIR / m.file).read_bytes())[0] or []
         lines = [ln.strip() for ln in (texts[0] if texts else "").splitlines() if ln.strip()]
         title = lines[0] if lines else ""
         if word not in title.upper():

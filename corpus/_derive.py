@@ -79,7 +79,7 @@ class DocumentDate:
 
 def read_document_date(file: str, kind: str, data: bytes) -> DocumentDate:
     """The printed date of a document (the first ``<X> date:`` on the pages in the file)."""
-    texts = pdf_texts(data)
+    texts = pdf_texts(data)[0] or []  # an unreadable PDF: no page, no date
     present: list[int] = []
     total = len(texts)
     date: dt.date | None = None

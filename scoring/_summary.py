@@ -14,7 +14,9 @@ from pydantic import BaseModel
 
 from corpus.errors import PackError, RunRecordError
 from corpus.formats import (
+    UNSCORABLE,
     AcceptanceConfig,
+    ErrorCategory,
     Labels,
     Manifest,
     RunRecord,
@@ -59,6 +61,7 @@ from ._stats import (
     pass_at_k,
     pass_hat_k,
 )
+from .fidelity import fidelity_summary
 
 _SERIAL = itertools.count()
 
@@ -89,9 +92,9 @@ def _recorded_path(run_dir: Path, path: str) -> Path:
 
 def corpus_roots_of(run: RunRecord, run_dir: Path, given: CorpusRoots = None
                     ) -> dict[str | None, Path]:
-    """Each corpus's folder by id prefix: the folders given (their manifests name their
-    prefixes), else those recorded in run.json. A run recorded with one corpus and no prefix
-    maps None to it."""
+    """Each corpus's folder by id prefix, main corpus first: the folders given (their
+    manifests name their prefixes), else those recorded in run.json. A run recorded with one
+    corpus and no prefix maps None to it."""
     roots = [Path(given)] if isinstance(given, str | Path) else [Path(g) for g in given or ()]
     if roots:
         out: dict[str | None, Path] = {}
@@ -124,10 +127,12 @@ def _root_for(roots: dict[str | None, Path], pack_id: str) -> tuple[str | None, 
 
 
 def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
-              seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> RunSummary:
+              seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
+              strict_fidelity: bool = False) -> RunSummary:
     """Score a run folder. Writes only ``sheet.json`` per trial and ``summary.json``.
 
-    ``corpus_root``: the corpus folder(s) to read oracles from (default: those in run.json).
+    ``corpus_root``: the corpus folder(s) to read oracles from (default: those in run.json);
+    ``strict_fidelity``: any fidelity finding makes the run invalid (for CI).
     """
     run_dir = Path(run_dir)
     run = load_run_record(run_dir)
@@ -148,14 +153,18 @@ def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
             packs_cache[pid] = load_pack_context(root, pid, other_customer)
         tdir = run_dir / entry.path
         record = load_trial(run, run_dir, entry, modes_cache[pid])
-        human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
+        try:
+            human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
+        except RunRecordError as exc:
+            human = None
+            record.damage.append(f"human.json is unreadable: {exc.message}")
         sheet = score_trial(record, labels_cache[pid], human, packs_cache[pid])
         sheet = sheet.model_copy(update={"corpus": prefix})
         if tdir.is_dir():  # a trial that never got a folder keeps none
             write_json_atomic(tdir / SHEET_FILE, sheet)
         sheets.append(sheet)
     summary = summarise(run, sheets, seed=seed, resamples=resamples, acceptance=acceptance,
-                        acceptance_source=source)
+                        acceptance_source=source, strict_fidelity=strict_fidelity)
     write_json_atomic(run_dir / SUMMARY_FILE, summary)
     return summary
 
@@ -294,7 +303,8 @@ def _corpus_summaries(run: RunRecord, sheets: list[Sheet], packs: list[PackSumma
 
 def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
               resamples: int = DEFAULT_RESAMPLES, acceptance: AcceptanceConfig | None = None,
-              acceptance_source: str = "defaults from the standard") -> RunSummary:
+              acceptance_source: str = "defaults from the standard",
+              strict_fidelity: bool = False) -> RunSummary:
     """Statistics over the sheets of one run (pure): overall and per corpus; ``acceptance``:
     the thresholds of acceptance.toml (default: the standard's)."""
     by_pack: dict[str, list[Sheet]] = defaultdict(list)
@@ -307,16 +317,22 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
     for s in sheets:
         for c in s.components:
             counts = components[c.name]
-            attr = {"pass": "passed", "fail": "failed"}.get(c.status, c.status)
+            status = c.status if s.scorable else "not_scored"  # suspect trials: shown only
+            attr = {"pass": "passed", "fail": "failed"}.get(status, status)
             setattr(counts, attr, getattr(counts, attr) + 1)
     unscored = [InfraError(pack_id=s.pack_id, trial=s.trial, path=s.path,
                            status=s.trial_status, category=s.error_category,
-                           detail=s.explanation)
+                           detail="; ".join(s.damage) if s.damage else s.explanation)
                 for s in sheets if not s.scorable]
-    errors = [e for e in unscored if e.category != "not_implemented"]
+    # not implemented, damaged and simulator-suspect trials are shown apart, not as errors
+    shown_elsewhere = ("not_implemented", UNSCORABLE, ErrorCategory.SIMULATOR_SUSPECT.value)
+    errors = [e for e in unscored if e.category not in shown_elsewhere]
+    damaged = [e for e in unscored if e.category == UNSCORABLE]
     durations = [s.numbers.duration_s for s in sheets if s.numbers.duration_s is not None]
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     customer = run.customer.kind + (f" {run.customer.model}" if run.customer.model else "")
+    if run.customer.prompt_view == "wide":
+        customer += " [wide prompt view]"
     return RunSummary(
         run_id=run.run_id, self_test=run.self_test, labels=list(run.labels),
         corpus_version=run.corpus.version,
@@ -325,7 +341,8 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
         trials=len(sheets), scorable_trials=len(scored),
         successes=sum(1 for s in scored if s.success),
         infrastructure_errors=errors,
-        errors_by_category=dict(Counter(e.category for e in errors)),
+        unscorable=damaged,
+        errors_by_category=dict(Counter(e.category for e in errors + damaged)),
         not_implemented_trials=[e for e in unscored if e.category == "not_implemented"],
         mean_success=interval, packs=packs,
         corpora=_corpus_summaries(run, sheets, packs, seed, resamples),
@@ -341,4 +358,5 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
         total_cost_usd=sum(costs) if costs else None,
         acceptance=evaluate_acceptance(sheets, acceptance or AcceptanceConfig(),
                                        acceptance_source, seed=seed, resamples=resamples),
+        fidelity=fidelity_summary(sheets, strict_fidelity),
     )

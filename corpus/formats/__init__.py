@@ -73,12 +73,17 @@ from .run import (
     TrialStatus,
 )
 from .scene import PhotoRecipe, Scene
+from .screens import SCREENS_FORMAT_VERSION, PanelScreens
 from .sheet import (
     COMPONENTS,
     FAILURE_MODES,
+    FIDELITY_RULES,
     SHEET_FORMAT_VERSION,
+    UNSCORABLE,
     Comparison,
     ComponentResult,
+    FidelityAudit,
+    FidelityFinding,
     HumanVerdict,
     HumanVerdicts,
     RunSummary,
@@ -115,6 +120,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "handler-review.schema.json": HandlerReview,
     "blind-review-agreement.schema.json": BlindReviewAgreement,
     "defect-panel.schema.json": DefectPanel,
+    "panel-screens.schema.json": PanelScreens,
 }
 
 __all__ = [
@@ -135,9 +141,11 @@ __all__ = [
     "FAILURE_MODES",
     "HOME_CURRENCY",
     "ID_PREFIX_PATTERN",
+    "FIDELITY_RULES",
     "SHEET_FORMAT_VERSION",
     "PACK_FORMAT_VERSION",
     "PACK_ID_PATTERN",
+    "SCREENS_FORMAT_VERSION",
     "REASON_CODES",
     "RUN_FORMAT_VERSION",
     "SCHEMAS",
@@ -163,6 +171,8 @@ __all__ = [
     "FactValue",
     "Facts",
     "HandOver",
+    "FidelityAudit",
+    "FidelityFinding",
     "HumanVerdict",
     "HumanVerdicts",
     "JourneyEvent",
@@ -176,6 +186,7 @@ __all__ = [
     "Materials",
     "MessageStyle",
     "Money",
+    "PanelScreens",
     "Persona",
     "PhotoRecipe",
     "Provenance",
@@ -196,5 +207,6 @@ __all__ = [
     "TriageClass",
     "id_prefix_of",
     "pack_id_pattern",
+    "UNSCORABLE",
     "review_required_from",
 ]

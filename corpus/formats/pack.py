@@ -41,6 +41,7 @@ from .pack_input import (
     Material,
     Materials,
     Persona,
+    fact_value_problem,
     version_field,
 )
 from .values import FactValue
@@ -154,6 +155,15 @@ class StateRule(Strict):
 
 class TextRule(Strict):
     pattern: str = Field(description="Case-insensitive regular expression.")
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        try:
+            re.compile(v, re.IGNORECASE)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression: {exc}") from exc
+        return v
     where: Literal["agent_replies", "customer_messages"] = Field(
         "agent_replies", description="Which visible text the rule reads."
     )
@@ -236,6 +246,11 @@ class Labels(Strict):
     )
     assertions: list[Assertion] = Field(default_factory=list)
     expected_end_state: ExpectedEndState = Field(default_factory=ExpectedEndState)
+    customer_may_know: list[str] = Field(
+        default_factory=list,
+        description="The leak audit's allow list: values held by setup.json, the oracle or "
+        "provenance.json that the customer legitimately knows and input/ may therefore "
+        "contain (an address printed on their own quote, their account e-mail).")
 
     @model_validator(mode="after")
     def _unknown_is_not_expected(self) -> Labels:
@@ -474,6 +489,7 @@ __all__ = [
     "TextRule",
     "TriageClass",
     "TriageLabel",
+    "fact_value_problem",
     "id_prefix_of",
     "pack_id_pattern",
     "review_required_from",

@@ -10,6 +10,8 @@ the only field of them the customer never sees.
 
 from __future__ import annotations
 
+import datetime as _dt
+import math
 import re
 from typing import Any, Literal
 
@@ -83,15 +85,41 @@ class Persona(Strict):
     )
 
 
-_KIND_VALUES: dict[str, tuple[type, ...]] = {
-    "date": (str,),
-    "time": (str, TimeWindow),
-    "text": (str,),
-    "number": (int, float),
-    "money": (Money,),
-    "yes_no": (str, bool),
-    "choice": (str,),
-}
+def fact_value_problem(kind: str, value: object) -> str | None:
+    """Why ``value`` is not the canonical form of a fact of ``kind``, or None.
+
+    date: ``YYYY-MM-DD`` (a real day); time: ``HH:MM``, 24 h, or a window
+    ``{earliest, latest}``; yes_no: ``"yes"`` or ``"no"``; number: a finite JSON number;
+    money: ``{amount, currency}``; text and choice: non-empty text. Booleans are never a
+    fact value.
+    """
+    if isinstance(value, bool):
+        return "true/false is not a fact value; yes/no facts are written \"yes\" or \"no\""
+    if kind == "money":
+        return None if isinstance(value, Money) else (
+            f"{value!r} is not money written {{\"amount\": ..., \"currency\": \"GBP\"}}")
+    if kind == "time" and isinstance(value, TimeWindow):
+        return None
+    if isinstance(value, Money | TimeWindow):
+        return f"{value!r} is not a {kind} value"
+    if kind == "number":
+        if not isinstance(value, int | float) or not math.isfinite(value):
+            return f"{value!r} is not a number"
+        return None
+    if not isinstance(value, str) or not value.strip():
+        return f"{value!r} is not text"
+    if kind == "date":
+        try:
+            ok = re.fullmatch(DATE_PATTERN, value) and _dt.date.fromisoformat(value)
+        except ValueError:
+            ok = None
+        return None if ok else f"{value!r} is not a calendar date written YYYY-MM-DD"
+    if kind == "time":
+        return None if re.fullmatch(TIME_PATTERN, value) else (
+            f"{value!r} is not a 24-hour time written HH:MM")
+    if kind == "yes_no" and value not in ("yes", "no"):
+        return f"{value!r} is neither \"yes\" nor \"no\""
+    return None
 
 
 class Fact(Strict):
@@ -114,16 +142,9 @@ class Fact(Strict):
 
     @model_validator(mode="after")
     def _value_fits_kind(self) -> Fact:
-        v = self.value
-        if isinstance(v, bool) and self.kind != "yes_no" or not isinstance(
-                v, _KIND_VALUES[self.kind]):
-            raise ValueError(f"a {self.kind} fact cannot have the value {v!r}")
-        if self.kind == "date" and not re.fullmatch(DATE_PATTERN, str(v)):
-            raise ValueError(f"a date is written YYYY-MM-DD, not {v!r}")
-        if self.kind == "time" and isinstance(v, str) and not re.fullmatch(TIME_PATTERN, v):
-            raise ValueError(f"a time is written HH:MM (24 h), not {v!r}")
-        if self.kind == "yes_no" and isinstance(v, str) and v not in ("yes", "no"):
-            raise ValueError(f"a yes/no fact is 'yes' or 'no', not {v!r}")
+        problem = fact_value_problem(self.kind, self.value)
+        if problem:
+            raise ValueError(f"fact {self.key!r} ({self.kind}): {problem}")
         return self
 
 
