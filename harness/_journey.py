@@ -167,6 +167,7 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
             available_files=available, later_files=later, uploaded=list(j.uploaded),
             signed_in=j.signed_in, record_call=j.record_call,
             actions_taken=tracker.actions, learned_facts=tracker.learned_facts(),
+            can_attach=bool(cp.sc.attach_input),
         )
         t = time.monotonic()
         try:
