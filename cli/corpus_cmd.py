@@ -1,4 +1,5 @@
-"""Commands: corpus (check, manifest, schema, generate, review, sign-off, blind-look)."""
+"""Commands: corpus (check, manifest, migrate, schema, generate, review, sign-off,
+blind-look)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,21 @@ def manifest(
     with reported_errors():
         result = update_manifest(path)
     typer.echo(f"manifest.json: {len(result.packs)} pack(s), corpus {result.corpus_version}")
+
+
+@corpus_app.command("migrate")
+def migrate(
+    path: Path = typer.Argument(DEFAULT_CORPUS, help="Corpus folder (holds manifest.json)."),
+) -> None:
+    """Rewrite a v0.2 corpus in pack format v0.3 (money with a currency, 'arrives', id prefix)."""
+    from corpus import migrate_corpus
+
+    with reported_errors():
+        changed = migrate_corpus(path)
+    for name in changed:
+        typer.echo(f"migrated {name}")
+    typer.echo(f"{len(changed)} file(s) rewritten; now run `claims-harness corpus manifest` "
+               "(or, on a frozen corpus, bump the version and `corpus check --freeze`)")
 
 
 @corpus_app.command("schema")

@@ -19,7 +19,10 @@ def register(app: typer.Typer) -> None:
 def run(
     profile: str = typer.Option("reference", help="Product profile: a TOML path or a shipped "
                                 "profile name."),
-    packs: Path = typer.Option(Path("packs"), help="Corpus folder."),
+    packs: list[Path] = typer.Option(
+        [Path("packs")], "--packs", help="Corpus folder; repeat it to run several corpora "
+        "together (a held-out corpus beside packs/), each with its own manifest and id prefix. "
+        "The first is the main corpus: with --dev the product is reset to its baseline."),
     pack: list[str] = typer.Option([], "--pack", help="Pack id to run (repeatable; default all)."),
     trials: int = typer.Option(1, min=1, help="Trials per pack."),
     lanes: int = typer.Option(0, min=0, help="With --dev: number of lanes to start."),
@@ -88,12 +91,13 @@ def run(
                                      "starts; a product you run yourself reports its own",
                                      param_hint="--fault")
         if fault:
-            from reference_app import FAULTS
+            from reference_app import FAULTS, RECOVERABLE_FAULTS
 
-            unknown = sorted(set(fault) - set(FAULTS))
+            known = [*FAULTS, *RECOVERABLE_FAULTS]
+            unknown = sorted(set(fault) - set(known))
             if unknown:
                 raise typer.BadParameter(f"unknown fault(s) {', '.join(unknown)}; known: "
-                                         f"{', '.join(FAULTS)}", param_hint="--fault")
+                                         f"{', '.join(known)}", param_hint="--fault")
         prof = harness.load_profile(profile)
         llm = None
         if customer == "llm":
@@ -108,14 +112,16 @@ def run(
             raise typer.BadParameter("only the llm customer reads a prompt",
                                      param_hint="--prompt-view")
         recorded = {
-            "profile": profile, "packs": str(packs), "pack": list(pack), "trials": trials,
+            "profile": profile, "packs": [str(p) for p in packs], "pack": list(pack),
+            "trials": trials,
             "lanes": lanes, "dev": dev, "customer": customer, "tracing": tracing,
             "turn_limit": turn_limit, "stuck_after": stuck_after, "headed": headed,
             "runtime": runtime if dev else None, "no_reset": no_reset,
             "allow_unreported_runtime": allow_unreported_runtime, "faults": sorted(set(fault)),
         }
         options = harness.RunOptions(
-            profile=prof, packs_root=packs, runs_dir=runs_dir, pack_ids=list(pack),
+            profile=prof, packs_root=packs[0], extra_corpora=list(packs[1:]), runs_dir=runs_dir,
+            pack_ids=list(pack),
             trials=trials, customer=customer, llm=llm,
             run_id=None if resume else (run_id or harness.new_run_id()), resume=resume,
             self_test=self_test, no_reset=no_reset,
@@ -127,7 +133,8 @@ def run(
         with contextlib.ExitStack() as stack:
             if dev:
                 options.profile, env = stack.enter_context(harness.dev_product(
-                    prof, max(1, lanes), packs, runtime=runtime, faults=sorted(set(fault))))
+                    prof, max(1, lanes), packs[0], runtime=runtime,
+                    faults=sorted(set(fault))))
                 what = f"runtime {runtime}" if prof.dev and prof.dev.builtin else prof.name
                 label = f", FAULTS {', '.join(sorted(set(fault)))}" if fault else ""
                 typer.echo(f"dev environment: {len(env.lanes)} lane(s), {what}{label}")
@@ -148,11 +155,11 @@ def run(
         typer.echo(harness.summary_line(record, run_dir))
 
 
-def _pack_ids(packs: Path) -> list[str]:
+def _pack_ids(packs: list[Path]) -> list[str]:
     """Pack ids for the progress display; the run itself reports a bad corpus folder."""
     import corpus
 
     try:
-        return [p.name for p in corpus.list_packs(packs)]
+        return [p.name for root in packs for p in corpus.list_packs(root)]
     except corpus.HarnessError:
         return []

@@ -14,8 +14,9 @@ from ._errors import reported_errors
 
 RunArg = Annotated[Path, typer.Argument(help="Run folder (holds run.json).", exists=True,
                                         file_okay=False)]
-CorpusOpt = Annotated[Path | None, typer.Option(
-    "--corpus", help="Corpus root; default: the path recorded in run.json.")]
+CorpusOpt = Annotated[list[Path] | None, typer.Option(
+    "--corpus", help="Corpus folder (repeat it for a run over several corpora); default: the "
+    "folders recorded in run.json.")]
 SeedOpt = Annotated[int | None, typer.Option(help="Bootstrap seed (default: fixed, recorded).")]
 ResamplesOpt = Annotated[int | None, typer.Option(help="Bootstrap resamples.")]
 StrictOpt = Annotated[bool, typer.Option(
@@ -75,6 +76,11 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
                "resamples)")
     typer.echo(f"{s.run_id}: {s.successes}/{s.scorable_trials} scorable trials succeeded; "
                f"mean success {_pct(ms.estimate)} over {ms.packs} pack(s), {ci}")
+    if len(s.corpora) > 1:
+        for c in s.corpora:
+            cm = c.mean_success
+            typer.echo(f"  corpus {c.id_prefix} {c.version}: {c.successes}/{c.scorable_trials} "
+                       f"succeeded; mean success {_pct(cm.estimate)} over {cm.packs} pack(s)")
     if s.infrastructure_errors:
         typer.echo(f"infrastructure errors (not in the rates): {len(s.infrastructure_errors)} "
                    + ", ".join(f"{k} {v}" for k, v in s.errors_by_category.items()

@@ -8,6 +8,15 @@ route and the scorer.
 from . import formats
 from ._check import CheckReport, check_corpus
 from ._check_pack import Problem
+from ._corpora import Corpora, CorpusRef, open_corpora
+from ._derive import (
+    ExpectedReview,
+    derive_review,
+    document_outcome,
+    policy_start_outcome,
+    prior_claims_outcome,
+    read_document_date,
+)
 from ._generate import generate_materials, render_material
 from ._leak import Leak, LeakGuard, system_vocabulary
 from ._loading import (
@@ -26,6 +35,7 @@ from ._loading import (
     setup_files,
 )
 from ._manifest import update_manifest
+from ._migrate import migrate_corpus
 from ._prompt import (
     PROMPT_VIEWS,
     build_customer_messages,
@@ -43,7 +53,7 @@ from ._review import (
 )
 from ._schemas import render_schemas, stale_schemas, write_schemas
 from ._strict_json import MAX_JSON_DEPTH, StrictJsonError, parse_strict_json
-from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, load_customer_view
+from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, Progress, load_customer_view
 from .errors import (
     HarnessError,
     LeakError,
@@ -62,6 +72,15 @@ __all__ = [
     "parse_strict_json",
     "BlindLookReport",
     "CheckReport",
+    "Corpora",
+    "CorpusRef",
+    "open_corpora",
+    "ExpectedReview",
+    "derive_review",
+    "document_outcome",
+    "policy_start_outcome",
+    "prior_claims_outcome",
+    "read_document_date",
     "VisionSettings",
     "blind_look",
     "name_problem",
@@ -78,6 +97,7 @@ __all__ = [
     "system_vocabulary",
     "without_product_text",
     "generate_materials",
+    "migrate_corpus",
     "render_material",
     "render_schemas",
     "stale_schemas",
@@ -90,6 +110,7 @@ __all__ = [
     "LeakError",
     "Pack",
     "PackError",
+    "Progress",
     "ProductError",
     "ProfileError",
     "RunRecordError",

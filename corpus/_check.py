@@ -82,25 +82,25 @@ def _manifest_problems(manifest: Manifest, current: dict[str, ManifestPack | Non
             what = ("the pack folder is gone" if new is None
                     else "not listed" if old is None
                     else f"out of date (changed: {', '.join(changed)})")
-            problems.append(Problem(pack_id,
-                                    changed[0] if old and new else _io.MANIFEST,
-                                    f"manifest.packs.{pack_id}",
-                                    f"manifest entry {what}; run `claims-harness corpus "
+            problems.append(Problem(None, _io.MANIFEST, f"packs.{pack_id}",
+                                    f"entry for {pack_id} {what}; run `claims-harness corpus "
                                     "manifest`"))
             continue
         noted = any(pack_id in change for e in entry_now for change in e.changes)
         if not (bumped and noted):
             for file in changed:
                 problems.append(Problem(
-                    pack_id, file, "<content>",
-                    f"frozen pack changed since corpus {manifest.hashes_version} without a "
-                    f"version bump: raise corpus_version and add a changelog entry for it "
-                    f"naming {pack_id}"))
+                    None if file == _io.MANIFEST else pack_id, file,
+                    f"packs.{pack_id}" if file == _io.MANIFEST else "<content>",
+                    f"frozen pack {pack_id} changed since corpus {manifest.hashes_version} "
+                    f"without a version bump: raise corpus_version and add a changelog entry "
+                    f"for it naming {pack_id}"))
         elif not freeze:
             problems.append(Problem(
-                pack_id, changed[0], f"manifest.packs.{pack_id}",
-                f"changed under corpus {manifest.corpus_version} ({', '.join(changed)}); "
-                "run `claims-harness corpus check --freeze` to record the new hashes"))
+                None, _io.MANIFEST, f"packs.{pack_id}",
+                f"{pack_id} changed under corpus {manifest.corpus_version} "
+                f"({', '.join(changed)}); run `claims-harness corpus check --freeze` to record "
+                "the new hashes"))
         else:
             notes.append(f"{pack_id}: new hashes recorded under {manifest.corpus_version}")
     return problems, notes
@@ -141,6 +141,11 @@ def check_corpus(root: Path | str, freeze: bool = False) -> CheckReport:
         if not _PACK_ID.match(folder.name):
             report.problems.append(Problem(None, folder.name, "<folder>",
                                            f"not a pack id (pattern {PACK_ID_PATTERN})"))
+            continue
+        if manifest is not None and not folder.name.startswith(f"{manifest.id_prefix}-"):
+            report.problems.append(Problem(None, folder.name, "<folder>",
+                                           f"pack id does not start with the corpus's id "
+                                           f"prefix {manifest.id_prefix!r} ({_io.MANIFEST})"))
             continue
         report.packs_checked.append(folder.name)
         links = unsafe_pack(folder)

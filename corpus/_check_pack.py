@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pypdf.errors import PyPdfError
 
 from . import _io
+from ._check_oracle import oracle_problems
 from ._check_rules import is_image, pdf_page_problems, pdf_pages, relative_date_words
 from ._generate import is_external, render_material
 from ._loading import Pack, material_files
@@ -115,8 +117,14 @@ def check_pack(pack_dir: Path) -> tuple[list[Problem], Pack | None]:
     parsed = (persona, facts, materials, labels, setup, provenance, review)
     if message is None or any(p is None for p in parsed):
         return c.problems, None
-    return c.problems, Pack(c.pack, pack_dir, message, persona, facts, materials, labels,  # type: ignore[arg-type]
-                            setup, provenance, review, tuple(present))
+    pack = Pack(c.pack, pack_dir, message, persona, facts, materials, labels,  # type: ignore[arg-type]
+                setup, provenance, review, tuple(present))
+    try:
+        for file, field, msg in oracle_problems(pack):
+            c.add(file, field, msg)
+    except (OSError, ValueError, PyPdfError) as exc:  # a broken file is reported above
+        c.add(_io.LABELS, "<rules>", f"the claim rules could not be applied: {exc}")
+    return c.problems, pack
 
 
 PACK_FILES: tuple[str, ...] = (_io.INITIAL_MESSAGE, _io.PERSONA, _io.FACTS, _io.MATERIALS,

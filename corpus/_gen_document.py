@@ -8,10 +8,13 @@ the document title.
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
+
+from .formats.values import CURRENCY_PATTERN
 
 DOCUMENT_GENERATOR = "corpus.document/1"
 
@@ -21,8 +24,9 @@ def make_document(params: dict[str, Any]) -> bytes:
 
     ``params``: ``title``; ``pages``: one entry per logical page, each with ``lines`` (text
     lines), optional ``items`` (``[description, amount]`` rows) and ``totals`` (``[label,
-    amount]`` rows); ``pages_supplied``: which pages (1-based) go into the file (default all).
-    Raises ``ValueError`` naming the bad parameter.
+    amount]`` rows); ``pages_supplied``: which pages (1-based) go into the file (default all);
+    ``currency``: the ISO 4217 code the amounts are in, printed in the amount column's heading
+    (default GBP). Raises ``ValueError`` naming the bad parameter.
     """
     title = params.get("title")
     pages = params.get("pages")
@@ -31,6 +35,9 @@ def make_document(params: dict[str, Any]) -> bytes:
     if not isinstance(pages, list) or not pages:
         raise ValueError("pages: a document needs at least one page")
     total = len(pages)
+    currency = params.get("currency", "GBP")
+    if not isinstance(currency, str) or not re.fullmatch(CURRENCY_PATTERN, currency):
+        raise ValueError(f"currency: an ISO 4217 code such as GBP or NZD, not {currency!r}")
     supplied = params.get("pages_supplied") or list(range(1, total + 1))
     if any(not isinstance(p, int) or not 1 <= p <= total for p in supplied) or not supplied:
         raise ValueError(f"pages_supplied: must name pages 1..{total}")
@@ -56,7 +63,7 @@ def make_document(params: dict[str, Any]) -> bytes:
             y -= 8
             c.setFont("Helvetica-Bold", 11)
             c.drawString(56, y, "Description")
-            c.drawRightString(w - 56, y, "Amount (GBP)")
+            c.drawRightString(w - 56, y, f"Amount ({currency})")
             y -= 4
             c.line(56, y, w - 56, y)
             y -= 15

@@ -176,6 +176,8 @@ class LeakGuard:
             self.add_term(outcome, f"{src} review.checks.{check}")
         self.add_term(labels.scenario, f"{src} scenario")
         self.add_text(labels.review.explanation, f"{src} review.explanation")
+        for key, why in labels.unknown_facts.items():
+            self.add_text(why, f"{src} unknown_facts.{key}")
         for i, a in enumerate(labels.assertions):
             self.add_text(a.description, f"{src} assertions.{i}.description")
         end_state = labels.expected_end_state.model_dump(mode="json")

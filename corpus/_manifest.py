@@ -7,7 +7,7 @@ from pathlib import Path
 from . import _io
 from ._loading import Pack, list_packs, load_manifest, load_pack, pack_file_hashes, pack_hash
 from .errors import PackError
-from .formats import Manifest, ManifestPack
+from .formats import Manifest, ManifestPack, Money, TimeWindow
 
 
 def manifest_entry(pack: Pack) -> ManifestPack:
@@ -23,6 +23,12 @@ def manifest_entry(pack: Pack) -> ManifestPack:
         innocent_control=pack.labels.innocent_control,
         has_later_material=any(m.availability == "later" for m in pack.materials.materials),
         has_not_checked="not_checked" in pack.labels.review.checks.values(),
+        has_later_fact=any(f.later is not None for f in pack.facts.facts),
+        has_unknown_fact=bool(pack.labels.unknown_facts),
+        has_time_window=any(isinstance(f.value, TimeWindow) for f in pack.facts.facts),
+        handed_over_unasked=bool(pack.persona.hands_over),
+        currencies=sorted({f.value.currency for f in pack.facts.facts
+                           if isinstance(f.value, Money)}),
         files=files,
     )
 

@@ -16,12 +16,13 @@ the section markers below, so the leak guard checks exactly the parts built from
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from importlib import resources
 from string import Template
 from typing import get_args
 
 from ._view import CustomerView
-from .formats import ScreenReading
+from .formats import Fact, ScreenReading
 from .formats.run import PromptView
 
 SYSTEM_TEMPLATE = "customer_system.md"
@@ -71,20 +72,40 @@ def _section(open_: str, close: str, body: str) -> str:
     return f"{open_}\n{_defang(body)}\n{close}"
 
 
-def render_system(view: CustomerView) -> str:
-    """The system message: persona, facts, files and the behaviour rules."""
+HAND_OVER_WHEN = {
+    "with_first_upload": "right after you first upload a file",
+    "before_confirming": "when you are shown details to confirm, before confirming",
+    "after_actions": "once you have sent or done {n} things in this chat",
+}
+
+
+def _fact_line(fact: Fact, learned: Collection[str]) -> str:
+    topic = f"{fact.topic[:1].upper()}{fact.topic[1:]}"
+    if fact.later is not None and fact.key not in learned:
+        # the value is not known yet: it never enters the prompt
+        return f"{topic}: you do not know this yet; if asked, you say: " \
+               f"\"{fact.later.describe_before}\""
+    return f"{topic}: {fact.say}"
+
+
+def render_system(view: CustomerView, learned: Collection[str] = ()) -> str:
+    """The system message: persona, facts, files and the behaviour rules. ``learned``: keys
+    of later facts the customer knows by now (the others appear only as 'not known yet')."""
     p = view.persona
     volunteering = (
         "You sometimes mention a related detail you know without being asked, as this "
         "person would." if p.volunteers_information
         else "Do not volunteer details nobody asked for."
     )
-    facts = _bullets([f"{f.topic[:1].upper()}{f.topic[1:]}: {f.say}" for f in view.facts])
+    facts = _bullets([_fact_line(f, learned) for f in view.facts])
+    handed = {h.file: HAND_OVER_WHEN[h.when].format(n=h.after_actions) for h in p.hands_over}
     files = []
     for m in view.materials:
         when = ("you have it now" if m.availability == "at_start"
                 else f"you will only have it later; until then, if asked, you say: "
                      f"\"{m.describe_before}\"")
+        if m.file in handed:
+            when += f"; you hand it over without being asked, {handed[m.file]}"
         files.append(f"{m.file} ({m.label}) - {when}")
     # pack text may not open a product section either: that would hide it from the guard
     return _defang(Template(template_text(SYSTEM_TEMPLATE)).substitute(
@@ -162,13 +183,15 @@ def build_customer_messages(
     uploaded: list[str] | tuple[str, ...] = (),
     prompt_view: str = DEFAULT_PROMPT_VIEW,
     can_attach: bool = True,
+    learned_facts: Collection[str] = (),
 ) -> list[dict[str, str]]:
     """OpenAI chat messages for the customer's next action.
 
     ``history`` is the conversation as the customer saw it, as ("agent"|"customer", text);
     in the ``screen`` view only the customer's own entries are used. ``available_files`` /
     ``later_files`` are material file names the customer has now / will have later,
-    ``uploaded`` those it has sent. Materials appear only as file name and plain label.
+    ``uploaded`` those it has sent, ``learned_facts`` the keys of later facts it knows by
+    now. Materials appear only as file name and plain label.
     """
     if prompt_view not in TURN_TEMPLATES:
         raise ValueError(f"unknown prompt view {prompt_view!r}; use one of {PROMPT_VIEWS}")
@@ -182,7 +205,7 @@ def build_customer_messages(
                         render_screen(screen, prompt_view, can_attach)),
         uploaded=sent, available=available, later=later,
     ).strip()
-    return [{"role": "system", "content": render_system(view)},
+    return [{"role": "system", "content": render_system(view, learned_facts)},
             {"role": "user", "content": turn}]
 
 

@@ -7,16 +7,32 @@ material's ``evidence_kind``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from . import _io
 from .errors import PackError
-from .formats import Fact, Facts, Materials, Persona
+from .formats import Arrival, Fact, Facts, Materials, Persona
 
 # The only pack files the customer view may open.
 CUSTOMER_FILES: tuple[str, ...] = (_io.INITIAL_MESSAGE, _io.PERSONA, _io.FACTS, _io.MATERIALS)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far the journey has come, as the customer knows it: what decides when a later
+    file or fact arrives (``formats.Arrival``)."""
+
+    messages: int = 0
+    actions: int = 0
+    requests: Mapping[str, int] = field(default_factory=dict)
+    """How many times the agent has asked for each file (by file name) or fact (by key)."""
+
+    def reached(self, arrives: Arrival | None, name: str) -> bool:
+        return arrives is not None and arrives.reached(self.messages, self.actions,
+                                                       self.requests.get(name, 0))
 
 
 @dataclass(frozen=True)
@@ -28,13 +44,11 @@ class CustomerMaterial:
     path: Path
     availability: Literal["at_start", "later"]
     describe_before: str | None = None
-    available_after_messages: int | None = None
+    arrives: Arrival | None = None
 
-    def available_after(self, customer_messages_sent: int) -> bool:
-        """Does the customer have this file once they have sent that many messages?"""
-        if self.availability == "at_start":
-            return True
-        return customer_messages_sent >= (self.available_after_messages or 0)
+    def available(self, progress: Progress) -> bool:
+        """Does the customer have this file at this point of the journey?"""
+        return self.availability == "at_start" or progress.reached(self.arrives, self.file)
 
 
 @dataclass(frozen=True)
@@ -54,13 +68,20 @@ class CustomerView:
         raise PackError(f"no material named {file!r}", pack=self.pack_id, file=_io.MATERIALS,
                         field="materials")
 
+    def knows(self, fact: Fact, progress: Progress) -> bool:
+        """Does the customer know this fact at this point of the journey?"""
+        return fact.later is None or progress.reached(fact.later.arrives, fact.key)
+
     def visible_text(self) -> str:
         """Every customer-visible string of the view, one per line (for leak checks)."""
         parts: list[str] = [self.initial_message]
         p = self.persona
-        parts += [p.name, p.personality, p.speaking_style, p.dont_know_phrase]
+        parts += [p.name, p.personality, p.speaking_style, p.dont_know_phrase,
+                  p.correction_phrase]
         for f in self.facts:
             parts += [str(f.value), f.say, f.topic]
+            if f.later is not None:
+                parts.append(f.later.describe_before)
         for m in self.materials:
             parts += [m.file, m.label]
             if m.describe_before:
@@ -92,7 +113,7 @@ def load_customer_view(pack_dir: Path | str) -> CustomerView:
                 path=path,
                 availability=m.availability,
                 describe_before=m.later.describe_before if m.later else None,
-                available_after_messages=m.later.available_after_messages if m.later else None,
+                arrives=m.later.arrives if m.later else None,
             )
         )
     return CustomerView(

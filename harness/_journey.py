@@ -20,7 +20,7 @@ from ._browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage, slug
 from ._files import append_jsonl
 from ._reset import ResetOutcome
 from ._screen import Probe
-from .customers import Customer, CustomerContext, material_availability
+from .customers import Customer, CustomerContext, JourneyTracker, material_availability
 
 STATUS_FOR_STOP = {
     "claim_number": TrialStatus.COMPLETED,
@@ -126,7 +126,10 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
     prev: Probe | None = await cp.say(view.initial_message)
     j.messages_sent += 1
     j.history.append(("customer", view.initial_message))
-    j.event(screen=reading.screen, action=CustomerAction(kind="say", text=view.initial_message),
+    opening = CustomerAction(kind="say", text=view.initial_message)
+    tracker = JourneyTracker(view)  # what decides when later files and facts arrive
+    tracker.acted(opening)
+    j.event(screen=reading.screen, action=opening,
             timings=_timings(action_s=time.monotonic() - t), screenshot=shot,
             note="initial message")
     last_screen: ScreenReading | None = None
@@ -137,6 +140,7 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
         j.turn_times.append(wait_s)
         reading = await cp.read()
         screen = reading.screen
+        tracker.agent_replied(reading.agent_texts[j.agent_seen:], screen.todo, j.uploaded)
         j.saw(reading.agent_texts)
         if reading.problem:
             await cp.check_alive()
@@ -157,11 +161,12 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
                     timings=_timings(reply_wait_s=wait_s if waited else None))
             j.stop(reason, detail)
             return
-        available, later = material_availability(view, j.messages_sent)
+        available, later = material_availability(view, tracker.progress)
         ctx = CustomerContext(
             step=j.step, messages_sent=j.messages_sent, history=list(j.history),
             available_files=available, later_files=later, uploaded=list(j.uploaded),
             signed_in=j.signed_in, record_call=j.record_call,
+            actions_taken=tracker.actions, learned_facts=tracker.learned_facts(),
             can_attach=bool(cp.sc.attach_input),
         )
         t = time.monotonic()
@@ -180,6 +185,7 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
         await cp.screenshot(j.folder / shot)
         t = time.monotonic()
         prev, extra, event = await _perform(cp, view, action, creds, j)
+        tracker.acted(action)
         turns += 1
         j.event(screen=screen, action=action, screenshot=shot, product_event=event,
                 timings=_timings(reply_wait_s=wait_s, customer_s=customer_s,

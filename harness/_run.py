@@ -66,6 +66,9 @@ class RunOptions:
     profile: Profile
     packs_root: Path
     runs_dir: Path = Path("runs")
+    extra_corpora: list[Path] = field(default_factory=list)
+    """More corpus folders run beside ``packs_root`` (a held-out corpus), each with its own
+    manifest and id prefix."""
     pack_ids: list[str] = field(default_factory=list)
     trials: int = 1
     customer: str = "scripted"
@@ -195,8 +198,12 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
     """Run (or resume) every pending trial; returns the final record and the run folder."""
     profile = options.profile
     lanes = profile.resolved_lanes()
-    packs_root = Path(options.packs_root)
-    version, chash = corpus.corpus_identity(packs_root)
+    roots = [Path(options.packs_root), *map(Path, options.extra_corpora)]
+    if options.resume and not options.extra_corpora:  # the corpora the run started with
+        recorded = _recorded_corpora(Path(options.runs_dir) / options.resume)
+        roots = recorded or roots
+    corpora = corpus.open_corpora(roots)
+    main = corpora.first
     if profile.reset.adapter == "none" and not options.no_reset:
         raise ProfileError("refusing to run: the profile gives no way to reset the product "
                            "between trials, so trials would see each other's claims; pass "
@@ -208,10 +215,13 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
     if options.resume:
         run_dir = Path(options.runs_dir) / options.resume
         record = prepare_resume(run_dir)
-        if record.corpus.hash != chash:
-            raise RunRecordError("the corpus changed since this run started; start a new run",
+        now = {c.id_prefix: c.hash for c in corpora.corpora}
+        before = {c.id_prefix: c.hash for c in record.corpora} or {main.id_prefix:
+                                                                   record.corpus.hash}
+        if before != now:
+            raise RunRecordError("a corpus changed since this run started; start a new run",
                                  run=options.resume, recorded=record.corpus.hash[:12],
-                                 now=chash[:12])
+                                 now=main.hash[:12])
         if record.self_test != options.self_test:
             raise RunRecordError("resume with the same --self-test setting as the run",
                                  run=options.resume, self_test=record.self_test)
@@ -235,11 +245,12 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
                 record.lanes.append(_lane_info(ln))
                 record.product.base_urls.append(ln.base_url)
     else:
-        all_packs = {p.name: p for p in corpus.list_packs(packs_root)}
-        wanted = options.pack_ids or sorted(all_packs)
+        all_packs = corpora.pack_ids
+        wanted = options.pack_ids or all_packs
         unknown = [p for p in wanted if p not in all_packs]
         if unknown:
-            raise corpus.PackError(f"no such pack(s): {unknown}", file=str(packs_root))
+            raise corpus.PackError(f"no such pack(s): {unknown}",
+                                   file=", ".join(str(c.root) for c in corpora.corpora))
         run_id = options.run_id or new_run_id()
         run_dir = Path(options.runs_dir) / run_id
         if run_dir.exists():
@@ -250,7 +261,8 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
         record = RunRecord(
             run_id=run_id, created_at=_now(), self_test=options.self_test, labels=labels,
             harness=HarnessInfo(version=harness_version(), git_commit=git_commit()),
-            corpus=CorpusInfo(version=version, hash=chash, path=str(packs_root)),
+            corpus=_corpus_info(main),
+            corpora=[_corpus_info(c) for c in corpora.corpora],
             product=_product_info(profile, lanes, runtime),
             customer=customer_info,
             lanes=[_lane_info(ln) for ln in lanes],
@@ -260,14 +272,28 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
         )
     run_dir.mkdir(parents=True, exist_ok=True)
     write_model_atomic(run_dir / "run.json", record)
-    await _run_pending(options, record, run_dir, lanes, packs_root)
+    await _run_pending(options, record, run_dir, lanes, corpora)
     record.finished_at = _now()
     write_model_atomic(run_dir / "run.json", record)
     return record, run_dir
 
 
+def _corpus_info(ref: Any) -> CorpusInfo:
+    return CorpusInfo(version=ref.version, hash=ref.hash, path=str(ref.root),
+                      id_prefix=ref.id_prefix, name=ref.name)
+
+
+def _recorded_corpora(run_dir: Path) -> list[Path]:
+    """The corpus folders a run was started with (empty when run.json cannot tell)."""
+    try:
+        record = RunRecord.model_validate_json((run_dir / "run.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return []  # prepare_resume reports the problem
+    return [Path(c.path) for c in record.corpora]
+
+
 async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
-                       lanes: list[Lane], packs_root: Path) -> None:
+                       lanes: list[Lane], corpora: Any) -> None:
     from playwright.async_api import async_playwright
 
     profile = options.profile
@@ -287,10 +313,12 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
         return make_customer(options.customer, view, pack_dir, options.llm,
                              confirm_labels=confirm_labels)
 
+    baseline_root = corpora.first.root  # corpora run together share one baseline
+
     def reset_for(lane: Lane) -> ResetAdapter:
         if options.no_reset:
-            return ResetAdapter(profile, lane, packs_root)
-        return make_reset(profile, lane, packs_root, token)
+            return ResetAdapter(profile, lane, baseline_root)
+        return make_reset(profile, lane, baseline_root, token)
 
     async with async_playwright() as pw:
         browser = await launch_browser(pw, options.browser_executable, options.headed)
@@ -309,7 +337,7 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                                                        done, total))
                         t0 = time.monotonic()
                         result = await run_trial(
-                            browser, profile, lane, client, packs_root / entry.pack_id,
+                            browser, profile, lane, client, corpora.pack_dir(entry.pack_id),
                             entry.trial, run_dir / entry.path, factory, settings)
                         record.trials[i] = _entry_from(result, entry.path)
                         write_model_atomic(run_dir / "run.json", record)

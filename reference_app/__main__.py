@@ -12,7 +12,13 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from ._settings import FAULTS, SEED_TOKEN_ENV, AppSettings, FaultsFromEnvironment
+from ._settings import (
+    FAULTS,
+    RECOVERABLE_FAULTS,
+    SEED_TOKEN_ENV,
+    AppSettings,
+    FaultsFromEnvironment,
+)
 
 # Secret settings and the only place each may come from.
 SECRET_FLAGS: dict[str, str] = {
@@ -46,7 +52,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, AppSe
     p.add_argument("--s3-access-key")
     p.add_argument("--bucket")
     p.add_argument("--runtime", choices=["reference", "controlled", "model"])
-    p.add_argument("--fault", action="append", choices=list(FAULTS), dest="faults")
+    p.add_argument("--fault", action="append", choices=[*FAULTS, *RECOVERABLE_FAULTS],
+                   dest="faults")
     p.add_argument("--enable-seed-route", action="store_true", default=None, dest="seed_enabled")
     p.add_argument("--baseline", dest="baseline_path")
     p.add_argument("--model-base-url")

@@ -12,14 +12,10 @@ import re
 from typing import Any
 
 from . import _faults, rules
+from ._corrections import LATER, apply_corrections, plant_wrong_value
 from ._journey import Journey
-from ._text import chip, choice_labels, clarify, material, question, reply
+from ._text import chip, choice_labels, clarify, fact_label, material, question, reply
 
-_LATER = re.compile(
-    r"\blater\b|\btomorrow\b|\bnot yet\b|\byet\b|\bwill (?:send|upload|get)\b|"
-    r"\bnext week\b|\bwhen i (?:get|have)\b|\bonce i\b|\bwaiting for\b",
-    re.I,
-)
 _NOT_HAVE = re.compile(
     r"\b(?:don'?t|do not|dont|haven'?t|have not|no longer)\b.*\b(?:have|got|"
     r"one|it)\b|\bno\b|\bnone\b|\bcan'?t find\b|\blost\b|\bwithout\b",
@@ -31,7 +27,6 @@ _AFFIRM = re.compile(
     r"right|ok|okay|perfect|spot on)\b",
     re.I,
 )
-_POLICE_REF = re.compile(r"\b[A-Z]{1,6}[-/ ]?\d[\w/-]{3,}\b|\b\d{2,}[-/]\d[\w/-]{2,}\b", re.I)
 _LINE_WORDS = {
     "motor": ("car", "vehicle", "motor", "van"),
     "home": ("home", "house", "flat", "building", "property"),
@@ -86,7 +81,11 @@ class ReferenceAgent:
             if _AFFIRM.search(text):
                 self.on_confirm(j)
                 return
-            changed = self._extract(j, text, False, overwrite=True)
+            if "ignore_corrections" in j.settings.faults:
+                j.say(reply("summary"))  # no correction path: the summary stays as it is
+                return
+            changed = apply_corrections(j, text) or self._extract(j, text, False,
+                                                                  overwrite=True)
             j.say(reply("summary_updated") if changed else reply("summary"))
             return
         self._continue(j)
@@ -146,15 +145,19 @@ class ReferenceAgent:
         rest = rules.without_dont_know(text) if dont_know else text
         value: Any = None
         if key == "police_reference":
-            m = _POLICE_REF.search(rest)
-            value = m.group(0).upper() if m else None
-            if value is None and rules.parse_yes_no(rest) is False:
+            value = rules.parse_police_reference(rest)
+            if value is None and rules.parse_yes_no(rest) is False and not LATER.search(rest):
                 dont_know = True  # not reported: nothing to record
         elif kind == "text":
             if not dont_know or len(re.findall(r"\w+", rest)) >= 3:
                 value = rules.parse_fact(key, text, j.line)
         else:
             value = rules.parse_fact(key, rest, j.line, choice_labels(j.line))
+        if value is None and not dont_know and LATER.search(text):
+            # the customer will give it later: to follow, asked once more before the summary
+            j.record_fact(key, None, "answer", state="to_follow")
+            st["notice"] = reply("fact_later")
+            return True
         if value is None and not dont_know and key not in st["clarified"]:
             st["clarified"].append(key)
             self._ask(j, key, text_override=clarify(key))
@@ -192,7 +195,7 @@ class ReferenceAgent:
 
     def _material_answer(self, j: Journey, kind: str, text: str) -> None:
         st = j.state
-        later = _LATER.search(text)
+        later = LATER.search(text)
         if later:
             j.set_material(kind, "later")
             st["notice"] = reply("material_later")
@@ -295,6 +298,14 @@ class ReferenceAgent:
                 text = reply("material_reask", what=material(kind, "label").lower())
                 self._request(j, kind, text, prefix, status="later")
                 return
+        for key in list(j.facts):
+            if j.facts[key]["state"] == "to_follow" and f"fact:{key}" not in st["reasked"]:
+                st["reasked"].append(f"fact:{key}")
+                text = reply("fact_reask", what=fact_label(key).lower())
+                self._ask(j, key, text_override=text, prefix=prefix)
+                return
+        if {"wrong_summary", "ignore_corrections"} & set(j.settings.faults):
+            plant_wrong_value(j)
         st["pending"] = {"kind": "summary"}
         st["confirm_ready"] = True
         j.say(f"{prefix} {reply('summary')}" if prefix else reply("summary"))

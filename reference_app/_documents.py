@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 from ._parsing import parse_date
 
+# A document is what its title says (docs/claim-rules.md): any receipt is read as the
+# purchase receipt a contents claim asks for, any invoice as an invoice.
 TITLE_KINDS = {
     "REPAIR QUOTE": "repair_quote",
     "QUOTE": "repair_quote",
@@ -15,6 +17,7 @@ TITLE_KINDS = {
     "INVOICE": "invoice",
     "POLICE REPORT": "police_report",
 }
+_CURRENCY = re.compile(r"\bAmount\s*\(([A-Z]{3})\)|\bTotal\s*\(([A-Z]{3})\)")
 _PAGE = re.compile(r"\bPage\s+(\d+)\s+of\s+(\d+)\b", re.I)
 _DATE_LINE = re.compile(r"\b([A-Za-z][A-Za-z ]{0,30}?)\s+date\s*:\s*(.+)", re.I)
 _TOTAL = re.compile(r"\btotal\b[^\d\n£]*£?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{2}))?", re.I)
@@ -32,6 +35,7 @@ class DocumentReading:
     pages_total: int | None = None
     pages_supplied: list[int] = field(default_factory=list)
     total: float | None = None
+    currency: str | None = None
     problem: str | None = None
 
     @property
@@ -63,6 +67,7 @@ class DocumentReading:
             "pages_supplied": self.pages_supplied,
             "missing_pages": self.missing_pages,
             "total": self.total,
+            "currency": self.currency,
             "problem": self.problem,
         }
 
@@ -110,6 +115,9 @@ def read_pages(pages: list[str]) -> DocumentReading:
                 if value:
                     reading.date, reading.date_label = value, f"{dm.group(1).strip()} date"
                     break
+        cm = _CURRENCY.search(text)
+        if cm and reading.currency is None:
+            reading.currency = cm.group(1) or cm.group(2)
         if reading.total is None:
             tm = _TOTAL.search(text)
             if tm:
@@ -117,6 +125,8 @@ def read_pages(pages: list[str]) -> DocumentReading:
                 reading.total = whole + (int(tm.group(2)) / 100 if tm.group(2) else 0)
     if reading.kind is None:
         reading.kind = _kind_of(" ".join(pages))
+    if reading.total is not None and reading.currency is None:
+        reading.currency = "GBP"
     reading.pages_supplied.sort()
     if reading.pages_total is None:
         reading.pages_total = len(pages)

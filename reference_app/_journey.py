@@ -49,6 +49,7 @@ def reading_from_record(rec: dict[str, Any]) -> DocumentReading:
         "pages_total",
         "pages_supplied",
         "total",
+        "currency",
         "problem",
     )
     return DocumentReading(**{k: rec.get(k) for k in keep if k in rec})
@@ -103,8 +104,9 @@ class Journey:
         return rules.needed_facts(self.line, self.value("incident_type"))
 
     def record_fact(self, key: str, value: Any, source: str, state: str = "suggested") -> None:
-        """Record a fact as suggested (or unknown when ``value`` is None)."""
-        if value is None:
+        """Record a fact as suggested (or unknown when ``value`` is None), or with ``state``
+        'unknown' / 'to_follow' (the customer will give it later)."""
+        if value is None and state not in ("unknown", "to_follow"):
             state = "unknown"
         self.facts[key] = {"value": value, "state": state, "source": source}
         self.audit("record_fact", key=key, value=value, state=state)

@@ -135,6 +135,32 @@ def parse_time(text: str) -> str | None:
     return times[0][2] if times else None
 
 
+_WINDOW_JOIN = re.compile(r"^\s*(?:-|–|—|to|and|until|till)\s*$", re.I)
+_DASH_WINDOW = re.compile(
+    r"(?<![\d/.:-])([01]?\d|2[0-3]):([0-5]\d)\s*[-–—]\s*([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+_WINDOW_START = re.compile(r"\b(?:between|from|sometime|some time)\b[^.?!]*$", re.I)
+
+
+def parse_time_window(text: str) -> str | None:
+    """A time window ('between 1pm and 4pm', '13:00-16:00') as 'HH:MM-HH:MM', or None.
+
+    Two clock times joined by 'and', 'to', 'until' or a dash, the first after 'between' or
+    'from' (a dash alone is enough), the first earlier than the second.
+    """
+    dash = _DASH_WINDOW.search(text)
+    if dash:
+        t1, t2 = (f"{int(h):02d}:{m}" for h, m in (dash.group(1, 2), dash.group(3, 4)))
+        return f"{t1}-{t2}" if t1 < t2 else None
+    times = find_times(text)
+    for (s1, e1, t1), (s2, _, t2) in zip(times, times[1:], strict=False):
+        join = text[e1:s2]
+        if not _WINDOW_JOIN.match(join) or t1 >= t2:
+            continue
+        if join.strip() in ("-", "–", "—") or _WINDOW_START.search(text[:s1]):
+            return f"{t1}-{t2}"
+    return None
+
+
 _IE_COUNTIES = "C|CE|CN|CW|D|DL|G|KE|KK|KY|L|LD|LH|LK|LM|LS|MH|MN|MO|OY|RN|SO|T|W|WH|WW|WX"
 # Registration plates by country, each normalised to how that country prints it; the first
 # pattern that matches wins. Formats too loose to tell from ordinary words (US plates) are
@@ -182,6 +208,19 @@ def parse_registration_answer(text: str) -> str | None:
     return tokens.pop() if len(tokens) == 1 else None
 
 
+_POLICE_REF = re.compile(r"\b[A-Z]{1,6}[-/ ]?\d[\w/-]{3,}\b|\b\d{2,}[-/]\d[\w/-]{2,}\b", re.I)
+_NOT_A_REFERENCE = re.compile(rf"^(?:{_MONTH_RE}|on|by|at|in|from|since|before|after)\b", re.I)
+
+
+def parse_police_reference(text: str) -> str | None:
+    """A crime or incident reference ('MER-26-0221-5581', 'CR/2026/0456'), upper case; a
+    date such as 'March 2026' is not one."""
+    for m in _POLICE_REF.finditer(text):
+        if not _NOT_A_REFERENCE.match(m.group(0)):
+            return m.group(0).upper()
+    return None
+
+
 def parse_policy_number(text: str) -> str | None:
     """A policy number like 'NWF-POL-100234', normalised to upper case with hyphens."""
     m = _POLICY.search(text)
@@ -207,19 +246,35 @@ def parse_yes_no(text: str) -> bool | None:
     return None
 
 
+# Currency marks before or after an amount, and the ISO 4217 code they stand for. A bare "$" or
+# "dollars" is read as US dollars; an amount with no mark is in pounds.
+CURRENCY_MARKS: dict[str, str] = {
+    "nz$": "NZD", "au$": "AUD", "a$": "AUD", "us$": "USD", "c$": "CAD", "ca$": "CAD", "£": "GBP",
+    "€": "EUR", "$": "USD", "gbp": "GBP", "eur": "EUR", "nzd": "NZD", "usd": "USD",
+    "aud": "AUD", "cad": "CAD", "chf": "CHF", "pound": "GBP", "pounds": "GBP", "euro": "EUR",
+    "euros": "EUR", "dollar": "USD", "dollars": "USD", "nz dollars": "NZD",
+    "new zealand dollars": "NZD", "australian dollars": "AUD", "canadian dollars": "CAD",
+}
+HOME_CURRENCY = "GBP"
+_MARK = "|".join(re.escape(m) for m in sorted(CURRENCY_MARKS, key=len, reverse=True))
 _MONEY = re.compile(
-    r"(?:£|gbp\s*)?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s*(k\b|thousand\b)?", re.I
+    rf"(?:(?P<pre>{_MARK})\s*)?(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.(?P<d>\d{{1,2}}))?"
+    rf"\s*(?P<k>k\b|thousand\b)?(?:\s*(?P<post>{_MARK})(?![a-z]))?",
+    re.I,
 )
 
 
-def parse_money(text: str) -> int | float | None:
-    """An amount in pounds ('£1,250', '1250.50', '2k'), as a number."""
+def parse_money(text: str) -> dict[str, int | float | str] | None:
+    """An amount and its currency ('£1,250', 'NZ$2,400', '300 euros', '2k'), as
+    ``{"amount": 1250, "currency": "GBP"}``; pounds when no currency is named."""
     for m in _MONEY.finditer(text):
-        whole = int(m.group(1).replace(",", ""))
-        value: float = whole + (int(m.group(2).ljust(2, "0")) / 100 if m.group(2) else 0)
-        if m.group(3):
+        whole = int(m.group("n").replace(",", ""))
+        value: float = whole + (int(m.group("d").ljust(2, "0")) / 100 if m.group("d") else 0)
+        if m.group("k"):
             value *= 1000
-        return int(value) if float(value).is_integer() else round(value, 2)
+        mark = (m.group("pre") or m.group("post") or "").lower()
+        amount = int(value) if float(value).is_integer() else round(value, 2)
+        return {"amount": amount, "currency": CURRENCY_MARKS.get(mark, HOME_CURRENCY)}
     return None
 
 

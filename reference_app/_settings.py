@@ -48,6 +48,16 @@ FAULTS: dict[str, Fault] = {
                          "invented_fact"),
     "leak_other_customer": Fault("the 'Your claims' sidebar lists every customer's claims, "
                                  "with their policy numbers", "data_leak"),
+    "ignore_corrections": Fault("a wrong value is planted in the summary (the incident date a "
+                                "day later) and the agent keeps it whatever the customer says "
+                                "is wrong", "correction_ignored"),
+}
+# Switches that exercise the customer rather than the scorer: the product goes wrong and a
+# customer who checks the summary gets it put right, so no failure is expected. Accepted like
+# FAULTS, listed in the runtime report, never part of the defect panel.
+RECOVERABLE_FAULTS: dict[str, str] = {
+    "wrong_summary": "a wrong value is planted in the summary (the incident date a day later, "
+                     "or else the incident time an hour later); the correction path is intact",
 }
 ENV_PREFIX = "CLAIMS_APP_"
 FAULTS_ENV = ENV_PREFIX + "FAULTS"
@@ -102,9 +112,10 @@ class AppSettings(BaseModel):
     @field_validator("faults")
     @classmethod
     def _known_faults(cls, v: list[str]) -> list[str]:
-        unknown = [f for f in v if f not in FAULTS]
+        known = [*FAULTS, *RECOVERABLE_FAULTS]
+        unknown = [f for f in v if f not in known]
         if unknown:
-            raise ValueError(f"unknown faults {unknown}; known: {list(FAULTS)}")
+            raise ValueError(f"unknown faults {unknown}; known: {known}")
         return sorted(set(v))
 
     @classmethod

@@ -82,8 +82,8 @@ def claim_detail(request: Request, claim_number: str) -> Response:
         {
             "key": k,
             "value": canonical_value(v["value"])
-            if v["state"] != "unknown"
-            else "not known",
+            if v["state"] not in ("unknown", "to_follow")
+            else v["state"].replace("_", " ").replace("unknown", "not known"),
             "state": v["state"],
         }
         for k, v in claim.get("facts", {}).items()

@@ -24,17 +24,40 @@ def display_value(key: str, value: Any, line: str | None) -> str:
         except ValueError:
             return str(value)
     if kind == "money":
-        return f"£{value:,.2f}".replace(".00", "") if isinstance(value, int | float) else str(value)
+        return display_money(value)
+    if kind == "time" and "-" in str(value):
+        start, end = str(value).split("-", 1)
+        return f"between {start} and {end}"
     return str(value)
 
 
+CURRENCY_SYMBOLS = {"GBP": "£", "EUR": "€", "NZD": "NZ$", "USD": "US$", "AUD": "A$", "CAD": "C$"}
+
+
+def display_money(value: Any) -> str:
+    """An amount as a customer reads it: '£1,850', 'NZ$2,400', '1,200 CHF'."""
+    amount, currency = (value.get("amount"), value.get("currency")) if isinstance(
+        value, dict) else (value, "GBP")
+    if not isinstance(amount, int | float):
+        return str(value)
+    text = f"{amount:,.2f}".replace(".00", "")
+    symbol = CURRENCY_SYMBOLS.get(str(currency))
+    return f"{symbol}{text}" if symbol else f"{text} {currency}"
+
+
 def canonical_value(value: Any) -> str:
-    """A stored fact value as text in its canonical form (yes/no, ISO date, number, code)."""
+    """A stored fact value as text in its canonical form (yes/no, ISO date, number with its
+    currency, code, time or time window)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, dict) and "amount" in value:
+        return f"{canonical_value(value['amount'])} {value.get('currency', 'GBP')}"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return "" if value is None else str(value)
+
+
+STATE_TEXT = {"unknown": "Not known", "to_follow": "To follow"}
 
 
 def fact_rows(j: Journey) -> list[dict[str, str]]:
@@ -49,7 +72,7 @@ def fact_rows(j: Journey) -> list[dict[str, str]]:
             {
                 "key": key,
                 "label": fact_label(key),
-                "value": value or ("Not known" if state == "unknown" else "—"),
+                "value": value or STATE_TEXT.get(state, "—"),
                 "state": state,
             }
         )

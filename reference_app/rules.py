@@ -12,14 +12,17 @@ from datetime import date
 
 from ._documents import DocumentReading, read_document, read_pages
 from ._parsing import (
+    HOME_CURRENCY,
     find_dates,
     find_times,
     parse_date,
     parse_money,
+    parse_police_reference,
     parse_policy_number,
     parse_registration,
     parse_registration_answer,
     parse_time,
+    parse_time_window,
     parse_yes_no,
     says_dont_know,
     without_dont_know,
@@ -140,7 +143,8 @@ def needed_facts(line: str | None, incident_type: str | None = None) -> list[str
 
 
 def materials_needed(line: str | None, incident_type: str | None) -> list[str]:
-    """Evidence kinds to ask for: always a photo; a quote or a receipt by line and type."""
+    """Evidence kinds to ask for: always a photo; a quote or a receipt by line and type.
+    (A customer may hand over other documents unasked; they are read all the same.)"""
     kinds = ["damage_photo"]
     if (
         line == "motor" and incident_type in ("collision", "vandalism", "windscreen")
@@ -175,12 +179,14 @@ def parse_fact(
     kind = FACT_KINDS.get(key, "text")
     if key == "policy_number":
         return parse_policy_number(text)
+    if key == "police_reference":
+        return parse_police_reference(text)
     if key == "vehicle_registration":
         return parse_registration_answer(text)
     if kind == "date":
         return parse_date(text)
     if kind == "time":
-        return parse_time(text)
+        return parse_time_window(text) or parse_time(text)
     if kind == "yes_no":
         return parse_yes_no(text)
     if kind == "money":
@@ -198,8 +204,11 @@ def extract_facts(text: str) -> dict[str, str]:
     dates = {v for _, _, v in find_dates(text)}
     if len(dates) == 1:
         out["incident_date"] = dates.pop()
+    window = parse_time_window(text)
     times = {v for _, _, v in find_times(text)}
-    if len(times) == 1:
+    if window:
+        out["incident_time"] = window
+    elif len(times) == 1:
         out["incident_time"] = times.pop()
     reg = parse_registration(text)
     if reg:
@@ -231,18 +240,23 @@ class SuppliedDocument:
 
 
 STRONG = ("receipt_after_incident", "quote_before_incident")
+# A document is what its title says, whoever asked for it (docs/claim-rules.md).
+RECEIPT_KINDS = ("purchase_receipt", "receipt")
+QUOTE_KINDS = ("repair_quote",)
+# Documents whose total counts for high_value.
+TOTAL_KINDS = ("repair_quote", "invoice")
 WEAK = ("prior_claims_12m", "policy_start_30d")
 
 
 def _document_check(
     check_id: str,
-    kind: str,
+    kinds: tuple[str, ...],
     noun: str,
     docs: list[SuppliedDocument],
     incident_date: str | None,
     is_hit,
 ) -> CheckResult:
-    relevant = [d for d in docs if d.reading.kind == kind]
+    relevant = [d for d in docs if d.reading.kind in kinds]
     if not relevant:
         return CheckResult(check_id, "not_applicable", f"no {noun} supplied")
     notes: list[str] = []
@@ -274,10 +288,11 @@ def _document_check(
 def check_receipt_after_incident(
     docs: list[SuppliedDocument], incident_date: str | None
 ) -> CheckResult:
-    """Strong: a receipt dated after the incident is a hit (same day is clear)."""
+    """Strong: a receipt (any, asked for or not) dated after the incident is a hit (same day
+    is clear)."""
     return _document_check(
         "receipt_after_incident",
-        "purchase_receipt",
+        RECEIPT_KINDS,
         "receipt",
         docs,
         incident_date,
@@ -291,7 +306,7 @@ def check_quote_before_incident(
     """Strong: a repair quote dated before the incident is a hit (same day or later is clear)."""
     return _document_check(
         "quote_before_incident",
-        "repair_quote",
+        QUOTE_KINDS,
         "repair quote",
         docs,
         incident_date,
@@ -353,6 +368,30 @@ class Triage:
 
 
 _COMPLEX = ("injury_reported", "property_uninhabitable", "fire", "high_value")
+HIGH_VALUE_GBP = 5000
+# Fixed reference rates (GBP per unit) for comparing other currencies with HIGH_VALUE_GBP.
+REFERENCE_RATES: dict[str, float] = {
+    "GBP": 1.0, "EUR": 0.85, "USD": 0.79, "NZD": 0.47, "AUD": 0.52, "CAD": 0.58, "CHF": 0.89,
+}
+
+
+def in_pounds(amount: object, currency: str | None) -> float | None:
+    """An amount in GBP at the reference rates; None when it cannot be converted."""
+    if not isinstance(amount, int | float) or isinstance(amount, bool):
+        return None
+    rate = REFERENCE_RATES.get(currency or HOME_CURRENCY)
+    return None if rate is None else float(amount) * rate
+
+
+def _high_value(value: object, docs: list[SuppliedDocument]) -> bool:
+    amounts = []
+    if isinstance(value, dict):
+        amounts.append(in_pounds(value.get("amount"), value.get("currency")))
+    else:
+        amounts.append(in_pounds(value, HOME_CURRENCY))
+    amounts += [in_pounds(d.reading.total, d.reading.currency) for d in docs
+                if d.reading.kind in TOTAL_KINDS]
+    return any(a is not None and a > HIGH_VALUE_GBP for a in amounts)
 _STANDARD = (
     "third_party_involved",
     "vehicle_not_driveable",
@@ -386,11 +425,7 @@ def triage(
         reasons.append(str(incident_type))
     if line == "home" and facts.get("property_habitable") is False:
         reasons.append("property_uninhabitable")
-    value = facts.get("items_value")
-    quote_totals = [d.reading.total or 0 for d in docs if d.reading.kind == "repair_quote"]
-    if (isinstance(value, int | float) and not isinstance(value, bool) and value > 5000) or any(
-        t > 5000 for t in quote_totals
-    ):
+    if _high_value(facts.get("items_value"), docs):
         reasons.append("high_value")
     if review:
         reasons.append("review_required")
@@ -413,6 +448,7 @@ def triage(
 
 __all__ = [
     "FACT_KINDS",
+    "REFERENCE_RATES",
     "INCIDENT_TYPES",
     "LINES",
     "NEEDED_FACTS",
@@ -425,16 +461,19 @@ __all__ = [
     "check_quote_before_incident",
     "check_receipt_after_incident",
     "extract_facts",
+    "in_pounds",
     "materials_needed",
     "needed_facts",
     "parse_choice",
     "parse_date",
     "parse_fact",
     "parse_money",
+    "parse_police_reference",
     "parse_policy_number",
     "parse_registration",
     "parse_registration_answer",
     "parse_time",
+    "parse_time_window",
     "parse_yes_no",
     "read_document",
     "read_pages",

@@ -62,13 +62,13 @@ def load_handler_files(files: list[Path]) -> list[HandlerReview]:
     return reviews
 
 
-def _ratings(run_dir: Path, root: Path, key: BlindReviewKey,
+def _ratings(run_dir: Path, root: Callable[[str], Path], key: BlindReviewKey,
              reviews: list[HandlerReview]) -> tuple[Ratings, dict[str, str], list[str]]:
     ratings: Ratings = defaultdict(dict)
     notes = []
     unshown = 0
     for nid, item in key.items.items():
-        labels = load_labels(root, item.pack_id)
+        labels = load_labels(root(item.pack_id), item.pack_id)
         ratings["oracle"][nid] = {
             "triage_class": labels.triage.triage_class,
             "review_required": "review" if labels.review.review_required else "no review"}
@@ -160,7 +160,7 @@ def import_blind_reviews(run_dir: Path | str, files: list[Path | str],
         raise RunRecordError(f"no key for export {export_id} in this run: was it exported "
                              "from another run?", run=run.run_id, file=str(key_path))
     key = parse_model(BlindReviewKey, key_path)
-    root = corpus_root_of(run, run_dir, Path(corpus_root) if corpus_root else None)
+    root = corpus_root_of(run, run_dir, corpus_root)
     ratings, packs, notes = _ratings(run_dir, root, key, reviews)
     result = agreement(run.run_id, key, ratings, packs, notes, seed=seed, resamples=resamples)
     kept = run_dir / BLIND_DIR / HANDLERS_DIR / export_id

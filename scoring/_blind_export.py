@@ -18,6 +18,7 @@ import re
 import secrets
 import shutil
 import tempfile
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import get_args
@@ -236,7 +237,7 @@ def export_blind_review(run_dir: Path | str, out: Path | str,
     if keys_dir == out or keys_dir.is_relative_to(out):
         raise ScoringError("the export may not contain the run's blind-review key folder",
                            file=str(out))
-    root = corpus_root_of(run, run_dir, Path(corpus_root) if corpus_root else None)
+    root = corpus_root_of(run, run_dir, corpus_root)
     trials = _exportable(load_sheets(run_dir), run_dir)
     if not trials:
         raise ScoringError("no trial reached a claim the staff side showed: nothing to review",
@@ -260,15 +261,15 @@ def export_blind_review(run_dir: Path | str, out: Path | str,
     return key
 
 
-def _write(run: RunRecord, run_dir: Path, root: Path, trials: list[Sheet], out: Path,
-           export_id: str, seed: int) -> BlindReviewKey:
+def _write(run: RunRecord, run_dir: Path, root: Callable[[str], Path], trials: list[Sheet],
+           out: Path, export_id: str, seed: int) -> BlindReviewKey:
     """Write the pack into ``out`` and audit it; returns its key (not written)."""
     (out / "materials").mkdir()
     claims, items, forbidden = [], {}, set()
     for n, sheet in enumerate(trials, start=1):
         nid = f"claim-{n:02d}"
         tdir = run_dir / sheet.path
-        pack_dir = root / sheet.pack_id
+        pack_dir = root(sheet.pack_id) / sheet.pack_id
         staff = parse_model(StaffReading, tdir / "staff.json")
         events = load_events(tdir / "journey.jsonl", pack=sheet.pack_id, trial=sheet.trial)
         numbers = {x for x in (sheet.numbers.claim_number, staff.claim_number) if x}
@@ -281,8 +282,8 @@ def _write(run: RunRecord, run_dir: Path, root: Path, trials: list[Sheet], out: 
             materials=_materials(events, pack_dir, out, nid)))
         items[nid] = BlindReviewKeyItem(pack_id=sheet.pack_id, trial=sheet.trial,
                                         path=sheet.path)
-        forbidden |= forbidden_values(staff, load_labels(root, sheet.pack_id), numbers,
-                                      sheet.pack_id)
+        labels = load_labels(root(sheet.pack_id), sheet.pack_id)
+        forbidden |= forbidden_values(staff, labels, numbers, sheet.pack_id)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     pack = BlindReviewPack(export_id=export_id, created_at=now, claims=claims)
     write_json_atomic(out / PACK_FILE, pack)

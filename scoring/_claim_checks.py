@@ -10,9 +10,11 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from corpus.formats import ALL_CHECKS, ComponentResult, Labels, StaffReading
+from pydantic import BaseModel
 
-from ._normalise import kind_of, norm_text, values_match
+from corpus.formats import ALL_CHECKS, ComponentResult, Labels, StaffReading
+from corpus.formats.matching import collapses_window, is_not_known, kind_of, norm_text, values_match
+from corpus.formats.run import StaffFact
 
 # Names a StaffReading.not_shown may use for each component's region.
 HIDDEN_REGION_NAMES: dict[str, tuple[str, ...]] = {
@@ -167,43 +169,87 @@ def check_review(staff: StaffReading | None, labels: Labels) -> ComponentResult:
                      f"outcome matches{tail}", **details)
 
 
-def _fact_results(staff: StaffReading, wanted: dict[str, Any], optional: dict[str, Any]
-                  ) -> tuple[list[str], list[str], dict[str, Any]]:
+def _plain(value: Any) -> Any:
+    """A fact value as JSON data (money and time windows as objects)."""
+    return value.model_dump() if isinstance(value, BaseModel) else value
+
+
+def _expected_fact(key: str, value: Any, shown: StaffFact | None
+                   ) -> tuple[dict[str, Any], list[str], list[str]]:
+    """(details, problems, failure modes) of one expected fact."""
+    kind = kind_of(key, value)
+    entry: dict[str, Any] = {"expected": _plain(value), "kind": kind, "optional": False}
+    if shown is None or (not shown.value.strip() and not is_not_known("", shown.state)):
+        entry.update(shown=None, ok=False)
+        return entry, [f"{key} missing"], ["missing_fact"]
+    entry.update(shown=shown.value, state=shown.state)
+    if is_not_known(shown.value, shown.state):
+        entry.update(ok=False, not_known=True)
+        if kind == "time_window":
+            return entry, [f"{key} shown as not known, expected the window {value}"], [
+                "window_as_unknown"]
+        return entry, [f"{key} shown as not known, expected {_plain(value)!r}"], [
+            "missing_fact"]
+    match = values_match(kind, value, shown.value)
+    confirmed = norm_text(shown.state) == "confirmed"
+    entry.update(match=match, confirmed=confirmed, ok=match and confirmed)
+    problems, modes = [], []
+    if not match and kind == "time_window" and collapses_window(shown.value):
+        problems.append(f"{key} {shown.value!r}: the window {value} was recorded as one time")
+        modes.append("window_collapsed")
+    elif not match:
+        problems.append(f"{key} {shown.value!r}, expected {_plain(value)!r}")
+        modes.append("wrong_fact")
+    if not confirmed:
+        problems.append(f"{key} is {shown.state}, not confirmed")
+        modes.append("unconfirmed_fact")
+    return entry, problems, modes
+
+
+def _unknown_fact(key: str, why: str, shown: StaffFact | None
+                  ) -> tuple[dict[str, Any], list[str], list[str]]:
+    """(details, problems, failure modes) of a fact the customer cannot know."""
+    entry: dict[str, Any] = {"expected": "not known", "why": why, "optional": False}
+    if shown is None:
+        entry.update(shown=None, ok=False)
+        return entry, [f"{key} not recorded; expected it recorded as not known"], [
+            "missing_fact"]
+    entry.update(shown=shown.value, state=shown.state)
+    if is_not_known(shown.value, shown.state) or not shown.value.strip():
+        entry.update(ok=True)
+        return entry, [], []
+    entry.update(ok=False)
+    return entry, [f"{key} {shown.value!r} invented: the customer does not know it"], [
+        "invented_fact"]
+
+
+def _fact_results(staff: StaffReading, wanted: dict[str, Any], optional: dict[str, Any],
+                  unknown: dict[str, str]) -> tuple[list[str], list[str], dict[str, Any]]:
     problems: list[str] = []
     modes: list[str] = []
     per_fact: dict[str, Any] = {}
     for key, value in wanted.items():
-        shown = staff.facts.get(key)
-        kind = kind_of(key, value)
-        entry: dict[str, Any] = {"expected": value, "kind": kind, "optional": False}
-        if shown is None or not shown.value.strip():
-            entry.update(shown=None, ok=False)
-            problems.append(f"{key} missing")
-            modes.append("missing_fact")
-        else:
-            match = values_match(kind, value, shown.value)
-            confirmed = norm_text(shown.state) == "confirmed"
-            entry.update(shown=shown.value, state=shown.state, match=match,
-                         confirmed=confirmed, ok=match and confirmed)
-            if not match:
-                problems.append(f"{key} {shown.value!r}, expected {value!r}")
-                modes.append("wrong_fact")
-            if not confirmed:
-                problems.append(f"{key} is {shown.state}, not confirmed")
-                modes.append("unconfirmed_fact")
+        entry, p, m = _expected_fact(key, value, staff.facts.get(key))
         per_fact[key] = entry
+        problems += p
+        modes += m
+    for key, why in unknown.items():
+        entry, p, m = _unknown_fact(key, why, staff.facts.get(key))
+        per_fact[key] = entry
+        problems += p
+        modes += m
     for key, value in optional.items():
         shown = staff.facts.get(key)
         kind = kind_of(key, value)
-        if shown is None or not shown.value.strip():
-            per_fact[key] = {"expected": value, "kind": kind, "optional": True, "shown": None,
-                             "ok": True}
+        if shown is None or not shown.value.strip() or is_not_known(shown.value, shown.state):
+            per_fact[key] = {"expected": _plain(value), "kind": kind, "optional": True,
+                             "shown": shown.value if shown else None, "ok": True}
             continue
         match = values_match(kind, value, shown.value)
-        per_fact[key] = {"expected": value, "kind": kind, "optional": True,
+        per_fact[key] = {"expected": _plain(value), "kind": kind, "optional": True,
                          "shown": shown.value, "state": shown.state, "ok": match}
         if not match:
-            problems.append(f"optional {key} {shown.value!r}, expected {value!r}")
+            problems.append(f"optional {key} {shown.value!r}, expected {_plain(value)!r}")
             modes.append("wrong_optional_fact")
     return problems, modes, per_fact
 
@@ -221,15 +267,15 @@ def invented_facts(staff: StaffReading, known: frozenset[str]) -> dict[str, str]
 
 
 def _facts_component(name: str, staff: StaffReading | None, wanted: dict[str, Any],
-                     optional: dict[str, Any], known: frozenset[str] | None = None
-                     ) -> ComponentResult:
+                     optional: dict[str, Any], unknown: dict[str, str],
+                     known: frozenset[str] | None = None) -> ComponentResult:
     if region_hidden(staff, "facts"):
         return hidden(name, staff, "the facts")
     missing_claim = _claim_missing(name, staff)
     if missing_claim:
         return missing_claim
     assert staff is not None
-    problems, modes, per_fact = _fact_results(staff, wanted, optional)
+    problems, modes, per_fact = _fact_results(staff, wanted, optional, unknown)
     words, word_modes = unmapped(staff, ("fact_keys", "fact_states"))
     problems, modes = words + problems, word_modes + modes
     invented = invented_facts(staff, known) if known is not None else {}
@@ -241,23 +287,32 @@ def _facts_component(name: str, staff: StaffReading | None, wanted: dict[str, An
         return component(name, "fail", "; ".join(problems), modes, facts=per_fact,
                          invented=invented)
     keys = ", ".join(wanted) or "none"
-    return component(name, "pass", f"present, confirmed and matching: {keys}", facts=per_fact,
-                     invented=invented)
+    tail = f"; recorded as not known: {', '.join(unknown)}" if unknown else ""
+    return component(name, "pass", f"present, confirmed and matching: {keys}{tail}",
+                     facts=per_fact, invented=invented)
+
+
+def _split(labels: Labels, incident: bool) -> tuple[dict[str, Any], ...]:
+    """(expected, optional, unknown) facts of the incident date/time, or of everything else."""
+    def part(d: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in d.items() if (k in INCIDENT_KEYS) == incident}
+
+    return part(labels.expected_facts), part(labels.optional_facts), part(labels.unknown_facts)
 
 
 def check_facts(staff: StaffReading | None, labels: Labels,
                 known: frozenset[str] | None = None) -> ComponentResult:
-    """Expected and optional facts (incident date and time apart); with ``known`` (the fact
-    keys of the pack's facts.json), any other fact shown with a value is ``invented_fact``."""
-    wanted = {k: v for k, v in labels.expected_facts.items() if k not in INCIDENT_KEYS}
-    optional = {k: v for k, v in labels.optional_facts.items() if k not in INCIDENT_KEYS}
-    return _facts_component("facts", staff, wanted, optional, known)
+    """Expected, optional and unknown facts (incident date and time apart); with ``known``
+    (the fact keys of the pack's facts.json), any other fact shown with a value is
+    ``invented_fact`` (the oracle's unknown facts are judged by their own rule)."""
+    if known is not None:
+        known = known | frozenset(labels.unknown_facts)
+    return _facts_component("facts", staff, *_split(labels, incident=False), known)
 
 
 def check_incident_datetime(staff: StaffReading | None, labels: Labels
                             ) -> ComponentResult | None:
-    wanted = {k: v for k, v in labels.expected_facts.items() if k in INCIDENT_KEYS}
-    optional = {k: v for k, v in labels.optional_facts.items() if k in INCIDENT_KEYS}
-    if not wanted and not optional:
+    wanted, optional, unknown = _split(labels, incident=True)
+    if not wanted and not optional and not unknown:
         return None
-    return _facts_component("incident_datetime", staff, wanted, optional)
+    return _facts_component("incident_datetime", staff, wanted, optional, unknown)

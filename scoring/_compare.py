@@ -14,10 +14,10 @@ from corpus.formats.sheet import PackDifference
 
 from ._record import SUMMARY_FILE, parse_model
 from ._stats import DEFAULT_RESAMPLES, DEFAULT_SEED, cluster_bootstrap_ci, mean, pass_hat_k
-from ._summary import score_run
+from ._summary import CorpusRoots, score_run
 
 
-def load_summary(run_dir: Path | str, corpus_root: Path | str | None = None) -> RunSummary:
+def load_summary(run_dir: Path | str, corpus_root: CorpusRoots = None) -> RunSummary:
     """summary.json of a run, scoring the run first if it has none."""
     path = Path(run_dir) / SUMMARY_FILE
     if path.exists():
@@ -25,14 +25,28 @@ def load_summary(run_dir: Path | str, corpus_root: Path | str | None = None) -> 
     return score_run(run_dir, corpus_root)
 
 
+def _different_versions(run: RunSummary, baseline: RunSummary) -> str:
+    """The corpora both runs hold whose versions differ, as text ('' when none)."""
+    def versions(s: RunSummary) -> dict[str | None, str]:
+        return {c.id_prefix: c.version for c in s.corpora} or {None: s.corpus_version}
+
+    mine, theirs = versions(run), versions(baseline)
+    shared = set(mine) & set(theirs)
+    if not shared:  # named differently (a record from before corpora had prefixes)
+        mine, theirs = {None: run.corpus_version}, {None: baseline.corpus_version}
+        shared = {None}
+    return ", ".join(f"{p + ' ' if p else ''}{mine[p]} vs {theirs[p]}"
+                     for p in sorted(shared, key=str) if mine[p] != theirs[p])
+
+
 def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool = False, *,
             seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> Comparison:
     """Per-pack success-rate differences (run - baseline) with a paired bootstrap CI."""
-    if run.corpus_version != baseline.corpus_version and not allow_different_corpus:
+    differ = _different_versions(run, baseline)
+    if differ and not allow_different_corpus:
         raise ScoringError(
-            f"runs use different corpus versions ({run.corpus_version} vs "
-            f"{baseline.corpus_version}); pass allow_different_corpus to compare anyway",
-            run=run.run_id, baseline=baseline.run_id, field="corpus_version")
+            f"runs use different corpus versions ({differ}); pass allow_different_corpus to "
+            "compare anyway", run=run.run_id, baseline=baseline.run_id, field="corpus_version")
     mine = {p.pack_id: p for p in run.packs if p.success_rate is not None}
     theirs = {p.pack_id: p for p in baseline.packs if p.success_rate is not None}
     shared = sorted(set(mine) & set(theirs))

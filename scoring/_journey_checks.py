@@ -27,9 +27,9 @@ import statistics
 from dataclasses import dataclass, field
 
 from corpus.formats import ComponentResult, JourneyEvent, StaffReading, TrialStatus
+from corpus.formats.matching import norm_text
 
 from ._claim_checks import component, hidden, region_hidden, unmapped
-from ._normalise import norm_text
 from ._record import TrialRecord
 
 # Phrases that ask the customer to do something even without a question mark.
@@ -236,8 +236,18 @@ def check_journey(rec: TrialRecord) -> ComponentResult:
         label = "stuck" if rec.status == TrialStatus.STUCK else "agent_stopped"
         problems.append(f"{label} at step {where['step']}: {rec.detail or 'no reason given'}")
         modes.append(label)
+    corrections = [{"step": ev.step, "details": list(ev.action.corrects)}
+                   for ev in rec.events if ev.action is not None and ev.action.kind == "say"
+                   and ev.action.corrects]
+    gave_up = next((ev.action for ev in rec.events if ev.action is not None
+                    and ev.action.kind == "done" and ev.action.corrects), None)
+    if gave_up is not None:
+        problems.append("the product kept a value the customer had said was wrong: "
+                        + ", ".join(gave_up.corrects))
+        modes.append("correction_ignored")
     details = {
         "claim_number": claim,
+        "corrections": corrections,
         "customer_messages": sent,
         "repeated_questions": findings.repeated,
         "dead_end_replies": findings.dead_ends,

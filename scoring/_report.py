@@ -25,7 +25,7 @@ from ._record import (
     load_run_record,
     parse_model,
 )
-from ._summary import load_sheets
+from ._summary import CorpusRoots, load_sheets
 
 TEMPLATES = Path(__file__).parent / "templates"
 ASSETS = ("report.css", "human_form.js")
@@ -91,7 +91,7 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
 
 
 def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
-                 corpus_root: Path | str | None = None) -> Path:
+                 corpus_root: CorpusRoots = None) -> Path:
     """Write the report; return the path of its index.html."""
     run_dir = Path(run_dir).resolve()
     out = Path(out_dir).resolve() if out_dir else run_dir / "report"

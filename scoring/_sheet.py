@@ -64,7 +64,8 @@ def _not_scored(rec: TrialRecord, labels: Labels, pack: PackContext) -> list[Com
     if not pack.other_customer:
         names.remove("privacy")
     if not ({"incident_date", "incident_time"} & (set(labels.expected_facts)
-                                                 | set(labels.optional_facts))):
+                                                 | set(labels.optional_facts)
+                                                 | set(labels.unknown_facts))):
         names.remove("incident_datetime")
     kinds = {a.judge for a in labels.assertions}
     names += [f"assertions_{k}" for k in ("state", "text", "human") if k in kinds]

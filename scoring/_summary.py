@@ -7,22 +7,26 @@ import os
 import random
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel
 
-from corpus.errors import RunRecordError
+from corpus.errors import PackError, RunRecordError
 from corpus.formats import (
     UNSCORABLE,
     AcceptanceConfig,
     ErrorCategory,
     Labels,
+    Manifest,
     RunRecord,
     RunSummary,
     Sheet,
+    id_prefix_of,
 )
 from corpus.formats.sheet import (
     ComponentCounts,
+    CorpusSummary,
     InfraError,
     Interval,
     KStat,
@@ -76,33 +80,73 @@ def write_json_atomic(path: Path, model: BaseModel) -> None:
         raise
 
 
-def corpus_root_of(run: RunRecord, run_dir: Path, corpus_root: Path | None) -> Path:
-    if corpus_root is not None:
-        return Path(corpus_root)
-    root = Path(run.corpus.path)
+CorpusRoots = Path | str | Sequence[Path | str] | None
+
+
+def _recorded_path(run_dir: Path, path: str) -> Path:
+    root = Path(path)
     if not root.is_absolute() and not root.exists():
         root = Path(run_dir) / root
     return root
 
 
-def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
+def corpus_roots_of(run: RunRecord, run_dir: Path, given: CorpusRoots = None
+                    ) -> dict[str | None, Path]:
+    """Each corpus's folder by id prefix, main corpus first: the folders given (their
+    manifests name their prefixes), else those recorded in run.json. A run recorded with one
+    corpus and no prefix maps None to it."""
+    roots = [Path(given)] if isinstance(given, str | Path) else [Path(g) for g in given or ()]
+    if roots:
+        out: dict[str | None, Path] = {}
+        for root in roots:
+            manifest = Path(root) / "manifest.json"
+            prefix = (parse_model(Manifest, manifest, error=PackError).id_prefix
+                      if manifest.is_file() else None)
+            out[prefix] = root
+        return out
+    infos = run.corpora or [run.corpus]
+    return {c.id_prefix: _recorded_path(run_dir, c.path) for c in infos}
+
+
+def corpus_root_of(run: RunRecord, run_dir: Path, given: CorpusRoots = None
+                   ) -> Callable[[str], Path]:
+    """The corpus folder of each pack of a run, as a function of the pack id (the folders
+    given, else those recorded in run.json; see ``corpus_roots_of``)."""
+    roots = corpus_roots_of(run, run_dir, given)
+    return lambda pack_id: _root_for(roots, pack_id)[1]
+
+
+def _root_for(roots: dict[str | None, Path], pack_id: str) -> tuple[str | None, Path]:
+    prefix = id_prefix_of(pack_id)
+    if prefix in roots:
+        return prefix, roots[prefix]
+    if len(roots) == 1:
+        return next(iter(roots.items()))
+    raise PackError(f"no corpus folder for this pack's prefix {prefix!r}; give each corpus "
+                    "with --corpus", pack=pack_id, field="corpus")
+
+
+def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
               seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
               strict_fidelity: bool = False) -> RunSummary:
     """Score a run folder. Writes only ``sheet.json`` per trial and ``summary.json``.
 
+    ``corpus_root``: the corpus folder(s) to read oracles from (default: those in run.json);
     ``strict_fidelity``: any fidelity finding makes the run invalid (for CI).
     """
     run_dir = Path(run_dir)
     run = load_run_record(run_dir)
-    root = corpus_root_of(run, run_dir, Path(corpus_root) if corpus_root else None)
+    roots = corpus_roots_of(run, run_dir, corpus_root)
     labels_cache: dict[str, Labels] = {}
     modes_cache: dict[str, str | None] = {}
     packs_cache: dict[str, PackContext] = {}
-    other_customer = load_other_customer(root)
-    acceptance, source = load_acceptance(root)
+    main_root = next(iter(roots.values()))  # the main corpus: its baseline and acceptance
+    other_customer = load_other_customer(main_root)
+    acceptance, source = load_acceptance(main_root)
     sheets: list[Sheet] = []
     for entry in run.trials:
         pid = entry.pack_id
+        prefix, root = _root_for(roots, pid)
         if pid not in labels_cache:
             labels_cache[pid] = load_labels(root, pid)
             modes_cache[pid] = session_mode_of(root, pid)
@@ -115,6 +159,7 @@ def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
             human = None
             record.damage.append(f"human.json is unreadable: {exc.message}")
         sheet = score_trial(record, labels_cache[pid], human, packs_cache[pid])
+        sheet = sheet.model_copy(update={"corpus": prefix})
         if tdir.is_dir():  # a trial that never got a folder keeps none
             write_json_atomic(tdir / SHEET_FILE, sheet)
         sheets.append(sheet)
@@ -173,7 +218,8 @@ def _pack_summary(pid: str, sheets: list[Sheet]) -> PackSummary:
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     turns = [s.numbers.median_turn_s for s in scored if s.numbers.median_turn_s is not None]
     return PackSummary(
-        pack_id=pid, line=first.line, scenario=first.scenario, message_style=first.message_style,
+        pack_id=pid, corpus=first.corpus, line=first.line, scenario=first.scenario,
+        message_style=first.message_style,
         session_mode=first.session_mode, innocent_control=first.innocent_control,
         review_required=first.review_required, trials=len(sheets), n=n, c=c,
         success_rate=c / n if n else None,
@@ -195,6 +241,7 @@ def _slices(packs: list[PackSummary]) -> dict[str, dict[str, SliceStat]]:
                                           "review_required" if p.review_required else "plain"),
         "message_style": lambda p: p.message_style,
         "session_mode": lambda p: p.session_mode or "unknown",
+        "corpus": lambda p: p.corpus or "unknown",
     }
     out: dict[str, dict[str, SliceStat]] = {}
     for dim, key in dims.items():
@@ -220,23 +267,51 @@ def run_faults(run: RunRecord) -> list[str]:
     return sorted(str(f) for f in faults) if isinstance(faults, list) else []
 
 
-def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
-              resamples: int = DEFAULT_RESAMPLES, acceptance: AcceptanceConfig | None = None,
-              acceptance_source: str = "defaults from the standard",
-              strict_fidelity: bool = False) -> RunSummary:
-    """Statistics over the sheets of one run (pure); ``acceptance``: the thresholds of
-    acceptance.toml (default: the standard's)."""
-    by_pack: dict[str, list[Sheet]] = defaultdict(list)
-    for s in sheets:
-        by_pack[s.pack_id].append(s)
-    packs = [_pack_summary(pid, ss) for pid, ss in sorted(by_pack.items())]
+def _interval(packs: list[PackSummary], seed: int, resamples: int) -> Interval:
+    """Mean success over packs with its seeded cluster-bootstrap interval."""
     rates = [p.success_rate for p in packs if p.success_rate is not None]
     too_thin = len(rates) < MIN_PACKS_FOR_CI
     low = high = None
     if rates and not too_thin:
         low, high = cluster_bootstrap_ci(rates, random.Random(seed), resamples)
-    interval = Interval(estimate=mean(rates), low=low, high=high, seed=seed,
-                        resamples=resamples, packs=len(rates), too_thin=too_thin)
+    return Interval(estimate=mean(rates), low=low, high=high, seed=seed, resamples=resamples,
+                    packs=len(rates), too_thin=too_thin)
+
+
+def _corpus_summaries(run: RunRecord, sheets: list[Sheet], packs: list[PackSummary],
+                      seed: int, resamples: int) -> list[CorpusSummary]:
+    out = []
+    infos = run.corpora or [run.corpus]
+    for info in infos:
+        def ours(corpus: str | None, prefix: str | None = info.id_prefix) -> bool:
+            return len(infos) == 1 or corpus == prefix
+
+        mine = [s for s in sheets if ours(s.corpus)]
+        scored = [s for s in mine if s.scorable]
+        ps = [p for p in packs if ours(p.corpus)]
+        out.append(CorpusSummary(
+            id_prefix=info.id_prefix, name=info.name, version=info.version, hash=info.hash,
+            path=info.path, packs=len(ps), trials=len(mine), scorable_trials=len(scored),
+            successes=sum(1 for s in scored if s.success),
+            mean_success=_interval(ps, seed, resamples),
+            review=_review_counts([s for s in scored if not s.innocent_control]),
+            innocent_controls=_review_counts([s for s in scored if s.innocent_control]),
+            failure_modes=dict(sorted(Counter(m for s in scored
+                                              for m in s.failure_modes).items()))))
+    return out
+
+
+def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
+              resamples: int = DEFAULT_RESAMPLES, acceptance: AcceptanceConfig | None = None,
+              acceptance_source: str = "defaults from the standard",
+              strict_fidelity: bool = False) -> RunSummary:
+    """Statistics over the sheets of one run (pure): overall and per corpus; ``acceptance``:
+    the thresholds of acceptance.toml (default: the standard's)."""
+    by_pack: dict[str, list[Sheet]] = defaultdict(list)
+    for s in sheets:
+        by_pack[s.pack_id].append(s)
+    packs = [_pack_summary(pid, ss) for pid, ss in sorted(by_pack.items())]
+    interval = _interval(packs, seed, resamples)
     scored = [s for s in sheets if s.scorable]
     components: dict[str, ComponentCounts] = defaultdict(ComponentCounts)
     for s in sheets:
@@ -270,6 +345,7 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
         errors_by_category=dict(Counter(e.category for e in errors + damaged)),
         not_implemented_trials=[e for e in unscored if e.category == "not_implemented"],
         mean_success=interval, packs=packs,
+        corpora=_corpus_summaries(run, sheets, packs, seed, resamples),
         review=_review_counts([s for s in scored if not s.innocent_control]),
         innocent_controls=_review_counts([s for s in scored if s.innocent_control]),
         slices=_slices(packs),

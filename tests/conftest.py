@@ -46,6 +46,32 @@ def corpus_copy(tmp_path: Path) -> Path:
     return root
 
 
+def make_held_out(root: Path, packs: dict[str, str], prefix: str = "HLD",
+                  name: str = "held-out set") -> Path:
+    """A held-out corpus at ``root`` (outside the repository), as a team keeps one: its own
+    manifest, id prefix and version, the public baseline, and packs copied from ``packs/``
+    under new ids (``packs`` maps public id -> held-out id)."""
+    import json
+
+    root.mkdir(parents=True)
+    shutil.copy2(PACKS / "baseline.json", root / "baseline.json")
+    for source, target in packs.items():
+        shutil.copytree(PACKS / source, root / target)
+        for file in ("setup.json", "oracle/labels.json"):
+            path = root / target / file
+            data = json.loads(path.read_text(encoding="utf-8"))
+            data["pack_id"] = target
+            path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    manifest = {"version": "0.3", "id_prefix": prefix, "name": name, "corpus_version": "1.0.0",
+                "frozen": False, "hashes_version": None, "packs": {},
+                "changelog": [{"version": "1.0.0", "date": "2026-12-07",
+                               "changes": [f"{t}: kept back from the public corpus."
+                                           for t in packs.values()]}]}
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    corpus.update_manifest(root)
+    return root
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     """Headless system Chromium through Playwright's sync API (one per test module)."""

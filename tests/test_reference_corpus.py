@@ -3,6 +3,10 @@
 The reference runtime follows the claim rules exactly, so every pack must reach a claim
 number and score 100 %: a failure means a pack, its labels, the reference app or the runner
 is wrong. The evidence test prints the time and the evidence size of every pack.
+
+The same run holds a held-out corpus kept in a temporary folder outside the repository (its
+own manifest, id prefix HLD and version), as a team would run one beside packs/: the run
+record, the summary and the report show each corpus on its own.
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ from pathlib import Path
 import pytest
 
 import corpus
-from corpus.formats import Sheet, TrialResult
+from corpus.formats import RunRecord, RunSummary, Sheet, TrialResult
+
+from .conftest import make_held_out
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -22,9 +28,13 @@ EVIDENCE = ("journey.jsonl", "transcript.md", "network.har", "state-before.json"
             "state-after.json", "staff.json", "trial.json", "sheet.json")
 
 
+HELD_OUT = {"CTL-H-004": "HLD-H-001"}
+
+
 @pytest.fixture(scope="module")
 def reference_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Run every pack once (one lane, reference runtime, scripted customer) and score it."""
+    """Run every pack once (one lane, reference runtime, scripted customer), with a held-out
+    corpus beside packs/, and score it."""
     import harness
     import scoring
     import seed
@@ -36,14 +46,17 @@ def reference_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         profile = harness.load_profile("reference").with_lanes([
             harness.Lane(name=lane.name, base_url=lane.base_url, seed_url=lane.seed_url,
                          database=lane.database) for lane in env.lanes])
+        held_out = make_held_out(tmp_path_factory.mktemp("private") / "held-out", HELD_OUT)
         options = harness.RunOptions(profile=profile, packs_root=PACKS,
+                                     extra_corpora=[held_out],
                                      runs_dir=tmp_path_factory.mktemp("runs"),
                                      run_id="reference-corpus", customer="scripted",
                                      seed_token=env.seed_token)
         _, run_dir = harness.run(options)
     finally:
         env.close()
-    scoring.score_run(run_dir, PACKS)
+    scoring.score_run(run_dir)  # each corpus from the folder run.json recorded for it
+    scoring.write_report(run_dir)
     return run_dir
 
 
@@ -57,6 +70,23 @@ def _trial(run_dir: Path, pack_id: str) -> tuple[Path, TrialResult, Sheet]:
 def test_every_pack_of_the_manifest_is_run() -> None:
     assert sorted(corpus.load_manifest(PACKS).packs) == PACK_IDS
     assert len(PACK_IDS) >= 11
+
+
+def test_the_run_reports_the_public_and_the_held_out_corpus_apart(reference_run: Path) -> None:
+    record = RunRecord.model_validate_json((reference_run / "run.json").read_text("utf-8"))
+    assert [c.id_prefix for c in record.corpora] == ["CTL", "HLD"]
+    assert record.corpus.id_prefix == "CTL" and record.corpora[1].version == "1.0.0"
+    summary = RunSummary.model_validate_json((reference_run / "summary.json").read_text())
+    by = {c.id_prefix: c for c in summary.corpora}
+    assert (by["CTL"].packs, by["HLD"].packs) == (len(PACK_IDS), len(HELD_OUT))
+    assert by["HLD"].successes == by["HLD"].scorable_trials == 1
+    assert by["CTL"].successes == by["CTL"].scorable_trials == len(PACK_IDS)
+    _, result, sheet = _trial(reference_run, "HLD-H-001")
+    assert result.stop_reason == "claim_number" and sheet.success is True, sheet.explanation
+    assert sheet.corpus == "HLD"
+    index = (reference_run / "report" / "index.html").read_text(encoding="utf-8")
+    assert 'data-testid="corpus-table"' in index
+    assert "held-out set HLD" in index and "1.0.0" in index
 
 
 def test_every_pack_leaves_complete_evidence(reference_run: Path) -> None:

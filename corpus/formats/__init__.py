@@ -21,8 +21,10 @@ from .blind_review import (
     BlindReviewPack,
     HandlerReview,
 )
+from .manifest import ChangelogEntry, Manifest, ManifestPack
 from .pack import (
     ALL_CHECKS,
+    ID_PREFIX_PATTERN,
     PACK_FORMAT_VERSION,
     PACK_ID_PATTERN,
     REASON_CODES,
@@ -38,11 +40,10 @@ from .pack import (
     ExpectedEndState,
     Fact,
     Facts,
+    HandOver,
     JudgeKind,
     Labels,
     Line,
-    Manifest,
-    ManifestPack,
     Material,
     Materials,
     MessageStyle,
@@ -52,6 +53,8 @@ from .pack import (
     Review,
     Setup,
     TriageClass,
+    id_prefix_of,
+    pack_id_pattern,
     review_required_from,
 )
 from .panel import DefectPanel, FaultDetection
@@ -87,6 +90,7 @@ from .sheet import (
     Sheet,
 )
 from .state import StateDiff, StateDump
+from .values import HOME_CURRENCY, Arrival, FactValue, LaterFact, Money, TimeWindow
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     "persona.schema.json": Persona,
@@ -135,6 +139,8 @@ __all__ = [
     "OtherCustomer",
     "COMPONENTS",
     "FAILURE_MODES",
+    "HOME_CURRENCY",
+    "ID_PREFIX_PATTERN",
     "FIDELITY_RULES",
     "SHEET_FORMAT_VERSION",
     "PACK_FORMAT_VERSION",
@@ -146,8 +152,10 @@ __all__ = [
     "STATUS_CATEGORY",
     "STRONG_CHECKS",
     "WEAK_CHECKS",
+    "Arrival",
     "Assertion",
     "Baseline",
+    "ChangelogEntry",
     "CheckId",
     "CheckOutcome",
     "ClaimantSession",
@@ -160,7 +168,9 @@ __all__ = [
     "ExpectedDocument",
     "ExpectedEndState",
     "Fact",
+    "FactValue",
     "Facts",
+    "HandOver",
     "FidelityAudit",
     "FidelityFinding",
     "HumanVerdict",
@@ -168,12 +178,14 @@ __all__ = [
     "JourneyEvent",
     "JudgeKind",
     "Labels",
+    "LaterFact",
     "Line",
     "Manifest",
     "ManifestPack",
     "Material",
     "Materials",
     "MessageStyle",
+    "Money",
     "PanelScreens",
     "Persona",
     "PhotoRecipe",
@@ -190,8 +202,11 @@ __all__ = [
     "StateDump",
     "TrialEntry",
     "TrialResult",
+    "TimeWindow",
     "TrialStatus",
     "TriageClass",
+    "id_prefix_of",
+    "pack_id_pattern",
     "UNSCORABLE",
     "review_required_from",
 ]

@@ -1,4 +1,4 @@
-"""Pack format v0.2: one strict model per file of a test pack.
+"""Pack format v0.3: one strict model per file of a test pack.
 
 A pack is one complete claim journey::
 
@@ -12,27 +12,44 @@ A pack is one complete claim journey::
       setup.json                  Setup
       provenance.json             Provenance
       review.json                 Review
-    packs/manifest.json           Manifest
     packs/baseline.json           Baseline
+    packs/manifest.json           Manifest (in ``formats.manifest``)
     packs/acceptance.toml         AcceptanceConfig (formats.acceptance)
 
+The customer's files (persona, facts, materials) are modelled in ``formats.pack_input``;
+structured values (money, time windows) and "when" (``Arrival``) in ``formats.values``.
 ``packs/STANDARD.md`` is the prose standard these models encode.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
-import math
 import re
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from ._base import Strict
+from .pack_input import (
+    PACK_FORMAT_VERSION,
+    EvidenceKind,
+    Fact,
+    FactKind,
+    Facts,
+    HandOver,
+    LaterAvailability,
+    Material,
+    Materials,
+    Persona,
+    fact_value_problem,
+    version_field,
+)
+from .values import FactValue
 
-PACK_FORMAT_VERSION = "0.2"
-PACK_ID_PATTERN = r"^CTL-[MHC]-\d{3}$"
+# A pack id is <corpus id prefix>-<M|H|C>-<three digits>; the corpus's manifest.json names its
+# prefix (CTL for the public corpus in packs/).
+ID_PREFIX_PATTERN = r"^[A-Z][A-Z0-9]{1,9}$"
+PACK_ID_PATTERN = r"^[A-Z][A-Z0-9]{1,9}-[MHC]-\d{3}$"
 
 Line = Literal["motor", "home", "contents"]
 MessageStyle = Literal[
@@ -45,19 +62,6 @@ CheckId = Literal[
 ]
 CheckOutcome = Literal["hit", "clear", "not_checked", "not_applicable"]
 JudgeKind = Literal["state", "text", "human"]
-FactKind = Literal["date", "time", "text", "number", "money", "yes_no", "choice"]
-EvidenceKind = Literal[
-    "damage_photo",
-    "scene_photo",
-    "item_photo",
-    "repair_quote",
-    "purchase_receipt",
-    "invoice",
-    "police_report",
-    "medical_note",
-    "policy_document",
-    "other_document",
-]
 
 STRONG_CHECKS: tuple[str, ...] = ("receipt_after_incident", "quote_before_incident")
 WEAK_CHECKS: tuple[str, ...] = ("prior_claims_12m", "policy_start_30d")
@@ -85,11 +89,15 @@ REASON_CODES: tuple[str, ...] = (
     "document_incomplete",
 )
 
-_ID = re.compile(PACK_ID_PATTERN)
+
+def id_prefix_of(pack_id: str) -> str:
+    """The corpus id prefix a pack id starts with (``HLD`` of ``HLD-M-001``)."""
+    return pack_id.rsplit("-", 2)[0]
 
 
-def _version_field() -> Any:
-    return Field(PACK_FORMAT_VERSION, description="Pack format version of this file.")
+def pack_id_pattern(id_prefix: str) -> str:
+    """The pack id pattern of a corpus whose manifest declares ``id_prefix``."""
+    return rf"^{re.escape(id_prefix)}-[MHC]-\d{{3}}$"
 
 
 def review_required_from(checks: dict[str, str]) -> bool:
@@ -97,140 +105,6 @@ def review_required_from(checks: dict[str, str]) -> bool:
     strong = sum(1 for c in STRONG_CHECKS if checks.get(c) == "hit")
     weak = sum(1 for c in WEAK_CHECKS if checks.get(c) == "hit")
     return strong >= 1 or weak >= 2
-
-
-def fact_value_problem(kind: str, value: object) -> str | None:
-    """Why ``value`` is not the canonical form of a fact of ``kind``, or None.
-
-    date: ``YYYY-MM-DD`` (a real day); time: ``HH:MM``, 24 h; yes_no: ``"yes"`` or ``"no"``;
-    number and money: a finite JSON number (money not negative); text and choice: non-empty
-    text. Booleans are never a fact value.
-    """
-    if isinstance(value, bool):
-        return "true/false is not a fact value; yes/no facts are written \"yes\" or \"no\""
-    if kind in ("number", "money"):
-        if not isinstance(value, int | float) or not math.isfinite(value):
-            return f"{value!r} is not a number"
-        return "money cannot be negative" if kind == "money" and value < 0 else None
-    if not isinstance(value, str) or not value.strip():
-        return f"{value!r} is not text"
-    if kind == "date":
-        try:
-            ok = re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) and _dt.date.fromisoformat(value)
-        except ValueError:
-            ok = None
-        return None if ok else f"{value!r} is not a calendar date written YYYY-MM-DD"
-    if kind == "time":
-        m = re.fullmatch(r"(\d{2}):(\d{2})", value)
-        ok = m and int(m.group(1)) < 24 and int(m.group(2)) < 60
-        return None if ok else f"{value!r} is not a 24-hour time written HH:MM"
-    if kind == "yes_no" and value not in ("yes", "no"):
-        return f"{value!r} is neither \"yes\" nor \"no\""
-    return None
-
-
-# --------------------------------------------------------------------------- input/
-
-
-class Persona(Strict):
-    """input/persona.json — who the customer is and how they speak (customer-visible)."""
-
-    version: str = _version_field()
-    name: str = Field(description="The customer's full name as they would give it.")
-    personality: str = Field(description="A few sentences on temperament and attitude.")
-    speaking_style: str = Field(description="How they write: register, length, quirks.")
-    dont_know_phrase: str = Field(
-        "I'm sorry, I don't know that.",
-        description="How this customer says they do not know something, in their own voice.",
-    )
-    volunteers_information: bool = Field(
-        False, description="True only if this person habitually offers facts nobody asked for."
-    )
-
-
-class Fact(Strict):
-    """One thing the customer knows."""
-
-    key: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="Stable fact key, snake_case.")
-    kind: FactKind = Field(description="Value type; decides how answers are normalised.")
-    value: str | int | float | bool = Field(
-        description="Canonical value: dates YYYY-MM-DD, times HH:MM (24h), money as a number."
-    )
-    say: str = Field(description="How the customer states this fact when asked, in words.")
-    topic: str = Field(
-        description="Plain-language subject of the fact ('when it happened', 'the car's "
-        "registration'), used to recognise a question about it. Never a system code."
-    )
-
-    @model_validator(mode="after")
-    def _value_fits_kind(self) -> Fact:
-        problem = fact_value_problem(self.kind, self.value)
-        if problem:
-            raise ValueError(f"fact {self.key!r} ({self.kind}): {problem}")
-        return self
-
-
-class Facts(Strict):
-    """input/facts.json — everything the customer knows; anything absent is unknown."""
-
-    version: str = _version_field()
-    facts: list[Fact] = Field(description="The facts, in no particular order.")
-
-    @field_validator("facts")
-    @classmethod
-    def _unique_keys(cls, v: list[Fact]) -> list[Fact]:
-        keys = [f.key for f in v]
-        dupes = sorted({k for k in keys if keys.count(k) > 1})
-        if dupes:
-            raise ValueError(f"duplicate fact keys: {dupes}")
-        return v
-
-    def as_dict(self) -> dict[str, Fact]:
-        return {f.key: f for f in self.facts}
-
-
-class LaterAvailability(Strict):
-    """When a 'comes later' material becomes available to the customer."""
-
-    describe_before: str = Field(
-        description="What the customer says if asked for it before it is available."
-    )
-    available_after_messages: int = Field(
-        ge=1,
-        description="The material becomes available once the customer has sent this many "
-        "messages; from then it is uploaded when asked.",
-    )
-
-
-class Material(Strict):
-    """One file the customer holds or will hold."""
-
-    file: str = Field(description="File name under input/materials/.")
-    evidence_kind: EvidenceKind = Field(
-        description="System evidence type. NEVER shown to the customer."
-    )
-    label: str = Field(
-        description="Plain-language name a real person would use ('the garage's quote')."
-    )
-    availability: Literal["at_start", "later"] = Field(
-        "at_start", description="Whether the customer has the file from the start."
-    )
-    later: LaterAvailability | None = Field(
-        None, description="Required when availability is 'later'."
-    )
-
-    @model_validator(mode="after")
-    def _later_needs_details(self) -> Material:
-        if (self.availability == "later") != (self.later is not None):
-            raise ValueError("'later' must be given exactly when availability is 'later'")
-        return self
-
-
-class Materials(Strict):
-    """input/materials.json — the files of the pack."""
-
-    version: str = _version_field()
-    materials: list[Material] = Field(description="One entry per file in input/materials/.")
 
 
 # --------------------------------------------------------------------------- oracle/
@@ -349,7 +223,7 @@ class ExpectedEndState(Strict):
 class Labels(Strict):
     """oracle/labels.json — the answer key. Read only by the checker and the scorer."""
 
-    version: str = _version_field()
+    version: str = version_field()
     pack_id: str = Field(pattern=PACK_ID_PATTERN)
     line: Line
     scenario: str = Field(description="Scenario kind, e.g. 'rear_end_collision'.")
@@ -359,11 +233,16 @@ class Labels(Strict):
     innocent_control: bool = Field(
         description="Looks suspicious but is clear under the rules (measures false positives)."
     )
-    expected_facts: dict[str, str | int | float | bool] = Field(
+    expected_facts: dict[str, FactValue] = Field(
         description="Facts the product must collect and confirm, with their values."
     )
-    optional_facts: dict[str, str | int | float | bool] = Field(
+    optional_facts: dict[str, FactValue] = Field(
         default_factory=dict, description="Facts that must be right if the product asks."
+    )
+    unknown_facts: dict[str, str] = Field(
+        default_factory=dict,
+        description="Facts the customer cannot give, each with why: the product must record "
+        "them as not known (or to follow) and must not invent a value.",
     )
     assertions: list[Assertion] = Field(default_factory=list)
     expected_end_state: ExpectedEndState = Field(default_factory=ExpectedEndState)
@@ -372,6 +251,14 @@ class Labels(Strict):
         description="The leak audit's allow list: values held by setup.json, the oracle or "
         "provenance.json that the customer legitimately knows and input/ may therefore "
         "contain (an address printed on their own quote, their account e-mail).")
+
+    @model_validator(mode="after")
+    def _unknown_is_not_expected(self) -> Labels:
+        both = sorted(set(self.unknown_facts) & (set(self.expected_facts)
+                                                 | set(self.optional_facts)))
+        if both:
+            raise ValueError(f"facts both unknown and expected or optional: {both}")
+        return self
 
 
 # --------------------------------------------------------------------------- setup
@@ -401,7 +288,7 @@ class Credentials(Strict):
 class Setup(Strict):
     """setup.json — the state to seed before the journey. Never shown to the customer."""
 
-    version: str = _version_field()
+    version: str = version_field()
     pack_id: str = Field(pattern=PACK_ID_PATTERN)
     claimant_session: ClaimantSession
     collections: dict[str, list[dict[str, Any]]] = Field(
@@ -464,7 +351,7 @@ class OtherCustomer(Strict):
 class Baseline(Strict):
     """packs/baseline.json — the product's baseline state, restored before every pack."""
 
-    version: str = _version_field()
+    version: str = version_field()
     collections: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     staff_credentials: Credentials | None = Field(None, description="Default staff sign-in.")
     other_customer: OtherCustomer | None = Field(
@@ -508,7 +395,7 @@ class MaterialProvenance(Strict):
 class Provenance(Strict):
     """provenance.json — how each material was made. Never shown to the customer."""
 
-    version: str = _version_field()
+    version: str = version_field()
     materials: list[MaterialProvenance]
 
 
@@ -554,51 +441,56 @@ class MaterialReview(Strict):
 class Review(Strict):
     """review.json — checks of each material: assistant, named person, blind look."""
 
-    version: str = _version_field()
+    version: str = version_field()
     materials: list[MaterialReview]
 
 
-# --------------------------------------------------------------------------- manifest
-
-
-class ManifestPack(Strict):
-    hash: str = Field(description="sha256 over the pack's files (path + bytes), sorted by path.")
-    line: Line
-    scenario: str
-    message_style: MessageStyle
-    claimant_session: ClaimantSession
-    review_required: bool
-    innocent_control: bool
-    has_later_material: bool = False
-    has_not_checked: bool = False
-    files: dict[str, str] = Field(
-        default_factory=dict,
-        description="sha256 of each file, keyed by its path in the pack; names what changed.",
-    )
-
-
-class ChangelogEntry(Strict):
-    version: str
-    date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
-    changes: list[str]
-
-
-class Manifest(Strict):
-    """packs/manifest.json — corpus version, frozen flag, per-pack hashes, changelog."""
-
-    version: str = _version_field()
-    corpus_version: str = Field(description="Version of the corpus content, e.g. '0.2.0'.")
-    frozen: bool = Field(False, description="A frozen corpus never changes answers or files.")
-    hashes_version: str | None = Field(
-        None, description="corpus_version at which the pack hashes were last recorded."
-    )
-    packs: dict[str, ManifestPack] = Field(default_factory=dict)
-    changelog: list[ChangelogEntry] = Field(default_factory=list)
-
-    @field_validator("packs")
-    @classmethod
-    def _pack_ids(cls, v: dict[str, ManifestPack]) -> dict[str, ManifestPack]:
-        bad = [k for k in v if not _ID.match(k)]
-        if bad:
-            raise ValueError(f"bad pack ids: {bad}")
-        return v
+__all__ = [
+    "ALL_CHECKS",
+    "ID_PREFIX_PATTERN",
+    "PACK_FORMAT_VERSION",
+    "PACK_ID_PATTERN",
+    "REASON_CODES",
+    "STRONG_CHECKS",
+    "WEAK_CHECKS",
+    "Assertion",
+    "AssistantCheck",
+    "Baseline",
+    "BlindLook",
+    "CheckId",
+    "CheckOutcome",
+    "ClaimantSession",
+    "Credentials",
+    "EvidenceKind",
+    "ExpectedDocument",
+    "ExpectedEndState",
+    "Fact",
+    "FactKind",
+    "Facts",
+    "HandOver",
+    "JudgeKind",
+    "Labels",
+    "LaterAvailability",
+    "Line",
+    "Material",
+    "MaterialProvenance",
+    "MaterialReview",
+    "Materials",
+    "MessageStyle",
+    "Override",
+    "Persona",
+    "Provenance",
+    "Review",
+    "ReviewLabel",
+    "Setup",
+    "SetupObject",
+    "SignOff",
+    "StateRule",
+    "TextRule",
+    "TriageClass",
+    "TriageLabel",
+    "fact_value_problem",
+    "id_prefix_of",
+    "pack_id_pattern",
+    "review_required_from",
+]

@@ -107,6 +107,8 @@ class CorpusInfo(Strict):
     version: str
     hash: str = Field(description="sha256 over the manifest's pack hashes.")
     path: str
+    id_prefix: str | None = Field(None, description="The corpus's id prefix (its identity).")
+    name: str | None = Field(None, description="The corpus's name from its manifest.")
 
 
 class ProductInfo(Strict):
@@ -191,7 +193,12 @@ class RunRecord(Strict):
         default_factory=list, description="What makes this run's numbers not plain product "
         "numbers ('self-test', 'no reset', 'runtime not reported'); shown everywhere.")
     harness: HarnessInfo
-    corpus: CorpusInfo
+    corpus: CorpusInfo = Field(description="The main corpus (the first one given).")
+    corpora: list[CorpusInfo] = Field(
+        default_factory=list,
+        description="Every corpus of the run, the main one first; its pack ids start with its "
+        "id prefix. Empty in records made before several corpora could run together.",
+    )
     product: ProductInfo
     customer: CustomerInfo
     lanes: list[LaneInfo] = Field(default_factory=list)
@@ -225,6 +232,12 @@ class CustomerAction(Strict):
     label: str | None = Field(None, description="Visible label to click ('click').")
     file: str | None = Field(None, description="Material file name ('upload').")
     reason: str | None = Field(None, description="Why the customer ended ('done').")
+    corrects: list[str] = Field(
+        default_factory=list,
+        description="Details shown to the customer that this action says are wrong, by their "
+        "label on screen: on 'say' a correction; on 'done' what was still wrong when the "
+        "customer gave up.",
+    )
 
     def describe(self) -> str:
         """What the customer did, in one line: the message it typed, else the action in

@@ -55,6 +55,9 @@ FAILURE_MODES: tuple[str, ...] = (
     "missing_fact",
     "wrong_fact",
     "unconfirmed_fact",
+    "invented_fact",
+    "window_collapsed",
+    "window_as_unknown",
     "wrong_optional_fact",
     "invented_fact",
     "no_claim_number",
@@ -62,6 +65,7 @@ FAILURE_MODES: tuple[str, ...] = (
     "dead_end_reply",
     "stuck",
     "agent_stopped",
+    "correction_ignored",
     "upload_not_acknowledged",
     "unrequested_handoff",
     "waiting_list_missing",
@@ -198,6 +202,7 @@ class Sheet(Strict):
     scenario: str = Field("", description="The pack's scenario kind (oracle).")
     message_style: str
     session_mode: str | None = Field(None, description="claimant_session of the pack, if known.")
+    corpus: str | None = Field(None, description="Id prefix of the pack's corpus.")
     innocent_control: bool
     review_required: bool = Field(description="The oracle's review_required.")
     components: list[ComponentResult]
@@ -246,6 +251,7 @@ class KStat(Strict):
 
 class PackSummary(Strict):
     pack_id: str
+    corpus: str | None = Field(None, description="Id prefix of the pack's corpus.")
     line: str
     scenario: str = ""
     message_style: str
@@ -327,6 +333,23 @@ class InfraError(Strict):
     detail: str = ""
 
 
+class CorpusSummary(Strict):
+    """The results of one corpus of a run (a run may hold the public corpus and a held-out
+    one: their numbers are never mixed here)."""
+
+    id_prefix: str | None = Field(description="The corpus's id prefix.")
+    name: str | None = None
+    version: str
+    hash: str
+    path: str
+    packs: int = Field(description="Packs of this corpus in the run.")
+    trials: int
+    scorable_trials: int
+    successes: int
+    mean_success: Interval = Field(description="Over this corpus's packs only.")
+    review: ReviewCounts = Field(description="Packs that are not innocent controls.")
+    innocent_controls: ReviewCounts
+    failure_modes: dict[str, int] = Field(default_factory=dict)
 class SuspectTrial(Strict):
     pack_id: str
     trial: int
@@ -381,6 +404,8 @@ class RunSummary(Strict):
         "lacks (shown, never counted).")
     mean_success: Interval
     packs: list[PackSummary]
+    corpora: list[CorpusSummary] = Field(
+        default_factory=list, description="The same statistics per corpus, main corpus first.")
     review: ReviewCounts = Field(description="Packs that are not innocent controls.")
     innocent_controls: ReviewCounts = Field(description="Innocent controls, on their own.")
     slices: dict[str, dict[str, SliceStat]] = Field(

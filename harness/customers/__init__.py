@@ -11,6 +11,7 @@ from ._endpoint import ENV_PREFIX, SDK_ENV, EndpointError, LlmSettings
 from ._llm import LlmCustomer
 from ._match import Synonyms
 from ._scripted import ScriptedCustomer
+from ._tracker import JourneyTracker
 
 
 def make_customer(
@@ -49,6 +50,7 @@ __all__ = [
     "Customer",
     "CustomerContext",
     "EndpointError",
+    "JourneyTracker",
     "LlmCustomer",
     "LlmSettings",
     "ScriptedCustomer",

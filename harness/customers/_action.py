@@ -26,12 +26,17 @@ USES: dict[str, tuple[str, ...]] = {
     "done": ("text", "reason"),
 }
 KINDS: tuple[str, ...] = get_args(CustomerAction.model_fields["kind"].annotation)
+# Fields the model is never asked for: ``corrects`` names the details a customer said were
+# wrong, which the scripted customer records; a model's correction is an ordinary 'say'.
+NOT_ASKED: frozenset[str] = frozenset({"corrects"})
 
 
 def action_schema() -> dict[str, Any]:
     """A strict JSON schema of ``CustomerAction`` (every field present, unused ones null)."""
     props: dict[str, Any] = {}
     for name, info in CustomerAction.model_fields.items():
+        if name in NOT_ASKED:
+            continue
         if name == "kind":
             props[name] = {"type": "string", "enum": list(KINDS),
                            "description": "What the customer does next."}
@@ -60,7 +65,7 @@ def parse_action(text: str) -> CustomerAction:
     action = CustomerAction.model_validate(data)
     uses = USES[action.kind]
     cleaned = {k: (v if k in uses and (v or "").strip() else None)
-               for k, v in action.model_dump(exclude={"kind"}).items()}
+               for k, v in action.model_dump(exclude={"kind", *NOT_ASKED}).items()}
     action = CustomerAction(kind=action.kind, **cleaned)
     need = NEEDS.get(action.kind)
     if need and getattr(action, need) is None:

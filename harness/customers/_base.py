@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from corpus import Progress
 from corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
 from corpus.formats.run import CustomerInfo
 
@@ -23,6 +24,9 @@ class CustomerContext:
     signed_in: bool = False
     can_attach: bool = True  # the product has an attach-file control
     record_call: Callable[[CustomerModelCall], None] = lambda call: None
+    actions_taken: int = 0
+    learned_facts: list[str] = field(default_factory=list)
+    """Keys of the later facts the customer knows by now."""
 
 
 class Customer(Protocol):
@@ -39,14 +43,9 @@ class Customer(Protocol):
         ...
 
 
-def material_availability(view: Any, messages_sent: int) -> tuple[list[str], list[str]]:
+def material_availability(view: Any, progress: Progress) -> tuple[list[str], list[str]]:
     """(files the customer has now, 'comes later' files not yet available)."""
     available, later = [], []
     for m in view.materials:
-        if m.availability == "at_start" or (
-            m.available_after_messages is not None and messages_sent >= m.available_after_messages
-        ):
-            available.append(m.file)
-        else:
-            later.append(m.file)
+        (available if m.available(progress) else later).append(m.file)
     return available, later

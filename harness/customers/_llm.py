@@ -50,7 +50,8 @@ class LlmCustomer:
         messages = self._build(
             self.view, screen, list(ctx.history), list(ctx.available_files),
             list(ctx.later_files), uploaded=list(ctx.uploaded),
-            prompt_view=self.settings.prompt_view, can_attach=ctx.can_attach)
+            prompt_view=self.settings.prompt_view, can_attach=ctx.can_attach,
+            learned_facts=list(ctx.learned_facts))
         self._guard.check(messages)
         return messages
 

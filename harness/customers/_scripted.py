@@ -2,22 +2,39 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from corpus.formats import CustomerAction, ScreenReading
 from corpus.formats.run import CustomerInfo
 
 from ._base import CustomerContext
-from ._match import Synonyms, content_words, default_synonyms, normalise, phrase_score, questions
+from ._match import (
+    Synonyms,
+    content_words,
+    default_synonyms,
+    normalise,
+    phrase_score,
+    questions,
+)
+from ._summary import corrections
+
+# How often the customer tells the product the same detail is wrong before giving up.
+MAX_CORRECTIONS = 2
 
 
 class ScriptedCustomer:
     """Answers a question with the matching fact's ``say``; otherwise says it does not know.
 
     Decision order on each screen: claim number shown -> done; sign-in prompt -> sign in;
-    a summary to confirm -> click the confirm control; a file asked for -> upload it (or, for
-    a 'comes later' file not yet available, describe it as coming later); a fact asked about ->
-    click the chip that matches it or say it; nothing asked at all -> done; else "don't know".
+    a file the persona hands over unasked, when its moment has come -> upload it; a summary
+    to confirm -> say what is wrong in it, or click the confirm control; a file asked for ->
+    upload it (or, for a 'comes later' file not yet available, describe it as coming later);
+    a fact asked about -> click the chip that matches it or say it (a later fact not known
+    yet: say when it comes); nothing asked at all -> done; else "don't know".
+
+    "Asked" never counts a sentence that only acknowledges a file ("Thanks, I've received your
+    photo."). Decisions use only the screen and the customer's own view.
     """
 
     def __init__(self, view: Any, synonyms: Synonyms | None = None,
@@ -26,7 +43,7 @@ class ScriptedCustomer:
         self.syn = synonyms or default_synonyms()
         self.confirm_labels = [normalise(label) for label in confirm_labels or []]
         self.info = CustomerInfo(kind="scripted")
-        self._materials = {m.file: m for m in view.materials}
+        self._corrected: Counter[str] = Counter()
 
     async def aclose(self) -> None:
         return None
@@ -40,14 +57,18 @@ class ScriptedCustomer:
             return CustomerAction(kind="done", reason=f"claim number {screen.claim_number} shown")
         if screen.sign_in_prompt and not ctx.signed_in:
             return CustomerAction(kind="sign_in")
-        reply = screen.latest_reply
+        reply = self.syn.without_acknowledgements(screen.latest_reply)
         asked = " ".join(questions(reply))
 
         confirm = self._confirm_control(screen)
-        if confirm and phrase_score(reply, self.syn.confirm_request) > 0:
-            return CustomerAction(kind="click", label=confirm)
+        summary = confirm is not None and phrase_score(reply, self.syn.confirm_request) > 0
+        handed = self._hand_over(ctx, summary)
+        if handed is not None:
+            return handed
+        if summary:
+            return self._check_summary(screen, ctx, confirm)
 
-        ranked = self._ranked_facts(asked)
+        ranked = self.syn.ranked_facts(asked, self.view.facts)
         fact, fact_score = ranked[0] if ranked else (None, 0.0)
         if phrase_score(asked, self.syn.requests) > 0:
             action = self._file_action(self._file_words(asked, screen), ctx)
@@ -55,11 +76,13 @@ class ScriptedCustomer:
                 return action
         if screen.chips:
             for candidate, _ in ranked:
+                if not self._knows(candidate, ctx):
+                    break
                 chip = self._chip_for(candidate, screen.chips)
                 if chip is not None:
                     return CustomerAction(kind="click", label=chip)
         if fact is not None and fact_score > 0:
-            return CustomerAction(kind="say", text=fact.say)
+            return CustomerAction(kind="say", text=self._answer(fact, ctx))
         # an imperative request ("please upload it ...") outside the question sentences
         wants_file = phrase_score(reply, self.syn.requests) > 0
         if wants_file:
@@ -73,24 +96,18 @@ class ScriptedCustomer:
                 return action
         if not self._anything_asked(screen, asked, wants_file):
             if confirm:
-                return CustomerAction(kind="click", label=confirm)
+                return self._check_summary(screen, ctx, confirm)
             return CustomerAction(kind="done", reason="nothing left to answer on screen")
         return CustomerAction(kind="say", text=self.view.persona.dont_know_phrase)
 
     # ----------------------------------------------------------------- facts
-    def _ranked_facts(self, text: str) -> list[tuple[Any, float]]:
-        """Facts the text asks about, best match first (ties keep the pack's order)."""
-        if not text:
-            return []
-        asked_words = content_words(text)
-        scored = []
-        for i, fact in enumerate(self.view.facts):
-            score = phrase_score(text, self.syn.facts.get(fact.key, []))
-            score += 0.5 * len(content_words(fact.topic) & asked_words)
-            if score > 0:
-                scored.append((-score, i, fact))
-        scored.sort(key=lambda s: (s[0], s[1]))
-        return [(fact, -neg) for neg, _, fact in scored]
+    @staticmethod
+    def _knows(fact: Any, ctx: CustomerContext) -> bool:
+        return fact.later is None or fact.key in ctx.learned_facts
+
+    def _answer(self, fact: Any, ctx: CustomerContext) -> str:
+        """The fact in the customer's words, or, before they know it, when it comes."""
+        return fact.say if self._knows(fact, ctx) else fact.later.describe_before
 
     def _chip_for(self, fact: Any, chips: list[str]) -> str | None:
         if fact.kind == "yes_no":
@@ -118,25 +135,29 @@ class ScriptedCustomer:
         return text if self.syn.material_groups(text) else f"{text} {screen.todo}"
 
     def _file_action(self, text: str, ctx: CustomerContext) -> CustomerAction | None:
-        wanted = self.syn.material_groups(text)
-        asked_words = content_words(text)
-        if not wanted:
+        if not self.syn.material_groups(text):
             return None
-        scored = []
-        for m in self.view.materials:
-            groups = self.syn.material_groups(m.label)
-            score = 2 * len(groups & wanted) + 0.5 * len(content_words(m.label) & asked_words)
-            if groups & wanted:
-                scored.append((score, m.file not in ctx.uploaded, m))
+        scored = self.syn.ranked_materials(text, self.view.materials, ctx.uploaded)
         if not scored:
             return CustomerAction(kind="say", text=self.syn.phrases["no_such_file"])
-        scored.sort(key=lambda s: (s[1], s[0]), reverse=True)
         _, fresh, material = scored[0]
         if not fresh:
             return CustomerAction(kind="say", text=self.syn.phrases["already_sent"])
         if material.file in ctx.available_files:
             return CustomerAction(kind="upload", file=material.file)
         return CustomerAction(kind="say", text=material.describe_before)
+
+    def _hand_over(self, ctx: CustomerContext, summary: bool) -> CustomerAction | None:
+        """A file the persona hands over unasked, once its moment has come and they have it."""
+        for h in self.view.persona.hands_over:
+            if h.file in ctx.uploaded or h.file not in ctx.available_files:
+                continue
+            due = ((h.when == "with_first_upload" and bool(ctx.uploaded))
+                   or (h.when == "before_confirming" and summary)
+                   or (h.when == "after_actions" and ctx.actions_taken >= (h.after_actions or 0)))
+            if due:
+                return CustomerAction(kind="upload", file=h.file)
+        return None
 
     # ----------------------------------------------------------------- confirm / nothing asked
     def _confirm_control(self, screen: ScreenReading) -> str | None:
@@ -151,6 +172,22 @@ class ScriptedCustomer:
             if phrase_score(label, self.syn.confirm_control) > 0:
                 return label
         return None
+
+    def _check_summary(self, screen: ScreenReading, ctx: CustomerContext,
+                       confirm: str) -> CustomerAction:
+        """Confirm only details that match; otherwise say what is wrong (or give up when the
+        product keeps a detail it was told twice is wrong)."""
+        wrong = corrections(self.view, ctx.learned_facts, screen, self.syn)
+        if not wrong:
+            return CustomerAction(kind="click", label=confirm)
+        labels = [c.label for c in wrong]
+        if any(self._corrected[c.key] >= MAX_CORRECTIONS for c in wrong):
+            return CustomerAction(kind="done", text=self.syn.phrases["gave_up"], corrects=labels,
+                                  reason="the summary still shows details I said were wrong: "
+                                  + ", ".join(labels))
+        self._corrected.update(c.key for c in wrong)
+        text = " ".join([self.view.persona.correction_phrase, *(c.text for c in wrong)])
+        return CustomerAction(kind="say", text=text, corrects=labels)
 
     @staticmethod
     def _anything_asked(screen: ScreenReading, asked: str, wants_file: bool) -> bool:

@@ -28,7 +28,7 @@ from corpus.formats import (
 )
 from corpus.formats.run import RunRecord, Timings
 
-from ..customers import Customer, CustomerContext, material_availability
+from ..customers import Customer, CustomerContext, JourneyTracker, material_availability
 
 SCREENS_DIR = Path(__file__).with_name("screens")
 INITIAL_NOTE = "initial message"
@@ -99,17 +99,22 @@ async def play(customer: Customer, view: Any, screens: PanelScreens) -> PanelTri
     history: list[tuple[str, str]] = [("customer", view.initial_message)]
     uploaded: list[str] = []
     sent, signed_in = 1, False
+    opening = CustomerAction(kind="say", text=view.initial_message)
+    tracker = JourneyTracker(view)  # when later files and facts arrive, as in a journey
+    tracker.acted(opening)
     trial.events.append(JourneyEvent(step=0, ts=_now(), screen=screens.start, note=INITIAL_NOTE,
-                                     action=CustomerAction(kind="say",
-                                                           text=view.initial_message)))
+                                     action=opening))
     for step, screen in enumerate(screens.screens, start=1):
         if screen.latest_reply:
             history.append(("agent", screen.latest_reply))
-        available, later = material_availability(view, sent)
+            tracker.agent_replied([screen.latest_reply], screen.todo, uploaded)
+        available, later = material_availability(view, tracker.progress)
         ctx = CustomerContext(step=step, messages_sent=sent, history=list(history),
                               available_files=available, later_files=later,
                               uploaded=list(uploaded), signed_in=signed_in,
-                              record_call=trial.calls.append)
+                              record_call=trial.calls.append,
+                              actions_taken=tracker.actions,
+                              learned_facts=tracker.learned_facts())
         started = time.monotonic()
         try:
             action = await customer.next_action(screen, ctx)
@@ -123,6 +128,7 @@ async def play(customer: Customer, view: Any, screens: PanelScreens) -> PanelTri
             step=step, ts=_now(), screen=screen, action=action,
             timings=Timings(customer_s=round(time.monotonic() - started, 3))))
         history.append(("customer", action.describe()))
+        tracker.acted(action)
         if action.kind in ("say", "done") and action.text:
             sent += 1
         if action.kind == "upload" and action.file:

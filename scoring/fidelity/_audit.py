@@ -32,9 +32,12 @@ MESSAGE_LIMIT = 300
 
 def _static_sources(view: Any) -> tuple[str, ...]:
     p = view.persona
-    texts = [view.initial_message, p.name, p.personality, p.speaking_style, p.dont_know_phrase]
+    texts = [view.initial_message, p.name, p.personality, p.speaking_style, p.dont_know_phrase,
+             p.correction_phrase]
     for f in view.facts:
         texts += [str(f.value), f.say, f.topic]
+        if f.later is not None:  # what the customer says before a later fact arrives
+            texts.append(f.later.describe_before)
     for m in view.materials:
         texts += [m.file, m.label, m.describe_before or ""]
     return tuple(t for t in texts if t)
@@ -81,6 +84,7 @@ def audit_trial(events: list[JourneyEvent], view: Any) -> FidelityAudit:
         if _is_opening(ev, index, view):
             messages += 1
             memory.messages_sent += 1
+            memory.actions += 1
             previous = screen
             continue
         text = action.text if action.kind in ("say", "done") else None
@@ -100,13 +104,17 @@ def audit_trial(events: list[JourneyEvent], view: Any) -> FidelityAudit:
         why = out_of_character(" ".join(t for t in (text, action.reason) if t))
         if why:
             add("out_of_character", why)
-        # no persona switch allows unrequested files (volunteers_information is about facts)
-        if action.kind == "upload" and not (file_requested(screen) or file_requested(previous)):
+        # only the persona's hand-overs allow a file nobody asked for (volunteers_information
+        # is about facts)
+        handed = {h.file for h in view.persona.hands_over}
+        if action.kind == "upload" and action.file not in handed and not (
+                file_requested(screen) or file_requested(previous)):
             add("unrequested_upload", "nothing on the screen asked for a file", action.file)
         if action.kind == "done":
             why = premature(screen, memory)
             if why:
                 add("premature_give_up", f"ended while {why}")
+        memory.actions += 1
         if action.kind == "upload" and action.file:
             memory.uploaded.append(action.file)
         if action.kind == "say":

@@ -14,9 +14,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from corpus import Progress
 from corpus.formats import ScreenReading
+from corpus.formats.matching import kind_of, norm_text, text_matches, values_match
 
-from .._normalise import kind_of, norm_text, text_matches, values_match
 from ._values import PLACE_WORDS, Sources, Value, alnum, extract
 
 RULES_FILE = Path(__file__).with_name("rules.toml")
@@ -126,6 +127,7 @@ class Memory:
     asked: set[str] = field(default_factory=set)
     uploaded: list[str] = field(default_factory=list)
     messages_sent: int = 0
+    actions: int = 0
 
     def sources(self) -> Sources:
         return Sources((*self.static, *self.agent_texts))
@@ -218,8 +220,11 @@ def premature(screen: ScreenReading | None, memory: Memory) -> str | None:
     known = [f.topic for f in memory.view.facts if asks_about(f, reply)]
     if known:
         return f"the reply asked about {known[0]}, which the customer knows"
+    # a file arriving at the agent's Nth request is not counted as had (requests are not
+    # tracked here): the audit never blames the customer for a file it may not have yet
+    progress = Progress(messages=memory.messages_sent, actions=memory.actions)
     have = [m.file for m in memory.view.materials
-            if m.available_after(memory.messages_sent) and m.file not in memory.uploaded]
+            if m.available(progress) and m.file not in memory.uploaded]
     if have and file_requested(screen):
         return f"the reply asked for a file and the customer had {have[0]}"
     return None

@@ -87,6 +87,19 @@ def test_script_wrapper_runs_the_same_check(root: Path) -> None:
     assert "has no sign-off by a named person" in done.stdout
 
 
+def test_migrate_reports_what_it_rewrote(root: Path) -> None:
+    facts = root / PACK_ID / "input/facts.json"
+    data = json.loads(facts.read_text())
+    data["version"] = "0.2"
+    facts.write_text(json.dumps(data, indent=2) + "\n")
+    result = runner.invoke(app, ["corpus", "migrate", str(root)])
+    assert result.exit_code == 0, result.output
+    assert f"migrated {PACK_ID}/input/facts.json" in result.output
+    assert "1 file(s) rewritten" in result.output
+    again = runner.invoke(app, ["corpus", "migrate", str(root)])
+    assert "0 file(s) rewritten" in again.output
+
+
 def test_review_sign_off_and_freeze_end_to_end(root: Path, tmp_path: Path) -> None:
     out = tmp_path / "review"
     result = runner.invoke(app, ["corpus", "review", str(root), "--out", str(out)])

@@ -25,10 +25,11 @@ def _problems(root: Path, freeze: bool = False) -> list[Problem]:
     return corpus.check_corpus(root, freeze=freeze).problems
 
 
-def _one(problems: list[Problem], file: str, field: str) -> Problem:
+def _one(problems: list[Problem], file: str, field: str, pack: str | None = PACK_ID
+         ) -> Problem:
     hits = [p for p in problems if p.file == file and p.field == field]
     assert hits, f"no problem for {file} {field}; got {[str(p) for p in problems]}"
-    assert all(p.pack == PACK_ID for p in hits)
+    assert all(p.pack == pack for p in hits)
     return hits[0]
 
 
@@ -202,14 +203,15 @@ def test_external_material_is_not_remade(pack_copy: Path) -> None:
 
 def test_manifest_must_list_every_pack(pack_copy: Path) -> None:
     _edit(pack_copy.parent / "manifest.json", lambda d: d["packs"].clear())
-    p = _one(_problems(pack_copy.parent), "manifest.json", f"manifest.packs.{PACK_ID}")
-    assert "not listed" in p.message
+    p = _one(_problems(pack_copy.parent), "manifest.json", f"packs.{PACK_ID}", pack=None)
+    assert "not listed" in p.message and PACK_ID in p.message
+    assert str(p).startswith("manifest.json: ")  # the corpus's manifest, not a pack's file
 
 
 def test_stale_manifest_after_an_edit(pack_copy: Path) -> None:
     _edit(pack_copy / "input/persona.json", lambda d: d.update(name="Dan Carter"))
-    p = _one(_problems(pack_copy.parent), "input/persona.json", f"manifest.packs.{PACK_ID}")
-    assert "corpus manifest" in p.message
+    p = _one(_problems(pack_copy.parent), "manifest.json", f"packs.{PACK_ID}", pack=None)
+    assert "corpus manifest" in p.message and "input/persona.json" in p.message
     corpus.update_manifest(pack_copy.parent)
     assert _problems(pack_copy.parent) == []
 
@@ -243,8 +245,8 @@ def test_freeze_records_hashes_then_a_changed_oracle_fails(pack_copy: Path) -> N
                                "changes": [f"{PACK_ID}: minor_damage may be shown."]})
 
     _edit(root / "manifest.json", bump)
-    p = _one(_problems(root), "oracle/labels.json", f"manifest.packs.{PACK_ID}")
-    assert "--freeze" in p.message
+    p = _one(_problems(root), "manifest.json", f"packs.{PACK_ID}", pack=None)
+    assert "--freeze" in p.message and "oracle/labels.json" in p.message
     report = corpus.check_corpus(root, freeze=True)
     assert report.ok, report.lines()
     assert corpus.load_manifest(root).hashes_version == new
@@ -258,8 +260,8 @@ def test_bump_without_naming_the_pack_still_fails(pack_copy: Path) -> None:
     (pack_copy / "input/materials/photo-rear-bumper.jpg").write_bytes(b"\xff\xd8\xff\xd9")
 
     def bump(d: dict[str, Any]) -> None:
-        d["corpus_version"] = "0.3.0"
-        d["changelog"].append({"version": "0.3.0", "date": "2026-04-02",
+        d["corpus_version"] = "0.4.0"
+        d["changelog"].append({"version": "0.4.0", "date": "2026-04-02",
                                "changes": ["Tidied things up."]})
 
     _edit(root / "manifest.json", bump)

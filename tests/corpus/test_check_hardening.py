@@ -100,7 +100,7 @@ MUTATIONS = [
      "<json>", ["NaN"]),
     ("repeated key", lambda p: (p / "input/persona.json").write_text(
         (p / "input/persona.json").read_text().replace(
-            '"version": "0.2",', '"version": "0.2", "version": "0.2",')),
+            '"version": "0.3",', '"version": "0.3", "version": "0.3",')),
      "input/persona.json", "<json>", ["twice"]),
     ("10 MB persona", lambda p: (p / "input/persona.json").write_bytes(b" " * (10 << 20)),
      "input/persona.json", "<file>", ["larger than"]),
@@ -116,14 +116,14 @@ MUTATIONS = [
     ("yes/no as a boolean", _fact(8, value=True), "input/facts.json", "facts.8", ["true/false"]),
     ("money as text", lambda p: _json(p / "input/facts.json", lambda d: d["facts"].append(
         {"key": "items_value", "kind": "money", "value": "£250", "say": "About 250 pounds.",
-         "topic": "what it was worth"})), "input/facts.json", "facts.10", ["not a number"]),
+         "topic": "what it was worth"})), "input/facts.json", "facts.10", ["not money"]),
     ("string coerced to a boolean", _persona(volunteers_information="yes"),
      "input/persona.json", "volunteers_information", ["boolean"]),
     ("string coerced to a number", lambda p: _json(
         p / "input/materials.json", lambda d: d["materials"][1].update(
             availability="later", later={"describe_before": "The garage will send it.",
-                                         "available_after_messages": "3"})),
-     "input/materials.json", "materials.1.later.available_after_messages", ["integer"]),
+                                         "arrives": {"after_messages": "3"}})),
+     "input/materials.json", "materials.1.later.arrives.after_messages", ["integer"]),
     # assertions the scorer could not run
     ("invalid regex", _text_rule("NWF-(\\d{4}"), "oracle/labels.json",
      "assertions.1.text.pattern", ["regular expression"]),
@@ -176,7 +176,7 @@ MUTATIONS = [
     ("relative date in a later material", lambda p: _json(
         p / "input/materials.json", lambda d: d["materials"][1].update(
             availability="later", later={"describe_before": "The garage sends it next week.",
-                                         "available_after_messages": 3})),
+                                         "arrives": {"after_messages": 3}})),
      "input/materials.json", "materials.1.later.describe_before", ["next week"]),
     # control characters and sizes
     ("NUL in the first message", _message("Hello\x00 there, on 12 March 2026."),

@@ -1,10 +1,10 @@
-"""The corpus v0.2 mix: ten scenario kinds with flagged packs, innocent controls and the
-edge cases the scorer must see, verified from packs/manifest.json and cross-checked against
-every pack's own files.
+"""The corpus mix: scenario kinds with flagged packs, innocent controls and the edge cases the
+scorer must see, verified from packs/manifest.json and cross-checked against every pack's own
+files.
 
-The review checks are re-derived here from the rules in docs/claim-rules.md — facts, seeded
-policy and prior claims, and the dates printed in the supplied PDFs — so a label that does
-not follow the rules fails, whatever the manifest says.
+The review checks are re-derived by ``corpus.derive_review`` — the same derivation the corpus
+checker uses — from the facts, the seeded policy and prior claims, and the dates printed in the
+supplied PDFs, so a label that does not follow the rules fails, whatever the manifest says.
 """
 
 from __future__ import annotations
@@ -12,13 +12,10 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import hashlib
-import io
-import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 
 import corpus
 from corpus.formats import STRONG_CHECKS, WEAK_CHECKS, review_required_from
@@ -27,9 +24,6 @@ PACKS = Path(__file__).resolve().parents[2] / "packs"
 STYLES = {"plain", "many_facts", "emotional", "typos", "non_native", "wrong_product_term"}
 SESSIONS = {"anonymous", "account", "anonymous_then_sign_in"}
 MONTHS = tuple(calendar.month_name)[1:]
-DATE_LINE = re.compile(r"\b\w+ date:\s*(\d{1,2}) (" + "|".join(MONTHS) + r") (\d{4})")
-PAGE_MARK = re.compile(r"Page\s+(\d+)\s+of\s+(\d+)")
-QUOTE_TYPES = {"motor": {"collision", "vandalism", "windscreen"}}
 
 
 @pytest.fixture(scope="module")
@@ -46,68 +40,8 @@ def _day(text: str) -> dt.date:
     return dt.date.fromisoformat(text)
 
 
-def _read_document(path: Path) -> tuple[dt.date | None, bool]:
-    """(printed document date or None, all pages present) from the PDF's text layer."""
-    reader = PdfReader(io.BytesIO(path.read_bytes()))
-    present, total, date = set(), 0, None
-    for page in reader.pages:
-        text = page.extract_text() or ""
-        mark = PAGE_MARK.search(text)
-        assert mark, f"{path}: a page without 'Page X of N'"
-        present.add(int(mark.group(1)))
-        total = int(mark.group(2))
-        found = DATE_LINE.search(text)
-        if found and date is None:
-            day, month, year = found.groups()
-            date = dt.date(int(year), MONTHS.index(month) + 1, int(day))
-    return date, present == set(range(1, total + 1))
-
-
-def _supplied(pack: corpus.Pack, kind: str) -> list[Path]:
-    """Files of ``kind`` the product asks for on this pack's line and incident type."""
-    facts = {f.key: f.value for f in pack.facts.facts}
-    line = pack.labels.line
-    if kind == "repair_quote":
-        asked = line == "home" or facts["incident_type"] in QUOTE_TYPES.get(line, set())
-    else:
-        asked = line == "contents"
-    if not asked:
-        return []
-    return [pack.path / "input" / "materials" / m.file for m in pack.materials.materials
-            if m.evidence_kind == kind]
-
-
-def _document_check(pack: corpus.Pack, kind: str, incident: dt.date) -> tuple[str, bool]:
-    files = _supplied(pack, kind)
-    if not files:
-        return "not_applicable", False
-    date, complete = _read_document(files[0])
-    if date is None:
-        return "not_checked", not complete
-    if kind == "purchase_receipt":
-        return ("hit" if date > incident else "clear"), not complete
-    return ("hit" if date < incident else "clear"), not complete
-
-
-def derive_checks(pack: corpus.Pack) -> tuple[dict[str, str], bool]:
-    """The four review checks by the rules, and whether a supplied document lacks pages."""
-    facts = {f.key: f.value for f in pack.facts.facts}
-    incident = _day(str(facts["incident_date"]))
-    cols = pack.setup.collections
-    policy = next(p for p in cols["policies"] if p["policy_number"] == facts["policy_number"])
-    recent = [c for c in cols.get("prior_claims", [])
-              if c["customer_id"] == policy["customer_id"]
-              and 0 < (incident - _day(c["claim_date"])).days <= 365]
-    since_start = (incident - _day(policy["start_date"])).days
-    receipt, receipt_incomplete = _document_check(pack, "purchase_receipt", incident)
-    quote, quote_incomplete = _document_check(pack, "repair_quote", incident)
-    checks = {
-        "receipt_after_incident": receipt,
-        "quote_before_incident": quote,
-        "prior_claims_12m": "hit" if len(recent) >= 2 else "clear",
-        "policy_start_30d": "hit" if 0 <= since_start < 30 else "clear",
-    }
-    return checks, receipt_incomplete or quote_incomplete
+def _incident(pack: corpus.Pack) -> dt.date:
+    return _day(str(next(f.value for f in pack.facts.facts if f.key == "incident_date")))
 
 
 def test_every_line_covered_each_pack_its_own_scenario(manifest, packs) -> None:
@@ -116,7 +50,27 @@ def test_every_line_covered_each_pack_its_own_scenario(manifest, packs) -> None:
     assert lines["motor"] >= 5 and lines["home"] >= 3 and lines["contents"] >= 2, lines
     assert len({e.scenario for e in manifest.packs.values()}) == len(packs)
     for pack_id, entry in manifest.packs.items():
+        assert pack_id.startswith(f"{manifest.id_prefix}-")
         assert pack_id[4] == {"motor": "M", "home": "H", "contents": "C"}[entry.line]
+
+
+def test_every_v03_feature_has_a_pack(manifest, packs) -> None:
+    """A later fact, an unknown time, a time window, a non-GBP amount, a receipt handed over
+    on a home claim (one hit, one clear), an invoice, and arrival by requests and by actions."""
+    entries = manifest.packs.values()
+    assert any(e.has_later_fact for e in entries)
+    assert any("incident_time" in p.labels.unknown_facts for p in packs.values())
+    assert any(e.has_time_window for e in entries)
+    assert any(set(e.currencies) - {"GBP"} for e in entries)
+    home_receipts = [corpus.derive_review(p).checks["receipt_after_incident"]
+                     for p in packs.values() if p.labels.line == "home" and p.persona.hands_over]
+    assert {"hit", "clear"} <= set(home_receipts)
+    kinds = {m.evidence_kind for p in packs.values() for m in p.materials.materials}
+    assert {"invoice", "receipt"} <= kinds
+    arrivals = [a for p in packs.values() for a in
+                [m.later.arrives for m in p.materials.materials if m.later]
+                + [f.later.arrives for f in p.facts.facts if f.later] if a is not None]
+    assert any(a.after_requests for a in arrivals) and any(a.after_actions for a in arrivals)
 
 
 def test_manifest_agrees_with_each_pack(manifest, packs) -> None:
@@ -132,16 +86,18 @@ def test_manifest_agrees_with_each_pack(manifest, packs) -> None:
         assert entry.has_later_material == any(
             m.availability == "later" for m in pack.materials.materials), pack_id
         assert entry.has_not_checked == ("not_checked" in labels.review.checks.values()), pack_id
+        assert entry.has_unknown_fact == bool(labels.unknown_facts), pack_id
+        assert entry.handed_over_unasked == bool(pack.persona.hands_over), pack_id
 
 
 def test_every_check_outcome_follows_the_rules(packs) -> None:
     for pack_id, pack in packs.items():
-        checks, incomplete = derive_checks(pack)
-        assert dict(pack.labels.review.checks) == checks, pack_id
-        assert pack.labels.review.review_required == review_required_from(checks), pack_id
+        derived = corpus.derive_review(pack)
+        assert dict(pack.labels.review.checks) == derived.checks, (pack_id, derived.notes)
+        assert pack.labels.review.review_required == review_required_from(derived.checks)
         reasons = set(pack.labels.triage.required_reasons)
-        assert ("review_required" in reasons) == review_required_from(checks), pack_id
-        assert ("document_incomplete" in reasons) == incomplete, pack_id
+        assert ("review_required" in reasons) == derived.review_required, pack_id
+        assert ("document_incomplete" in reasons) == derived.document_incomplete, pack_id
 
 
 def test_at_least_three_flagged_one_per_kind_of_signal(manifest, packs) -> None:
@@ -156,8 +112,7 @@ def test_at_least_three_flagged_one_per_kind_of_signal(manifest, packs) -> None:
     assert by_receipt and by_quote and by_two_weak, (by_receipt, by_quote, by_two_weak)
     # the two weak signals: two or more other claims in the year and a fresh policy
     for pack_id in by_two_weak:
-        facts = {f.key: f.value for f in packs[pack_id].facts.facts}
-        incident = _day(str(facts["incident_date"]))
+        incident = _incident(packs[pack_id])
         policy = packs[pack_id].setup.collections["policies"][0]
         assert 0 <= (incident - _day(policy["start_date"])).days < 30
 
@@ -170,14 +125,9 @@ def test_at_least_three_innocent_controls_that_look_suspicious(manifest, packs) 
         assert not pack.labels.review.review_required, pack_id
         checks = pack.labels.review.checks
         weak_hits = sum(checks[c] == "hit" for c in WEAK_CHECKS)
-        incident = _day(str(next(f.value for f in pack.facts.facts
-                                 if f.key == "incident_date")))
-        near_dates = []
-        for kind in ("purchase_receipt", "repair_quote"):
-            for path in _supplied(pack, kind):
-                date, _ = _read_document(path)
-                if date is not None and abs((date - incident).days) <= 1:
-                    near_dates.append(date)
+        incident = _incident(pack)
+        near_dates = [d.date for d in corpus.derive_review(pack).documents
+                      if d.date is not None and abs((d.date - incident).days) <= 1]
         # suspicious-looking: exactly one weak signal, or a document dated at the boundary
         assert weak_hits == 1 or near_dates, pack_id
 
@@ -185,14 +135,11 @@ def test_at_least_three_innocent_controls_that_look_suspicious(manifest, packs) 
 def test_a_missing_page_holds_the_date(packs) -> None:
     found = []
     for pack_id, pack in packs.items():
-        for check, kind in (("quote_before_incident", "repair_quote"),
-                            ("receipt_after_incident", "purchase_receipt")):
-            if pack.labels.review.checks[check] != "not_checked":
-                continue
-            date, complete = _read_document(_supplied(pack, kind)[0])
-            assert date is None and not complete, pack_id
-            assert "document_incomplete" in pack.labels.triage.required_reasons, pack_id
-            found.append(pack_id)
+        derived = corpus.derive_review(pack)
+        for d in derived.documents:
+            if d.status == "missing_page":
+                assert "document_incomplete" in pack.labels.triage.required_reasons, pack_id
+                found.append(pack_id)
     assert found
 
 
@@ -202,7 +149,9 @@ def test_a_material_comes_later(packs) -> None:
     assert later
     for pack_id, m in later:
         assert m.later is not None and m.later.describe_before.strip(), pack_id
-        assert 1 <= m.later.available_after_messages <= 5, pack_id
+        arrives = m.later.arrives
+        assert arrives is None or 1 <= (arrives.after_messages or arrives.after_actions
+                                        or arrives.after_requests or 0) <= 12, pack_id
 
 
 def test_all_styles_and_all_session_modes(manifest) -> None:
@@ -231,7 +180,6 @@ def test_signed_in_sessions_have_a_working_account(packs) -> None:
 
 def test_messages_state_absolute_dates_matching_the_facts(packs) -> None:
     for pack_id, pack in packs.items():
-        incident = _day(str(next(f.value for f in pack.facts.facts
-                                 if f.key == "incident_date")))
+        incident = _incident(pack)
         printed = f"{incident.day} {MONTHS[incident.month - 1]} {incident.year}"
         assert printed.lower() in pack.initial_message.lower(), pack_id

@@ -88,3 +88,46 @@ def test_a_screen_without_attach_control_offers_no_attach(view: corpus.CustomerV
     assert "Attach a file" not in messages[1]["content"]
 
 
+
+
+def test_a_later_fact_enters_the_prompt_only_once_learned(view: corpus.CustomerView) -> None:
+    import dataclasses
+    import json
+
+    from corpus.formats import Arrival, LaterFact
+
+    reg = next(f for f in view.facts if f.key == "vehicle_registration")
+    later = reg.model_copy(update={"later": LaterFact(
+        describe_before="I'll find it in the logbook.", arrives=Arrival(after_requests=2))})
+    v = dataclasses.replace(view, facts=tuple(later if f.key == reg.key else f
+                                               for f in view.facts))
+    before = json.dumps(_build(v))
+    assert reg.value not in before and reg.say not in before
+    assert "I'll find it in the logbook." in before
+    learned = corpus.build_customer_messages(v, ScreenReading(), [], [], [],
+                                             learned_facts=["vehicle_registration"])
+    assert reg.say in learned[0]["content"]
+
+
+def test_a_file_handed_over_unasked_says_when(view: corpus.CustomerView) -> None:
+    import dataclasses
+
+    from corpus.formats import HandOver
+
+    persona = view.persona.model_copy(update={"hands_over": [
+        HandOver(file="repair-quote.pdf", when="with_first_upload")]})
+    system = _build(dataclasses.replace(view, persona=persona))[0]["content"]
+    assert ("repair-quote.pdf (the garage's quote) - you have it now; you hand it over "
+            "without being asked, right after you first upload a file") in system
+
+
+def test_a_later_material_is_described_until_it_arrives(view: corpus.CustomerView) -> None:
+    import dataclasses
+
+    from corpus.formats import Arrival
+
+    later = dataclasses.replace(view.materials[1], availability="later",
+                                describe_before="The garage is still writing it up.",
+                                arrives=Arrival(after_messages=3))
+    v = dataclasses.replace(view, materials=(view.materials[0], later))
+    assert "The garage is still writing it up." in _build(v)[1]["content"]

@@ -31,7 +31,7 @@ def test_view_holds_the_customer_files_only() -> None:
     assert [m.file for m in view.materials] == ["photo-rear-bumper.jpg", "repair-quote.pdf"]
     quote = view.material("repair-quote.pdf")
     assert quote.label == "the garage's quote" and quote.path.is_file()
-    assert quote.availability == "at_start" and quote.available_after(0)
+    assert quote.availability == "at_start" and quote.available(corpus.Progress())
     fields = {f.name for f in dataclasses.fields(corpus.CustomerMaterial)}
     assert "evidence_kind" not in fields
     assert "evidence_kind" not in repr(view)
@@ -75,12 +75,47 @@ def test_later_material_fields(pack_copy: Path) -> None:
     data = json.loads(path.read_text())
     data["materials"][1]["availability"] = "later"
     data["materials"][1]["later"] = {"describe_before": "The garage said they would email it.",
-                                     "available_after_messages": 4}
+                                     "arrives": {"after_messages": 4}}
     path.write_text(json.dumps(data))
     quote = corpus.load_customer_view(pack_copy).material("repair-quote.pdf")
     assert quote.describe_before == "The garage said they would email it."
-    assert quote.available_after_messages == 4
-    assert not quote.available_after(3) and quote.available_after(4)
+    assert quote.arrives is not None and quote.arrives.after_messages == 4
+    assert not quote.available(corpus.Progress(messages=3, actions=9))
+    assert quote.available(corpus.Progress(messages=4))
+
+
+@pytest.mark.parametrize(("arrives", "before", "after"), [
+    ({"after_actions": 3}, corpus.Progress(messages=3, actions=2),
+     corpus.Progress(messages=1, actions=3)),
+    ({"after_requests": 2}, corpus.Progress(actions=9, requests={"repair-quote.pdf": 1}),
+     corpus.Progress(requests={"repair-quote.pdf": 2})),
+])
+def test_later_material_by_actions_or_requests(pack_copy: Path, arrives, before, after) -> None:
+    import json
+
+    path = pack_copy / "input/materials.json"
+    data = json.loads(path.read_text())
+    data["materials"][1]["availability"] = "later"
+    data["materials"][1]["later"] = {"describe_before": "Not yet.", "arrives": arrives}
+    path.write_text(json.dumps(data))
+    quote = corpus.load_customer_view(pack_copy).material("repair-quote.pdf")
+    assert not quote.available(before) and quote.available(after)
+
+
+def test_a_later_fact_is_known_only_once_it_arrives(pack_copy: Path) -> None:
+    import json
+
+    path = pack_copy / "input/facts.json"
+    data = json.loads(path.read_text())
+    time = next(f for f in data["facts"] if f["key"] == "incident_time")
+    time["later"] = {"describe_before": "My dashcam has it; I'll look.",
+                     "arrives": {"after_requests": 2}}
+    path.write_text(json.dumps(data))
+    view = corpus.load_customer_view(pack_copy)
+    fact = next(f for f in view.facts if f.key == "incident_time")
+    assert not view.knows(fact, corpus.Progress(requests={"incident_time": 1}))
+    assert view.knows(fact, corpus.Progress(requests={"incident_time": 2}))
+    assert "My dashcam has it; I'll look." in view.visible_text()
 
 
 def test_missing_material_names_field(pack_copy: Path) -> None:

@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
+from corpus.formats.matching import kind_of, values_match
 from example_app import REF_PATTERN
 from example_app._wording import load
-from scoring._normalise import kind_of, values_match
 from scoring._state_checks import get_path, matches
 
 from ._html import elements, texts
 from ._mapping import Mapping
-from .conftest import PACKS
+from .conftest import kestrel_packs
 
-PACK_DIRS = sorted(p for p in PACKS.glob("CTL-*") if (p / "setup.json").exists())
+PACK_DIRS = kestrel_packs()
 FILE_KINDS = {"damage_photo": ("damage_photo", "scene_photo", "item_photo"),
               "repair_quote": ("repair_quote",), "purchase_receipt": ("purchase_receipt",)}
 # Oracles name the product's own claim number as {claim_number}: Kestrel's pattern here.
@@ -59,8 +59,9 @@ def play(k, pack: Path) -> tuple[dict, list[str]]:
         elif step["kind"] == "file":
             m = next((m for m in materials if m["evidence_kind"] in FILE_KINDS[step["key"]]),
                      None)
+            arrives = (m or {}).get("later", {}).get("arrives") or {}
             ready = m is not None and (m["availability"] == "at_start"
-                                       or len(said) >= m["later"]["available_after_messages"])
+                                       or len(said) >= arrives.get("after_messages", 10**6))
             if ready:
                 f = pack / "input" / "materials" / m["file"]
                 mime = "application/pdf" if f.suffix == ".pdf" else "image/jpeg"

@@ -21,13 +21,13 @@ import pytest
 
 import corpus
 from corpus.formats import ScreenReading
+from corpus.formats.matching import kind_of, values_match
 from harness.customers import CustomerContext, ScriptedCustomer, material_availability
-from scoring._normalise import kind_of, values_match
 
 from ._mapping import Mapping
-from .conftest import PACKS
+from .conftest import kestrel_packs
 
-PACK_DIRS = sorted(p for p in PACKS.glob("CTL-*") if (p / "setup.json").exists())
+PACK_DIRS = kestrel_packs()
 CONFIRM_STEPS = ("Review details", "Create claim")
 
 
@@ -57,7 +57,8 @@ def journey(k, pack: Path, confirm_first: bool = True) -> tuple[dict, list[tuple
         confirm = [b for b in screen.buttons if b in CONFIRM_STEPS]
         action = None
         if not confirm_first or not confirm or "?" in screen.latest_reply:
-            available, later = material_availability(view, sent)
+            available, later = material_availability(
+                view, corpus.Progress(messages=sent, actions=len(actions) + 1))
             ctx = CustomerContext(step=step, messages_sent=sent, available_files=available,
                                   later_files=later, uploaded=list(uploaded))
             action = customer.decide(screen, ctx)

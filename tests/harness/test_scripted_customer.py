@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus import load_customer_view
-from corpus.formats import ScreenReading
+from corpus import Progress, load_customer_view
+from corpus.formats import Arrival, ScreenReading
 from harness.customers import CustomerContext, ScriptedCustomer, material_availability
 
 PACK = Path(__file__).resolve().parents[2] / "packs" / "CTL-M-001"
@@ -24,10 +24,13 @@ def customer(view):
     return ScriptedCustomer(view)
 
 
-def ctx(view, sent=1, uploaded=(), signed_in=False):
-    available, later = material_availability(view, sent)
+def ctx(view, sent=1, uploaded=(), signed_in=False, actions=None, requests=None, learned=()):
+    progress = Progress(messages=sent, actions=sent if actions is None else actions,
+                        requests=requests or {})
+    available, later = material_availability(view, progress)
     return CustomerContext(step=1, messages_sent=sent, available_files=available,
-                           later_files=later, uploaded=list(uploaded), signed_in=signed_in)
+                           later_files=later, uploaded=list(uploaded), signed_in=signed_in,
+                           actions_taken=progress.actions, learned_facts=list(learned))
 
 
 def decide(customer, view, screen, **kw):
@@ -103,7 +106,7 @@ def test_later_material_is_described_before_it_is_available(view):
 
     quote = view.material("repair-quote.pdf")
     later = replace(quote, availability="later", describe_before="The garage is sending it "
-                    "tomorrow.", available_after_messages=4)
+                    "tomorrow.", arrives=Arrival(after_messages=4))
     later_view = replace(view, materials=(view.materials[0], later))
     customer = ScriptedCustomer(later_view)
     screen = ScreenReading(latest_reply="Could you upload the repair quote?")
@@ -164,3 +167,157 @@ def test_never_volunteers_when_nothing_is_asked(customer, view):
 def test_deterministic(customer, view):
     screen = ScreenReading(latest_reply="When did it happen and what time?")
     assert decide(customer, view, screen) == decide(customer, view, screen)
+
+
+# --------------------------------------------------------------------------- v0.3 behaviour
+
+SUMMARY = ("Here is what I have so far. Please check the details and press \"Confirm these "
+           "details\" if they are right, or tell me what to change.")
+CONFIRM = ["Confirm these details", "Talk to a person"]
+
+
+def panel(**rows: str) -> str:
+    """A 'what we have so far' panel as its visible text (one tab-separated row per detail)."""
+    good = {"Policy number": "NWF-POL-100234", "Date of the incident": "12 March 2026",
+            "Time of the incident": "17:40", "What kind of incident": "Collision",
+            "Where it happened": "Hallam Road, Sheffield",
+            "What happened": "The car behind drove into me at the lights.",
+            "Vehicle registration": "LK19 XRD", "Car can still be driven": "Yes",
+            "Another vehicle or person involved": "Yes", "Anyone hurt": "No"}
+    good.update(rows)
+    lines = ["What we have so far", "Detail\tValue\tState"]
+    lines += [f"{label}\t{value}\tsuggested" for label, value in good.items()]
+    return "\n".join(lines + ["Files", "Photo of the damage: received"])
+
+
+@pytest.mark.parametrize("reply", [
+    "Thanks, I've received your photo. Please upload your repair quote.",
+    "Thanks, I've received your photo (photo-rear-bumper.jpg). Please upload your repair quote "
+    "using the attach button.",
+])
+def test_an_acknowledgement_is_not_a_request(customer, view, reply):
+    action = decide(customer, view, ScreenReading(latest_reply=reply),
+                    uploaded=["photo-rear-bumper.jpg"])
+    assert action.kind == "upload" and action.file == "repair-quote.pdf"
+
+
+def test_a_file_that_has_not_arrived_is_still_asked_for(customer, view):
+    reply = "We haven't received your photo yet. Please upload a photo of the damage."
+    action = decide(customer, view, ScreenReading(latest_reply=reply))
+    assert action.kind == "upload" and action.file == "photo-rear-bumper.jpg"
+
+
+def test_a_right_summary_is_confirmed(customer, view):
+    screen = ScreenReading(latest_reply=SUMMARY, facts_panel=panel(), buttons=CONFIRM)
+    action = decide(customer, view, screen)
+    assert action.kind == "click" and action.label == "Confirm these details"
+
+
+@pytest.mark.parametrize(("rows", "label", "says"), [
+    ({"Date of the incident": "13 March 2026"}, "Date of the incident", "incident_date"),
+    ({"Time of the incident": "Not known"}, "Time of the incident", "incident_time"),
+    ({"Time of the incident": "—"}, "Time of the incident", "incident_time"),
+    ({"Anyone hurt": "Yes"}, "Anyone hurt", "injuries"),
+    ({"Vehicle registration": "LK19 XRO"}, "Vehicle registration", "vehicle_registration"),
+])
+def test_a_wrong_or_missing_detail_is_corrected_not_confirmed(customer, view, rows, label, says):
+    screen = ScreenReading(latest_reply=SUMMARY, facts_panel=panel(**rows), buttons=CONFIRM)
+    action = decide(customer, view, screen)
+    assert action.kind == "say" and action.corrects == [label]
+    assert action.text == (f"{view.persona.correction_phrase} {label}: "
+                           f"{fact(view, says).say}")
+
+
+def test_a_value_the_customer_never_knew_is_corrected(view):
+    from dataclasses import replace
+
+    without_time = replace(view, facts=tuple(f for f in view.facts if f.key != "incident_time"))
+    screen = ScreenReading(latest_reply=SUMMARY, facts_panel=panel(), buttons=CONFIRM)
+    action = decide(ScriptedCustomer(without_time), without_time, screen)
+    assert action.kind == "say" and action.corrects == ["Time of the incident"]
+    assert action.text.endswith(f"Time of the incident: {view.persona.dont_know_phrase}")
+
+
+def test_free_text_worded_differently_is_not_nitpicked(customer, view):
+    screen = ScreenReading(latest_reply=SUMMARY, buttons=CONFIRM, facts_panel=panel(**{
+        "What happened": "Rear-ended while waiting at a red light",
+        "Where it happened": "Crookes Road junction"}))
+    assert decide(customer, view, screen).kind == "click"
+
+
+def test_a_summary_in_the_reply_itself_is_checked(customer, view):
+    reply = "Please check and confirm these details:\nDate: 12 March 2026\nTime: 18:40"
+    action = decide(customer, view, ScreenReading(latest_reply=reply, buttons=CONFIRM))
+    assert action.kind == "say" and action.corrects == ["Time"]
+
+
+def test_gives_up_when_the_product_keeps_a_wrong_value(view):
+    customer = ScriptedCustomer(view)
+    screen = ScreenReading(latest_reply=SUMMARY, buttons=CONFIRM,
+                           facts_panel=panel(**{"Date of the incident": "13 March 2026"}))
+    kinds = [decide(customer, view, screen).kind for _ in range(3)]
+    assert kinds == ["say", "say", "done"]
+    last = decide(customer, view, screen)
+    assert last.corrects == ["Date of the incident"] and last.text  # last words still sent
+
+
+def _with_hand_over(view, when, after_actions=None):
+    from dataclasses import replace
+
+    from corpus.formats import HandOver
+
+    persona = view.persona.model_copy(update={"hands_over": [
+        HandOver(file="repair-quote.pdf", when=when, after_actions=after_actions)]})
+    return replace(view, persona=persona)
+
+
+def test_hands_over_unasked_only_when_the_persona_says(view):
+    question = ScreenReading(latest_reply="Was anyone hurt?", chips=["Yes", "No"])
+    # never unasked without the trait
+    assert decide(ScriptedCustomer(view), view, question,
+                  uploaded=["photo-rear-bumper.jpg"]).kind == "click"
+    first = _with_hand_over(view, "with_first_upload")
+    assert decide(ScriptedCustomer(first), first, question).kind == "click"  # nothing uploaded
+    action = decide(ScriptedCustomer(first), first, question, uploaded=["photo-rear-bumper.jpg"])
+    assert action.kind == "upload" and action.file == "repair-quote.pdf"
+    counted = _with_hand_over(view, "after_actions", 5)
+    assert decide(ScriptedCustomer(counted), counted, question, actions=4).kind == "click"
+    assert decide(ScriptedCustomer(counted), counted, question, actions=5).kind == "upload"
+    before = _with_hand_over(view, "before_confirming")
+    assert decide(ScriptedCustomer(before), before, question, actions=9).kind == "click"
+    summary = ScreenReading(latest_reply=SUMMARY, facts_panel=panel(), buttons=CONFIRM)
+    assert decide(ScriptedCustomer(before), before, summary).file == "repair-quote.pdf"
+
+
+def test_a_later_fact_is_described_until_it_arrives(view):
+    from dataclasses import replace
+
+    from corpus.formats import LaterFact
+
+    reg = fact(view, "vehicle_registration").model_copy(update={"later": LaterFact(
+        describe_before="I'll find it in the logbook.", arrives=Arrival(after_requests=2))})
+    later_view = replace(view, facts=tuple(reg if f.key == reg.key else f for f in view.facts))
+    customer = ScriptedCustomer(later_view)
+    screen = ScreenReading(latest_reply="What is the registration of your car?")
+    assert decide(customer, later_view, screen).text == "I'll find it in the logbook."
+    known = decide(customer, later_view, screen, learned=["vehicle_registration"])
+    assert known.text == reg.say
+
+
+def test_the_tracker_counts_requests_messages_and_actions(view):
+    from corpus.formats import CustomerAction
+    from harness.customers import JourneyTracker
+
+    tracker = JourneyTracker(view)
+    tracker.acted(CustomerAction(kind="say", text="hello"))
+    tracker.acted(CustomerAction(kind="click", label="Yes"))
+    tracker.acted(CustomerAction(kind="done"))  # ending without words is no action
+    tracker.agent_replied(["Thanks, I've received your repair quote.",
+                           "Please upload your repair quote.",
+                           "Before I sum up: do you have the registration of your car now?"])
+    tracker.agent_replied(["If so, please upload it; otherwise tell me."],
+                          todo="Upload your repair quote")
+    assert (tracker.messages, tracker.actions) == (1, 2)
+    assert tracker.requests["repair-quote.pdf"] == 2
+    assert tracker.requests["vehicle_registration"] == 1
+    assert tracker.progress.requests["repair-quote.pdf"] == 2

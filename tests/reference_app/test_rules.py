@@ -61,8 +61,8 @@ def test_parse_yes_no(text: str, expected: bool | None) -> None:
 
 
 def test_parse_money_registration_policy_and_choice() -> None:
-    assert rules.parse_money("£1,250.50") == 1250.5
-    assert rules.parse_money("about 2k") == 2000
+    assert rules.parse_money("£1,250.50") == {"amount": 1250.5, "currency": "GBP"}
+    assert rules.parse_money("about 2k") == {"amount": 2000, "currency": "GBP"}
     assert rules.parse_registration("my car ab12cde") == "AB12 CDE"
     assert rules.parse_registration("on Irish plates, reg 211 lh 4587") == "211-LH-4587"
     assert rules.parse_registration("Irish reg 08-D-12345") == "08-D-12345"
@@ -82,6 +82,33 @@ def test_parse_money_registration_policy_and_choice() -> None:
     assert rules.parse_choice("home", "a pipe burst upstairs") == "escape_of_water"
     assert rules.parse_choice("contents", "Something else") == "other"
     assert rules.parse_choice("motor", "blue") is None
+
+
+@pytest.mark.parametrize(("text", "amount", "currency"), [
+    ("It cost NZ$2,400 in Auckland.", 2400, "NZD"),
+    ("2,400 NZD", 2400, "NZD"),
+    ("about 300 euros", 300, "EUR"),
+    ("1850", 1850, "GBP"),
+])
+def test_parse_money_keeps_the_currency(text: str, amount: float, currency: str) -> None:
+    assert rules.parse_money(text) == {"amount": amount, "currency": currency}
+
+
+@pytest.mark.parametrize(("text", "window"), [
+    ("Some time between 1pm and 4pm, I was at the shops.", "13:00-16:00"),
+    ("from 13:00 to 16:00", "13:00-16:00"),
+    ("13:00-16:00", "13:00-16:00"),
+    ("at 17:40, then again at 18:00", None),  # two times, not a window
+    ("between 4pm and 1pm", None),  # not in order
+])
+def test_parse_time_window(text: str, window: str | None) -> None:
+    assert rules.parse_time_window(text) == window
+    assert rules.parse_fact("incident_time", text) == (window or rules.parse_time(text))
+
+
+def test_a_date_is_not_a_police_reference() -> None:
+    assert rules.parse_police_reference("They'll send it by 20 March 2026.") is None
+    assert rules.parse_police_reference("It's MER-26-0221-5581.") == "MER-26-0221-5581"
 
 
 def test_extract_facts_only_when_unambiguous() -> None:
@@ -171,6 +198,32 @@ def test_receipt_after_incident(docs, incident, outcome) -> None:
     assert rules.check_receipt_after_incident(docs, incident).outcome == outcome
 
 
+def test_an_invoice_is_not_a_receipt_and_its_total_counts_for_high_value() -> None:
+    invoice = SuppliedDocument("tow.pdf", DocumentReading(
+        readable=True, kind="invoice", date="2026-03-20", pages_total=1, pages_supplied=[1],
+        total=7200.0, currency="GBP"))
+    assert rules.check_receipt_after_incident([invoice], "2026-03-14").outcome == "not_applicable"
+    assert rules.check_quote_before_incident([invoice], "2026-03-14").outcome == "not_applicable"
+    assert "high_value" in rules.triage("motor", {}, [invoice], False).reasons
+
+
+def test_a_receipt_whoever_asked_for_it() -> None:
+    pdf = make_pdf("RECEIPT", "Receipt date", "20 March 2026")
+    doc = SuppliedDocument("r.pdf", rules.read_document(pdf))
+    assert rules.check_receipt_after_incident([doc], "2026-03-14").outcome == "hit"
+
+
+@pytest.mark.parametrize(("value", "high"), [
+    ({"amount": 9000, "currency": "NZD"}, False),  # 4230 GBP at the reference rate
+    ({"amount": 12000, "currency": "NZD"}, True),
+    ({"amount": 6000, "currency": "XYZ"}, False),  # no rate: never high value
+    (5001, True),
+])
+def test_high_value_in_pounds_at_the_reference_rates(value: object, high: bool) -> None:
+    reasons = rules.triage("contents", {"items_value": value}, [], False).reasons
+    assert ("high_value" in reasons) is high
+
+
 @pytest.mark.parametrize(
     "docs,incident,outcome",
     [
@@ -203,6 +256,8 @@ def test_quote_date_on_missing_page_is_not_checked_and_says_why() -> None:
         (True, ["2025-09-01", "2026-01-10"], "hit"),
         (True, ["2024-01-01", "2026-01-10"], "clear"),  # one is older than 365 days
         (True, ["2025-03-14", "2026-03-14"], "hit"),  # both ends of the window count
+        (True, ["2025-03-13", "2026-03-14"], "clear"),  # 366 days before does not
+        (True, ["2026-03-15", "2026-03-20"], "clear"),  # after the incident never counts
     ],
 )
 def test_prior_claims_12m(found, dates, outcome) -> None:

@@ -247,13 +247,17 @@ def write_corpus(root: Path, labels_list: list[Labels], session: str = "anonymou
 
 def write_run(run_dir: Path, corpus_root: Path,
               trials: list[tuple[Labels, int, Variant | None]], *, run_id: str = "run-1",
-              self_test: bool = False, corpus_version: str = "0.2.0") -> Path:
+              self_test: bool = False, corpus_version: str = "0.2.0",
+              corpora: list[dict[str, Any]] | None = None) -> Path:
+    """A run record; ``corpora`` lists every corpus (id_prefix, version, path) when the run
+    held several."""
     run_dir.mkdir(parents=True, exist_ok=True)
     entries = [build_trial(run_dir, lab, n, v) for lab, n, v in trials]
     run = {
         "run_id": run_id, "created_at": _ts(0), "self_test": self_test,
         "harness": {"version": "0.2.0"},
         "corpus": {"version": corpus_version, "hash": "abc", "path": str(corpus_root)},
+        "corpora": [{"hash": "abc", **c} for c in corpora or []],
         "product": {"profile": "reference", "base_urls": ["http://127.0.0.1:1"],
                     "runtime": "controlled" if self_test else "reference"},
         "customer": {"kind": "scripted"},

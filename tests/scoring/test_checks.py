@@ -6,10 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from corpus.formats import COMPONENTS, HumanVerdicts, RunRecord, StaffReading, TrialEntry
+from corpus.formats import (
+    COMPONENTS,
+    HumanVerdicts,
+    Money,
+    RunRecord,
+    StaffReading,
+    TimeWindow,
+    TrialEntry,
+)
+from corpus.formats.matching import values_match
 from corpus.formats.run import StaffFact
 from scoring import load_trial, score_trial
-from scoring._normalise import values_match
 
 from .builders import Variant, build_trial, make_labels, write_run
 
@@ -137,6 +145,57 @@ def test_wrong_and_unconfirmed_facts(tmp_path):
     assert facts.failure_modes == ["unconfirmed_fact", "wrong_fact"]
     assert "vehicle_registration 'LK19 XRE', expected 'LK19 XRD'" in facts.explanation
     assert "injuries is suggested, not confirmed" in facts.explanation
+
+
+def _staff_facts(tmp_path, labels, **shown: tuple[str, str] | None):
+    """Score ``labels`` with the staff side showing ``shown`` (key -> (value, state))."""
+    run_dir = write_run(tmp_path / "run", tmp_path / "packs", [(labels, 1, None)])
+    staff_path = run_dir / "CTL-M-001/trial-1/staff.json"
+    staff = StaffReading.model_validate_json(staff_path.read_text())
+    for key, value in shown.items():
+        if value is None:
+            staff.facts.pop(key, None)
+        else:
+            staff.facts[key] = StaffFact(value=value[0], state=value[1])
+    staff_path.write_text(staff.model_dump_json())
+    run = RunRecord.model_validate_json((run_dir / "run.json").read_text())
+    return score_trial(load_trial(run, run_dir, run.trials[0]), labels)
+
+
+def test_not_known_shown_for_a_known_fact_is_missing_not_wrong(tmp_path):
+    sheet = _staff_facts(tmp_path, make_labels(), vehicle_registration=("not known", "unknown"))
+    facts = _comp(sheet, "facts")
+    assert facts.failure_modes == ["missing_fact"]
+    assert "shown as not known" in facts.explanation
+
+
+@pytest.mark.parametrize(("shown", "status", "modes"), [
+    (("not known", "unknown"), "pass", []),
+    (("to follow", "to_follow"), "pass", []),
+    (("00:00", "confirmed"), "fail", ["invented_fact"]),
+    (None, "fail", ["missing_fact"]),
+])
+def test_an_unknown_time_must_be_recorded_as_not_known(tmp_path, shown, status, modes):
+    expected = {k: v for k, v in make_labels().expected_facts.items() if k != "incident_time"}
+    labels = make_labels(expected_facts=expected,
+                         unknown_facts={"incident_time": "the customer was away"})
+    comp = _comp(_staff_facts(tmp_path, labels, incident_time=shown), "incident_datetime")
+    assert (comp.status, comp.failure_modes) == (status, modes)
+
+
+@pytest.mark.parametrize(("shown", "status", "modes"), [
+    (("13:00-16:00", "confirmed"), "pass", []),
+    (("13:00", "confirmed"), "fail", ["window_collapsed"]),
+    (("not known", "unknown"), "fail", ["window_as_unknown"]),
+    (("09:00-11:00", "confirmed"), "fail", ["wrong_fact"]),
+    (("13:00-16:00", "suggested"), "fail", ["unconfirmed_fact"]),
+])
+def test_a_time_window_has_its_own_failure_modes(tmp_path, shown, status, modes):
+    expected = {**make_labels().expected_facts,
+                "incident_time": {"earliest": "13:00", "latest": "16:00"}}
+    labels = make_labels(expected_facts=expected)
+    comp = _comp(_staff_facts(tmp_path, labels, incident_time=shown), "incident_datetime")
+    assert (comp.status, comp.failure_modes) == (status, modes)
 
 
 def test_optional_fact_only_judged_when_present(tmp_path):
@@ -306,6 +365,18 @@ def test_self_test_is_recorded_on_the_sheet(tmp_path):
         ("money", 1250, "£1,205", False),
         ("choice", "escape_of_water", "Escape of water", True),
         ("choice", "collision", "Theft", False),
+        ("money", Money(amount=2400, currency="NZD"), "NZ$2,400", True),
+        ("money", Money(amount=2400, currency="NZD"), "2400 NZD", True),
+        ("money", Money(amount=2400, currency="NZD"), "£2,400", False),
+        ("money", Money(amount=2400, currency="NZD"), "2400", False),  # no currency: pounds
+        ("money", Money(amount=2400, currency="NZD"), "$2,400", True),  # a dollar currency
+        ("money", Money(amount=1850, currency="GBP"), "1850", True),
+        ("time_window", TimeWindow(earliest="13:00", latest="16:00"), "13:00-16:00", True),
+        ("time_window", TimeWindow(earliest="13:00", latest="16:00"),
+         "between 1pm and 4pm", True),
+        ("time_window", TimeWindow(earliest="13:00", latest="16:00"), "13:00", False),
+        ("time_window", TimeWindow(earliest="13:00", latest="16:00"), "13:00-15:00", False),
+        ("time", "13:00", "13:00-16:00", False),  # a window is not the point it starts at
         ("code", "LK19 XRD", "lk19xrd", True),
         ("text", "Hallam Road, Sheffield", "  hallam road  sheffield ", True),
         ("text", "Hallam Road at the junction with Crookes Road, Sheffield",

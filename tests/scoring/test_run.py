@@ -72,7 +72,7 @@ def test_summary_numbers(tmp_path):
     assert summary.review.false_positive == 0 and summary.review.true_negative == 5
     # slices and the reading list
     assert set(summary.slices) == {"line", "flagged_vs_innocent", "message_style",
-                                   "session_mode"}
+                                   "session_mode", "corpus"}
     assert summary.slices["message_style"]["typos"].packs == 1
     assert summary.slices["flagged_vs_innocent"]["innocent_control"].trials == 2
     assert summary.slices["session_mode"]["anonymous"].packs == 3
@@ -170,3 +170,32 @@ def test_corpus_root_override(tmp_path):
     with pytest.raises(PackError):
         score_run(run_dir)
     assert score_run(run_dir, moved).trials == 9
+
+
+def test_two_corpora_are_reported_apart(tmp_path):
+    """A run over the public corpus and a held-out one: each corpus gets its own numbers, and
+    each pack's oracle is read from its own corpus (named by its id prefix)."""
+    public = [make_labels("CTL-M-001"), make_labels("CTL-M-002")]
+    held_out = [make_labels("HLD-M-001")]
+    write_corpus(tmp_path / "packs", public)
+    write_corpus(tmp_path / "held-out", held_out)
+    corpora = [{"id_prefix": "CTL", "version": "0.3.0", "path": str(tmp_path / "packs")},
+               {"id_prefix": "HLD", "name": "held-out", "version": "1.0.0",
+                "path": str(tmp_path / "held-out")}]
+    trials = [(public[0], 1, None), (public[1], 1, Variant(flag=True)), (held_out[0], 1, None)]
+    run_dir = write_run(tmp_path / "run", tmp_path / "packs", trials, corpora=corpora,
+                        corpus_version="0.3.0")
+    summary = score_run(run_dir)
+    by = {c.id_prefix: c for c in summary.corpora}
+    assert [c.id_prefix for c in summary.corpora] == ["CTL", "HLD"]
+    assert (by["CTL"].packs, by["CTL"].successes, by["CTL"].mean_success.estimate) == (2, 1, 0.5)
+    assert (by["HLD"].packs, by["HLD"].successes, by["HLD"].mean_success.estimate) == (1, 1, 1.0)
+    assert by["HLD"].name == "held-out" and by["HLD"].version == "1.0.0"
+    assert by["CTL"].failure_modes and not by["HLD"].failure_modes
+    assert summary.slices["corpus"]["HLD"].packs == 1
+    sheet = Sheet.model_validate_json((run_dir / "HLD-M-001/trial-1/sheet.json").read_text())
+    assert sheet.corpus == "HLD"
+    # the held-out oracle lives only in its own folder: a missing folder is named
+    (tmp_path / "held-out").rename(tmp_path / "moved")
+    with pytest.raises(PackError, match="labels.json"):
+        score_run(run_dir)

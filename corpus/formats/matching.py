@@ -1,12 +1,16 @@
-"""Comparing a shown fact value with the oracle's, after normalisation by kind.
+"""Reading a fact value shown by a product and comparing it with a pack's value, by kind.
 
 Kinds follow docs/claim-rules.md. A value that cannot be read as its kind never matches.
+The scorer compares the staff side with the oracle this way, and the scripted customer
+compares a summary on screen with its own facts the same way: one rule for both.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+
+from .values import HOME_CURRENCY, Money, TimeWindow
 
 # Fact key -> kind (docs/claim-rules.md "Fact keys"). Unknown keys fall back to the
 # value's own shape (see ``kind_of``).
@@ -53,7 +57,25 @@ _YES = {"yes", "y", "true", "yeah", "yep"}
 _NO = {"no", "n", "false", "nope"}
 
 
+def structured(value: object) -> object:
+    """A money or time-window value given as plain JSON (``{"amount", "currency"}``,
+    ``{"earliest", "latest"}``) as its model; anything else unchanged."""
+    if isinstance(value, dict):
+        if set(value) == {"amount", "currency"}:
+            return Money.model_validate(value)
+        if set(value) == {"earliest", "latest"}:
+            return TimeWindow.model_validate(value)
+    return value
+
+
 def kind_of(key: str, expected: object) -> str:
+    """How a value of fact ``key`` is compared: by the key's kind, a structured value's own
+    kind (money, time window), else by the value's shape."""
+    expected = structured(expected)
+    if isinstance(expected, TimeWindow):
+        return "time_window"
+    if isinstance(expected, Money):
+        return "money"
     if key in FACT_KINDS:
         return FACT_KINDS[key]
     if isinstance(expected, bool):
@@ -93,11 +115,29 @@ def parse_date(value: object) -> dt.date | None:
     return None
 
 
+_TIME = re.compile(r"(?<![\d:.])(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?![\d])")
+
+
 def parse_time(value: object) -> tuple[int, int] | None:
+    """The first clock time in the text (24 h), or None."""
+    times = find_times(value)
+    return times[0] if times else None
+
+
+def find_times(value: object) -> list[tuple[int, int]]:
+    """Every clock time in the text, in order (a bare number is not a time)."""
     text = str(value).strip().lower()
-    m = re.search(r"(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?", text)
-    if not m or (m[2] is None and m[3] is None):
-        return None
+    out = []
+    for m in _TIME.finditer(text):
+        if m[2] is None and m[3] is None:
+            continue
+        t = _clock(m, text)
+        if t is not None:
+            out.append(t)
+    return out
+
+
+def _clock(m: re.Match[str], text: str) -> tuple[int, int] | None:
     hour, minute = int(m[1]), int(m[2] or 0)
     suffix = (m[3] or "").replace(".", "")
     if suffix == "pm" and hour < 12:
@@ -127,25 +167,114 @@ def parse_yes_no(value: object) -> bool | None:
     return None
 
 
+# What a product may show next to an amount, and the currency it stands for (checked longest
+# first). A bare "$" stands for any dollar currency.
+CURRENCY_MARKS: tuple[tuple[str, str], ...] = (
+    ("nz$", "NZD"), ("au$", "AUD"), ("a$", "AUD"), ("us$", "USD"), ("ca$", "CAD"),
+    ("c$", "CAD"), ("hk$", "HKD"), ("s$", "SGD"), ("£", "GBP"), ("€", "EUR"), ("¥", "JPY"),
+    ("$", "$"),
+)
+CURRENCY_WORDS: dict[str, str] = {"pound": "GBP", "pounds": "GBP", "sterling": "GBP",
+                                  "euro": "EUR", "euros": "EUR", "dollar": "$", "dollars": "$"}
+DOLLAR_CURRENCIES: frozenset[str] = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
+_AMOUNT = re.compile(r"(?<![\d.])\d[\d,]*(?:\.\d+)?")
+_ISO_NEAR = re.compile(r"(?:\b([A-Z]{3})\s?)?\d[\d,]*(?:\.\d+)?(?:\s?([A-Z]{3})\b)?")
+NOT_KNOWN_WORDS: tuple[str, ...] = (
+    "not known", "unknown", "don t know", "do not know", "not sure", "to follow", "to be confirmed",
+    "pending", "not provided", "not given", "n a", "none given",
+)
+NOT_KNOWN_STATES: tuple[str, ...] = ("unknown", "not known", "to follow", "not provided")
+
+
 def parse_money(value: object) -> float | None:
+    """The amount of a money value (the first number shown), whatever its currency."""
+    if isinstance(value, Money):
+        return float(value.amount)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
-    m = re.search(r"\d[\d,]*(?:\.\d+)?", str(value))
+    m = _AMOUNT.search(str(value))
     return float(m[0].replace(",", "")) if m else None
+
+
+def parse_currency(value: object) -> str | None:
+    """The currency a shown amount names: an ISO code written in capitals next to it
+    ("2400 NZD", "NZD 2,400"), a symbol ("NZ$", "£", "€"), or a word ("pounds"); "$" for a
+    bare dollar sign; None when it names none."""
+    text = str(value)
+    m = _ISO_NEAR.search(text)
+    if m and (m[1] or m[2]):
+        return m[1] or m[2]
+    low = text.lower()
+    for mark, code in CURRENCY_MARKS:
+        if mark in low:
+            return code
+    for word in norm_text(low).split():
+        if word in CURRENCY_WORDS:
+            return CURRENCY_WORDS[word]
+    return None
+
+
+def as_money(value: object) -> Money | None:
+    """A pack's money value as ``Money`` (a bare number is in the home currency)."""
+    if isinstance(value, Money):
+        return value
+    amount = parse_money(value)
+    return None if amount is None else Money(amount=amount, currency=HOME_CURRENCY)
+
+
+def money_matches(expected: object, shown: object) -> bool:
+    """The same amount to the penny, in the same currency. A shown amount naming no currency
+    is in the home currency; a bare "$" matches any dollar currency."""
+    e, amount = as_money(expected), parse_money(shown)
+    if e is None or amount is None or abs(float(e.amount) - amount) >= 0.005:
+        return False
+    currency = parse_currency(shown) or HOME_CURRENCY
+    if currency == "$":
+        return e.currency in DOLLAR_CURRENCIES
+    return currency == e.currency
+
+
+def as_window(value: object) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """A time window, from a ``TimeWindow`` or a shown text naming two times."""
+    if isinstance(value, TimeWindow):
+        return parse_time(value.earliest), parse_time(value.latest)  # type: ignore[return-value]
+    times = find_times(value)
+    return (times[0], times[1]) if len(times) == 2 and times[0] != times[1] else None
+
+
+def collapses_window(shown: object) -> bool:
+    """The shown value is one point in time where a window was expected."""
+    times = find_times(shown)
+    return len(times) == 1 or (len(times) == 2 and times[0] == times[1])
+
+
+def is_not_known(value: object, state: object = "") -> bool:
+    """Does a shown value (or its state) say the fact is not known, or will follow?"""
+    st = norm_text(state)
+    if st in NOT_KNOWN_STATES or st.replace(" ", "_") in ("not_known", "to_follow"):
+        return True
+    text = norm_text(value)
+    return bool(text) and any(text == w or text.startswith(w + " ") for w in NOT_KNOWN_WORDS)
 
 
 def values_match(kind: str, expected: object, shown: object) -> bool:
     """Does the value shown stand for the expected value?"""
+    expected = structured(expected)
     if kind == "date":
         e, s = parse_date(expected), parse_date(shown)
         return e is not None and e == s
     if kind == "time":
         e, s = parse_time(expected), parse_time(shown)
+        return e is not None and e == s and len(find_times(shown)) == 1
+    if kind == "time_window":
+        e, s = as_window(expected), as_window(shown)
         return e is not None and e == s
     if kind == "yes_no":
         e, s = parse_yes_no(expected), parse_yes_no(shown)
         return e is not None and e == s
-    if kind in ("money", "number"):
+    if kind == "money":
+        return money_matches(expected, shown)
+    if kind == "number":
         e, s = parse_money(expected), parse_money(shown)
         return e is not None and s is not None and abs(e - s) < 0.005
     if kind == "choice":
