@@ -62,7 +62,7 @@ def defects(
             raise corpus.RunRecordError("a panel with this id exists", file=str(panel_dir))
         version, _ = corpus.corpus_identity(packs)
         selected = list(dict.fromkeys(pack)) or [p.name for p in corpus.list_packs(packs)]
-        targets = {f: _applicable(corpus.load_manifest(packs), selected, FAULTS[f].needs_review,
+        targets = {f: _applicable(corpus.load_manifest(packs), selected, FAULTS[f],
                                   packs_per_fault) for f in chosen}
         idle = [f for f, ps in targets.items() if not ps]
         if idle:
@@ -107,12 +107,16 @@ def defects(
         raise typer.Exit(1)
 
 
-def _applicable(manifest, selected: list[str], needs_review: bool | None,
-                limit: int | None) -> list[str]:
-    """The selected packs a fault can show on (by the manifest's review_required), at most
-    ``limit`` of them."""
-    fit = [p for p in selected if needs_review is None or p not in manifest.packs
-           or manifest.packs[p].review_required == needs_review]
+def _applicable(manifest, selected: list[str], fault, limit: int | None) -> list[str]:
+    """The selected packs a fault can show on (by the manifest's review_required and pressure
+    kinds), at most ``limit`` of them."""
+    def fits(p: str) -> bool:
+        entry = manifest.packs.get(p)
+        if entry is None:
+            return fault.needs_pressure is None
+        return ((fault.needs_review is None or entry.review_required == fault.needs_review)
+                and (fault.needs_pressure is None or fault.needs_pressure in entry.pressure))
+    fit = [p for p in selected if fits(p)]
     return fit[:limit] if limit else fit
 
 

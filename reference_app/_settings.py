@@ -15,11 +15,13 @@ Runtime = Literal["reference", "controlled", "model"]
 class Fault:
     """A defect the app can be switched into, and the failure mode the scorer must give it.
     ``needs_review``: it shows only on claims that need review (True), only on claims that
-    don't (False), or on any claim (None)."""
+    don't (False), or on any claim (None). ``needs_pressure``: it shows only on packs that put
+    this pressure on the product (``labels.pressure``, e.g. a question asked mid-journey)."""
 
     effect: str
     failure_mode: str
     needs_review: bool | None = None
+    needs_pressure: str | None = None
 
 
 # Fault switches (docs/reference-app.md). They exist so the scorer's discrimination can be
@@ -48,6 +50,9 @@ FAULTS: dict[str, Fault] = {
                          "invented_fact"),
     "leak_other_customer": Fault("the 'Your claims' sidebar lists every customer's claims, "
                                  "with their policy numbers", "data_leak"),
+    "drop_questions": Fault("a question the customer asks mid-journey is answered 'passed on "
+                            "to our team' but never put on the staff waiting list",
+                            "waiting_list_missing", needs_pressure="mid_question"),
     "ignore_corrections": Fault("a wrong value is planted in the summary (the incident date a "
                                 "day later) and the agent keeps it whatever the customer says "
                                 "is wrong", "correction_ignored"),

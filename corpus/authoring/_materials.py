@@ -145,7 +145,8 @@ def photo(row: Row, n: int) -> PhotoSpec:
                          size | {"scene": scene}, "A house roof with tiles missing.")
     if row.kind == "kitchen_fire":
         scene = {"setting": {"kind": "room", "room": "kitchen", "view": "wall"},
-                 "damage": [{"kind": "fire", "at": "hob", "severity": ("moderate", "severe")[n % 2]}],
+                 "damage": [{"kind": "fire", "at": "hob",
+                             "severity": ("moderate", "severe")[n % 2]}],
                  "props": [{"kind": "burnt_pan"}]}
         return PhotoSpec("photo-burnt-kitchen.jpg", "damage_photo",
                          _pick(["my photo of the burnt kitchen", "picture of the fire damage",

@@ -32,11 +32,11 @@ from pydantic import Field, field_validator, model_validator
 from ._base import Strict
 from .pack_input import (
     PACK_FORMAT_VERSION,
+    Ask,
     EvidenceKind,
     Fact,
     FactKind,
     Facts,
-    Ask,
     HandOver,
     LaterAvailability,
     Material,
