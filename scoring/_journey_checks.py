@@ -114,7 +114,7 @@ def analyse_events(events: list[JourneyEvent], stopped: bool = False) -> Journey
         action = ev.action
         if action is None and i + 1 < len(events) and events[i + 1].screen is None:
             action = events[i + 1].action
-        if action is not None and action.kind in ANSWER_ACTIONS:
+        if action is not None and action.kind in ANSWER_ACTIONS and not asks_back(action):
             for q in qs:
                 answered.setdefault(q, ev.step)
     last = next((ev for ev in reversed(events)
@@ -282,6 +282,13 @@ def expected_waiting_items(rec: TrialRecord) -> tuple[list[str], int]:
         and any(w in ev.action.label.lower() for w in CONTACT_WORDS)
     )
     return questions, contacts
+
+
+def asks_back(action) -> bool:
+    """The customer answered a question with one of their own (or asked for a person): the
+    agent's question is still open, and asking it again is no repeat."""
+    text = (action.text or "").strip() if action.kind == "say" else ""
+    return bool(text) and (text.endswith("?") or is_person_request(text))
 
 
 def is_person_request(text: str) -> bool:

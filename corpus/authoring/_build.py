@@ -53,10 +53,10 @@ def plan_files(row: Row, n: int) -> _materials.Files:
         if "quote_later_requests" in row.features:
             q.later = {"after_requests": 2}
         files.docs.append(q)
-    if row.line == "contents":
-        amount = row.value or 350.0
+    if row.line == "contents" and row.value:
+        # an item of unknown value was a present: there is no receipt for it
         r = _materials.receipt(row, n, _doc_day(row, n, "receipt"), kind="purchase_receipt",
-                               what=row.item, amount=amount, file="purchase-receipt.pdf",
+                               what=row.item, amount=row.value, file="purchase-receipt.pdf",
                                label=_materials._pick(["the receipt for it", "my receipt",
                                                        "the shop receipt"], n),
                                currency=row.currency, injected=injected)

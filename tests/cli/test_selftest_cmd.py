@@ -28,6 +28,7 @@ def test_every_fault_is_caught_with_its_own_label_and_the_clean_run_has_no_false
         tmp_path):
     args = ["selftest", "defects", "--packs", str(PACKS), "--runs-dir", str(tmp_path),
             "--panel-id", "panel", "--pack", "CTL-M-001", "--pack", "CTL-C-001",
+            "--pack", "CTL-C-008",
             "--packs-per-fault", "1", "--turn-limit", "30"]
     for fault in NEW_FAULTS:
         args += ["--fault", fault]
@@ -36,7 +37,7 @@ def test_every_fault_is_caught_with_its_own_label_and_the_clean_run_has_no_false
     assert result.exit_code == 0, result.output
     panel = DefectPanel.model_validate_json((panel_dir / "defect-panel.json").read_text())
     assert panel.passed and panel.false_alarms == {} and panel.clean_errors == 0
-    assert panel.clean_packs == ["CTL-C-001", "CTL-M-001"]
+    assert panel.clean_packs == ["CTL-C-001", "CTL-C-008", "CTL-M-001"]
     rows = {r.fault: r for r in panel.faults}
     assert sorted(rows) == sorted(NEW_FAULTS)
     for name, row in rows.items():
@@ -44,6 +45,7 @@ def test_every_fault_is_caught_with_its_own_label_and_the_clean_run_has_no_false
         assert row.labelled == row.packs and len(row.packs) == 1, row
         assert row.errors == 0
     assert rows["miss_flag"].packs == ["CTL-C-001"]  # the one pack that needs review
+    assert rows["drop_questions"].packs == ["CTL-C-008"]  # the one with a question mid-way
     assert rows["leak_other_customer"].expected_mode == "data_leak"
     printed = result.output
     assert "| `leak_other_customer` | `data_leak` | 1/1 CTL-M-001 | 1/1 |" in printed
