@@ -71,106 +71,116 @@ def _plate(row: Row) -> dict[str, Any] | None:
     return {"country": "GB", "text": text}
 
 
+# Per scenario kind: the file, its evidence kind, the customer's labels (one picked per row)
+# and what the photo shows ({side}, {what}, {room} filled in).
+_PHOTO_FILES: dict[str, tuple[str, str, list[str], str]] = {
+    "rear_end_collision": ("photo-rear-damage.jpg", "damage_photo",
+                           ["photo of the back of my car", "my photo of the dented bumper",
+                            "picture of the rear of the car"],
+                           "The rear of a car with a dent in the bumper ({side})."),
+    "parked_hit_and_run": ("photo-side-damage.jpg", "damage_photo",
+                           ["my photo of the scraped side of the car",
+                            "photo of the damage down the side", "picture of the scrape"],
+                           "The side of a parked car with a long scrape."),
+    "vehicle_theft": ("photo-empty-space.jpg", "scene_photo",
+                      ["my photo of the empty space where the car was",
+                       "picture of the empty parking bay", "photo of where my car was parked"],
+                      "An empty parking bay with broken glass on the ground."),
+    "windscreen_damage": ("photo-windscreen.jpg", "damage_photo",
+                          ["my photo of the cracked windscreen", "picture of the windscreen",
+                           "photo of the crack in the glass"],
+                          "The front of a car with a crack across the windscreen ({side})."),
+    "single_vehicle_crash_injury": ("photo-front-damage.jpg", "damage_photo",
+                                    ["my photo of the smashed front of the car",
+                                     "photo of the front of the car after the crash"],
+                                    "The front of a car crushed after a crash, bonnet buckled, "
+                                    "headlamp broken."),
+    "escape_of_water_ceiling": ("photo-ceiling.jpg", "damage_photo",
+                                ["my photo of the {room} ceiling",
+                                 "photo of the water stain on the {room} ceiling",
+                                 "picture of the wet ceiling"],
+                                "A {room} ceiling with a large water stain."),
+    "storm_roof_damage": ("photo-roof.jpg", "damage_photo",
+                          ["my photo of the roof with tiles missing",
+                           "picture of the roof after the storm",
+                           "photo of the gap in the roof tiles"],
+                          "A house roof with tiles missing."),
+    "kitchen_fire": ("photo-burnt-kitchen.jpg", "damage_photo",
+                     ["my photo of the burnt kitchen", "picture of the fire damage",
+                      "photo of the scorched wall behind the hob"],
+                     "A kitchen wall scorched above the hob."),
+    "burglary_electronics": ("photo-forced-door.jpg", "scene_photo",
+                             ["my photo of the forced door", "photo of the broken lock",
+                              "picture of where they got in"], "A door with its lock forced."),
+    "tv_accidental_damage": ("photo-cracked-screen.jpg", "item_photo",
+                             ["my photo of the broken {what}", "photo of the cracked {what} screen",
+                              "picture of the {what}"], "A {what} with a cracked screen."),
+}
+
+
+def _scene(row: Row, n: int, colour: str, side: str, room: str) -> dict[str, Any]:
+    """The scene of parts (packs/STANDARD.md section 7) for a row's scenario kind."""
+    plate = _plate(row)
+    car = {"kind": "car", "colour": colour}
+    with_plate = {"plate": plate} if plate else {}
+    k = row.kind
+    if k == "rear_end_collision":
+        return {"setting": {"kind": ("street", "yard", "car_park")[n % 3]},
+                "object": car | {"view": "rear", **with_plate},
+                "damage": [{"kind": "dent", "at": "bumper", "side": side,
+                            "severity": ("minor", "moderate")[n % 2]}]}
+    if k == "parked_hit_and_run":
+        return {"setting": {"kind": ("street", "car_park")[n % 2]},
+                "object": car | {"view": "side"},
+                "damage": [{"kind": "scrape", "at": ("door", "front_wing")[n % 2],
+                            "severity": "moderate"}]}
+    if k == "vehicle_theft":
+        return {"setting": {"kind": "car_park", "bay_number": str(10 + n % 40)},
+                "damage": [{"kind": "glass_on_ground", "at": "bay", "pieces": 120 + n % 60}]}
+    if k == "windscreen_damage":
+        return {"setting": {"kind": ("street", "car_park", "yard")[n % 3]},
+                "object": car | {"view": "front", **with_plate},
+                "damage": [{"kind": "cracked_glass", "at": "windscreen", "side": side}]}
+    if k == "single_vehicle_crash_injury":
+        return {"setting": {"kind": ("country_lane", "street")[n % 2]},
+                "object": car | {"view": "front"},
+                "damage": [{"kind": "crushed_front", "at": "bonnet", "severity": "severe"},
+                           {"kind": "broken_light", "at": "headlight_left"}]}
+    if k == "escape_of_water_ceiling":
+        return {"setting": {"kind": "room", "room": room, "view": "ceiling"},
+                "damage": [{"kind": "water_stain", "at": "ceiling", "side": side}],
+                **({"props": [{"kind": "bucket"}]} if n % 2 == 0 else {})}
+    if k == "storm_roof_damage":
+        return {"setting": {"kind": "house"}, "object": {"kind": "roof"},
+                "damage": [{"kind": "missing_tiles", "at": "roof", "side": side}]}
+    if k == "kitchen_fire":
+        return {"setting": {"kind": "room", "room": "kitchen", "view": "wall"},
+                "damage": [{"kind": "fire", "at": "hob",
+                            "severity": ("moderate", "severe")[n % 2]}],
+                "props": [{"kind": "burnt_pan"}]}
+    if k == "burglary_electronics":
+        return {"setting": {"kind": "plain_wall", "colour": "cdc8be"},
+                "object": {"kind": "door", "colour": colour, "open": True},
+                "damage": [{"kind": "forced_lock", "at": "lock"}]}
+    obj = ({"kind": "television", "brand": _pick(["VISTRA", "LUMEN", "ORBIX"], n)}
+           if "laptop" not in row.item.lower() else {"kind": "laptop", "colour": colour})
+    return {"setting": {"kind": "room", "room": ("living_room", "bedroom", "office")[n % 3],
+                        "view": "wall"},
+            "object": obj, "damage": [{"kind": "cracked_screen", "at": "screen", "side": side}]}
+
+
 def photo(row: Row, n: int) -> PhotoSpec:
     """The damage (or scene) photo of a row's scenario kind, varied by the row."""
     colour = row.colour or _pick(COLOURS, n)
     side = ("left", "centre", "right")[n % 3]
-    size = {"width": 640, "height": 480, "seed": 1000 + n, "quality": 80}
-    plate = _plate(row)
-    car: dict[str, Any] = {"kind": "car", "colour": colour}
-    if row.kind == "rear_end_collision":
-        car |= {"view": "rear", **({"plate": plate} if plate else {})}
-        scene = {"setting": {"kind": ("street", "yard", "car_park")[n % 3]}, "object": car,
-                 "damage": [{"kind": "dent", "at": "bumper", "side": side,
-                             "severity": ("minor", "moderate")[n % 2]}]}
-        return PhotoSpec("photo-rear-damage.jpg", "damage_photo",
-                         _pick(["photo of the back of my car", "my photo of the dented bumper",
-                                "picture of the rear of the car"], n), size | {"scene": scene},
-                         f"The rear of a car with a dent in the bumper ({side}).")
-    if row.kind == "parked_hit_and_run":
-        car |= {"view": "side"}
-        scene = {"setting": {"kind": ("street", "car_park")[n % 2]}, "object": car,
-                 "damage": [{"kind": "scrape", "at": ("door", "front_wing")[n % 2],
-                             "severity": "moderate"}]}
-        return PhotoSpec("photo-side-damage.jpg", "damage_photo",
-                         _pick(["my photo of the scraped side of the car",
-                                "photo of the damage down the side", "picture of the scrape"], n),
-                         size | {"scene": scene}, "The side of a parked car with a long scrape.")
-    if row.kind == "vehicle_theft":
-        scene = {"setting": {"kind": "car_park", "bay_number": str(10 + n % 40)},
-                 "damage": [{"kind": "glass_on_ground", "at": "bay", "pieces": 120 + n % 60}]}
-        return PhotoSpec("photo-empty-space.jpg", "scene_photo",
-                         _pick(["my photo of the empty space where the car was",
-                                "picture of the empty parking bay",
-                                "photo of where my car was parked"], n),
-                         size | {"scene": scene},
-                         "An empty parking bay with broken glass on the ground.")
-    if row.kind == "windscreen_damage":
-        car |= {"view": "front", **({"plate": plate} if plate else {})}
-        scene = {"setting": {"kind": ("street", "car_park", "yard")[n % 3]}, "object": car,
-                 "damage": [{"kind": "cracked_glass", "at": "windscreen", "side": side}]}
-        return PhotoSpec("photo-windscreen.jpg", "damage_photo",
-                         _pick(["my photo of the cracked windscreen", "picture of the windscreen",
-                                "photo of the crack in the glass"], n), size | {"scene": scene},
-                         f"The front of a car with a crack across the windscreen ({side}).")
-    if row.kind == "single_vehicle_crash_injury":
-        car |= {"view": "front"}
-        scene = {"setting": {"kind": ("country_lane", "street")[n % 2]}, "object": car,
-                 "damage": [{"kind": "crushed_front", "at": "bonnet", "severity": "severe"},
-                            {"kind": "broken_light", "at": "headlight_left"}]}
-        return PhotoSpec("photo-front-damage.jpg", "damage_photo",
-                         _pick(["my photo of the smashed front of the car",
-                                "photo of the front of the car after the crash"], n),
-                         size | {"scene": scene},
-                         "The front of a car crushed after a crash, bonnet buckled, headlamp "
-                         "broken.")
-    if row.kind == "escape_of_water_ceiling":
-        room = row.room or _pick(ROOMS, n)
-        scene = {"setting": {"kind": "room", "room": room, "view": "ceiling"},
-                 "damage": [{"kind": "water_stain", "at": "ceiling", "side": side}],
-                 **({"props": [{"kind": "bucket"}]} if n % 2 == 0 else {})}
-        words = room.replace("_", " ")
-        return PhotoSpec("photo-ceiling.jpg", "damage_photo",
-                         _pick([f"my photo of the {words} ceiling",
-                                f"photo of the water stain on the {words} ceiling",
-                                "picture of the wet ceiling"], n), size | {"scene": scene},
-                         f"A {words} ceiling with a large water stain.")
-    if row.kind == "storm_roof_damage":
-        scene = {"setting": {"kind": "house"}, "object": {"kind": "roof"},
-                 "damage": [{"kind": "missing_tiles", "at": "roof", "side": side}]}
-        return PhotoSpec("photo-roof.jpg", "damage_photo",
-                         _pick(["my photo of the roof with tiles missing",
-                                "picture of the roof after the storm",
-                                "photo of the gap in the roof tiles"], n),
-                         size | {"scene": scene}, "A house roof with tiles missing.")
-    if row.kind == "kitchen_fire":
-        scene = {"setting": {"kind": "room", "room": "kitchen", "view": "wall"},
-                 "damage": [{"kind": "fire", "at": "hob",
-                             "severity": ("moderate", "severe")[n % 2]}],
-                 "props": [{"kind": "burnt_pan"}]}
-        return PhotoSpec("photo-burnt-kitchen.jpg", "damage_photo",
-                         _pick(["my photo of the burnt kitchen", "picture of the fire damage",
-                                "photo of the scorched wall behind the hob"], n),
-                         size | {"scene": scene}, "A kitchen wall scorched above the hob.")
-    if row.kind == "burglary_electronics":
-        scene = {"setting": {"kind": "plain_wall", "colour": "cdc8be"},
-                 "object": {"kind": "door", "colour": colour, "open": True},
-                 "damage": [{"kind": "forced_lock", "at": "lock"}]}
-        return PhotoSpec("photo-forced-door.jpg", "scene_photo",
-                         _pick(["my photo of the forced door", "photo of the broken lock",
-                                "picture of where they got in"], n),
-                         size | {"scene": scene}, "A door with its lock forced.")
-    # tv_accidental_damage
-    obj = ({"kind": "television", "brand": _pick(["VISTRA", "LUMEN", "ORBIX"], n)}
-           if "laptop" not in row.item.lower() else {"kind": "laptop", "colour": colour})
-    scene = {"setting": {"kind": "room", "room": ("living_room", "bedroom", "office")[n % 3],
-                         "view": "wall"},
-             "object": obj, "damage": [{"kind": "cracked_screen", "at": "screen", "side": side}]}
-    what = "laptop" if obj["kind"] == "laptop" else "TV"
-    return PhotoSpec("photo-cracked-screen.jpg", "item_photo",
-                     _pick([f"my photo of the broken {what}", f"photo of the cracked {what} screen",
-                            f"picture of the {what}"], n), size | {"scene": scene},
-                     f"A {what} with a cracked screen.")
+    room = row.room or _pick(ROOMS, n)
+    words = {"side": side, "room": room.replace("_", " "),
+             "what": "laptop" if "laptop" in row.item.lower() else "TV"}
+    file, kind, labels, purpose = _PHOTO_FILES[row.kind]
+    recipe = {"width": 640, "height": 480, "seed": 1000 + n, "quality": 80,
+              "scene": _scene(row, n, colour, side, room)}
+    return PhotoSpec(file, kind, _pick(labels, n).format(**words), recipe,
+                     purpose.format(**words))
 
 
 # --------------------------------------------------------------------------- documents
