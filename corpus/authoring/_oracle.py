@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import unicodedata
 from typing import Any
 
 from ._table import Row
@@ -57,9 +58,8 @@ def password_hash(password: str, salt: bytes) -> str:
 def setup(row: Row, n: int) -> dict[str, Any]:
     tag = f"{row.id[4].lower()}{row.id[-3:]}"
     customer, number = f"cust-{tag}", policy_number(row)
-    first, last = row.name.split(" ", 1)
-    email = f"{first.lower()}.{last.lower().replace(' ', '').replace(chr(39), '')}" \
-            f"@example.org"
+    first, last = _ascii(row.name).split(" ", 1)
+    email = f"{first}.{last.replace(' ', '').replace(chr(39), '')}@example.org"
     start = dt.date.fromisoformat(policy_start(row, n))
     policy: dict[str, Any] = {"_id": f"pol-{tag}", "policy_number": number,
                               "customer_id": customer, "line": row.line,
@@ -101,6 +101,11 @@ def setup(row: Row, n: int) -> dict[str, Any]:
             "collections": collections, "objects": [], "overrides": [],
             "customer_credentials": creds, "staff_credentials": None,
             "known_ids": {"policy_number": number}}
+
+
+def _ascii(name: str) -> str:
+    """A name in lower-case ASCII letters, for an e-mail address (Wiśniewski -> wisniewski)."""
+    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
 
 
 def _street(n: int) -> str:
