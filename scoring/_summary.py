@@ -7,6 +7,7 @@ import os
 import random
 import statistics
 from collections import Counter, defaultdict
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -24,6 +25,7 @@ from corpus.formats.sheet import (
     SliceStat,
 )
 
+from ._provenance import scorer_info
 from ._record import (
     SHEET_FILE,
     SUMMARY_FILE,
@@ -77,6 +79,7 @@ def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
     run_dir = Path(run_dir)
     run = load_run_record(run_dir)
     root = corpus_root_of(run, run_dir, Path(corpus_root) if corpus_root else None)
+    scorer = scorer_info()
     labels_cache: dict[str, Labels] = {}
     modes_cache: dict[str, str | None] = {}
     sheets: list[Sheet] = []
@@ -88,13 +91,37 @@ def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
         tdir = run_dir / entry.path
         record = load_trial(run, run_dir, entry, modes_cache[pid])
         human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
-        sheet = score_trial(record, labels_cache[pid], human)
+        sheet = score_trial(record, labels_cache[pid], human).model_copy(
+            update={"scorer": scorer, "corpus_hash": run.corpus.hash})
         if tdir.is_dir():  # a trial that never got a folder keeps none
             write_json_atomic(tdir / SHEET_FILE, sheet)
         sheets.append(sheet)
-    summary = summarise(run, sheets, seed=seed, resamples=resamples)
+    summary = summarise(run, sheets, seed=seed, resamples=resamples).model_copy(
+        update={"scorer": scorer, "scored_at": datetime.now(UTC).isoformat(timespec="seconds")})
+    keep_previous_summary(run_dir, summary)
     write_json_atomic(run_dir / SUMMARY_FILE, summary)
     return summary
+
+
+def keep_previous_summary(run_dir: Path, new: RunSummary) -> Path | None:
+    """Before a re-score replaces summary.json, keep the old one beside it as
+    ``summary.previous-<n>.json`` (unless it says exactly what the new one says)."""
+    path = run_dir / SUMMARY_FILE
+    if not path.exists():
+        return None
+    old_text = path.read_text(encoding="utf-8")
+    try:
+        old = RunSummary.model_validate_json(old_text)
+    except ValueError:
+        old = None  # unreadable or of an older format: kept as it is
+    if old is not None and old.model_copy(update={"scored_at": None}) == new.model_copy(
+            update={"scored_at": None}):
+        return None
+    n = 1
+    while (kept := run_dir / f"summary.previous-{n}.json").exists():
+        n += 1
+    os.replace(path, kept)
+    return kept
 
 
 def load_sheets(run_dir: Path | str) -> list[Sheet]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from .nightly import HistoryIndex, NightlyConfig
 from .pack import (
     ALL_CHECKS,
     PACK_FORMAT_VERSION,
@@ -90,6 +91,8 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "human.schema.json": HumanVerdicts,
     "summary.schema.json": RunSummary,
     "comparison.schema.json": Comparison,
+    "nightly.schema.json": NightlyConfig,
+    "history.schema.json": HistoryIndex,
 }
 
 __all__ = [
@@ -121,6 +124,7 @@ __all__ = [
     "Fact",
     "Facts",
     "HumanVerdict",
+    "HistoryIndex",
     "HumanVerdicts",
     "JourneyEvent",
     "JudgeKind",
@@ -131,6 +135,7 @@ __all__ = [
     "Material",
     "Materials",
     "MessageStyle",
+    "NightlyConfig",
     "Persona",
     "PhotoRecipe",
     "Provenance",

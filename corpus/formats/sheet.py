@@ -99,6 +99,18 @@ class ComponentResult(Strict):
         return _known_modes(v)
 
 
+class ScorerInfo(Strict):
+    """Which scorer wrote a sheet or summary. Results of different scorers are not compared
+    unless asked (``compare --allow-different-scorer``)."""
+
+    version: str = Field(description="The harness distribution's version.")
+    source_hash: str = Field(description="sha256 over the scoring package's rule sources; "
+                             "any change to a rule changes it.")
+
+    def label(self) -> str:
+        return f"{self.version}+{self.source_hash[:12]}"
+
+
 class TrialFacts(Strict):
     """Descriptive numbers of one trial (never decide success on their own)."""
 
@@ -141,6 +153,9 @@ class Sheet(Strict):
     failure_modes: list[str] = Field(default_factory=list)
     numbers: TrialFacts = Field(default_factory=TrialFacts)
     human_file: str | None = Field(None, description="human.json used, relative to the trial.")
+    scorer: ScorerInfo | None = Field(None, description="The scorer that wrote this sheet.")
+    corpus_hash: str | None = Field(None, description="Hash of the corpus the pack's oracle "
+                                    "came from.")
 
     @field_validator("failure_modes")
     @classmethod
@@ -290,6 +305,9 @@ class RunSummary(Strict):
     reading_list: list[ReadingItem] = Field(default_factory=list)
     total_duration_s: float | None = None
     total_cost_usd: float | None = None
+    scorer: ScorerInfo | None = Field(None, description="The scorer that wrote this summary; "
+                                      "absent in summaries written before it was recorded.")
+    scored_at: str | None = Field(None, description="When it was scored (UTC).")
 
 
 # --------------------------------------------------------------------------- comparison
@@ -313,6 +331,9 @@ class Comparison(Strict):
     corpus_version: str
     baseline_corpus_version: str
     different_corpus_allowed: bool = False
+    scorer: ScorerInfo | None = Field(None, description="Scorer of the run's summary.")
+    baseline_scorer: ScorerInfo | None = Field(None, description="Scorer of the baseline's.")
+    different_scorer_allowed: bool = False
     packs: list[PackDifference]
     only_in_run: list[str] = Field(default_factory=list)
     only_in_baseline: list[str] = Field(default_factory=list)
