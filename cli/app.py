@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import typer
 
-from . import corpus_cmd, dev_cmd, profile_cmd, run_cmd, score_cmd, seed_cmd
+from . import (
+    corpus_cmd,
+    dev_cmd,
+    merge_cmd,
+    nightly_cmd,
+    profile_cmd,
+    run_cmd,
+    score_cmd,
+    seed_cmd,
+)
 
 app = typer.Typer(
     name="claims-harness",
@@ -31,6 +40,8 @@ corpus_cmd.register(app)
 seed_cmd.register(app)
 dev_cmd.register(app)
 run_cmd.register(app)
+merge_cmd.register(app)
+nightly_cmd.register(app)
 profile_cmd.register(app)
 score_cmd.register(app)
 

@@ -108,18 +108,13 @@ def run(
                 seed=llm_seed, max_attempts=llm_max_attempts, backoff_s=llm_backoff,
                 price_prompt_per_mtok=llm_price_prompt,
                 price_completion_per_mtok=llm_price_completion)
-        recorded = {
-            "profile": _absolute_if_file(profile), "packs": str(Path(packs).resolve()),
-            "pack": list(pack), "trials": trials,
-            "lanes": lanes, "dev": dev, "customer": customer, "tracing": tracing,
-            "turn_limit": turn_limit, "stuck_after": stuck_after, "headed": headed,
-            "runtime": runtime if dev else None, "no_reset": no_reset,
-            "allow_unreported_runtime": allow_unreported_runtime,
-            "self_test": self_test, "browser_executable": browser_executable,
-            "browser_channel": browser_channel, "shard": shard,
-            **({"llm_base_url": harness.sanitized_url(llm.base_url), "llm_model": llm.model,
-                "llm_temperature": llm.temperature, "llm_seed": llm.seed} if llm else {}),
-        }
+        recorded = harness.recorded_options(
+            profile=profile, packs=packs, pack=list(pack), trials=trials, lanes=lanes, dev=dev,
+            customer=customer, tracing=tracing, turn_limit=turn_limit, stuck_after=stuck_after,
+            headed=headed, runtime=runtime, no_reset=no_reset,
+            allow_unreported_runtime=allow_unreported_runtime, self_test=self_test,
+            browser_executable=browser_executable, browser_channel=browser_channel,
+            shard=shard, llm=llm)
         options = harness.RunOptions(
             profile=prof, packs_root=packs, runs_dir=runs_dir, pack_ids=list(pack),
             trials=trials, customer=customer, llm=llm,
@@ -158,12 +153,6 @@ def run(
                         err=True, fg=typer.colors.RED)
             raise typer.Exit(2) from exc
         typer.echo(harness.summary_line(record, run_dir))
-
-
-def _absolute_if_file(profile: str) -> str:
-    """A profile given as a file is recorded by its absolute path (resume from anywhere)."""
-    path = Path(profile)
-    return str(path.resolve()) if path.suffix == ".toml" or path.is_file() else profile
 
 
 def _pack_ids(packs: Path) -> list[str]:

@@ -103,7 +103,9 @@ def gate(run: RunArg,
         raise typer.Exit(1)
 
 
-def report(run: RunArg,
+def report(run: Annotated[Path, typer.Argument(
+               help="Run folder (holds run.json), or a run archive (<run-id>.tar.gz from "
+               "`runs archive`: opened beside it first).", exists=True)],
            out: Annotated[Path | None, typer.Option(help="Output folder; default <RUN>/report.")]
            = None,
            corpus: CorpusOpt = None) -> None:
@@ -111,6 +113,11 @@ def report(run: RunArg,
     import scoring
 
     with reported_errors():
+        if run.is_file():
+            import nightly
+
+            run = nightly.open_archive(run)
+            typer.echo(f"opened the archive into {run}")
         index = scoring.write_report(run, out, corpus)
     typer.echo(f"wrote {index}")
 

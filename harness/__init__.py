@@ -5,11 +5,14 @@ unread to the seed route.
 """
 
 from ._dev import dev_product
+from ._files import write_model_atomic, write_text_atomic
 from ._launch import BrowserChoice, open_browser, system_browsers
 from ._lock import FolderLock, RunLockedError, wait_for_lock
+from ._merge import merge_runs
 from ._profile_check import CheckReport, check_profile
 from ._recovery import (
     RunStorageError,
+    recorded_options,
     resume_command,
     resume_defaults,
     sanitized_url,
@@ -49,13 +52,17 @@ __all__ = [
     "RunStorageError",
     "Shard",
     "load_durations",
+    "merge_runs",
     "open_browser",
+    "recorded_options",
     "resume_command",
     "resume_defaults",
     "sanitized_url",
     "stop_line",
     "system_browsers",
     "wait_for_lock",
+    "write_model_atomic",
+    "write_text_atomic",
     "TRACING_MODES",
     "Customer",
     "CustomerContext",

@@ -100,3 +100,27 @@ def sanitized_url(url: str | None) -> str | None:
     host = parts.hostname or ""
     netloc = f"{host}:{parts.port}" if parts.port else host
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def recorded_options(*, profile: str, packs: Path | str, pack: list[str], trials: int,
+                     lanes: int, dev: bool, customer: str, tracing: str, turn_limit: int,
+                     stuck_after: int, headed: bool, runtime: str | None, no_reset: bool,
+                     allow_unreported_runtime: bool, self_test: bool,
+                     browser_executable: str | None, browser_channel: str | None,
+                     shard: str | None, llm: Any = None, **extra: Any) -> dict[str, Any]:
+    """The options a run records in run.json (no secrets): what ``--resume`` reads back.
+    Files are recorded by absolute path, so the resume command works from anywhere."""
+    path = Path(profile)
+    return {
+        "profile": str(path.resolve()) if path.suffix == ".toml" or path.is_file() else profile,
+        "packs": str(Path(packs).resolve()), "pack": list(pack), "trials": trials,
+        "lanes": lanes, "dev": dev, "customer": customer, "tracing": tracing,
+        "turn_limit": turn_limit, "stuck_after": stuck_after, "headed": headed,
+        "runtime": runtime if dev else None, "no_reset": no_reset,
+        "allow_unreported_runtime": allow_unreported_runtime, "self_test": self_test,
+        "browser_executable": browser_executable, "browser_channel": browser_channel,
+        "shard": shard,
+        **({"llm_base_url": sanitized_url(llm.base_url), "llm_model": llm.model,
+            "llm_temperature": llm.temperature, "llm_seed": llm.seed} if llm else {}),
+        **extra,
+    }

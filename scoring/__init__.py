@@ -5,6 +5,7 @@ calls the seed route and never touches the network. ``docs/scoring.md`` states e
 """
 
 from ._compare import GateResult, PackGate, compare, gate, load_summary, write_junit
+from ._provenance import scorer_info
 from ._record import TrialRecord, load_labels, load_run_record, load_trial
 from ._report import write_report
 from ._sheet import score_trial
@@ -16,7 +17,8 @@ from ._stats import (
     pass_at_k,
     pass_hat_k,
 )
-from ._summary import load_sheets, score_run, summarise
+from ._summary import keep_previous_summary, load_sheets, score_run, summarise
+from ._trend import Trend, trend
 
 __all__ = [
     "DEFAULT_RESAMPLES",
@@ -24,10 +26,12 @@ __all__ = [
     "GateResult",
     "PackGate",
     "TrialRecord",
+    "Trend",
     "bootstrap_means",
     "cluster_bootstrap_ci",
     "compare",
     "gate",
+    "keep_previous_summary",
     "load_labels",
     "load_run_record",
     "load_sheets",
@@ -37,7 +41,9 @@ __all__ = [
     "pass_hat_k",
     "score_run",
     "score_trial",
+    "scorer_info",
     "summarise",
+    "trend",
     "write_junit",
     "write_report",
 ]
