@@ -82,13 +82,14 @@ def _spark(values: list[float | None]) -> str:
     """An SVG polyline of values in [0, 1], oldest left; gaps for unmeasured nights."""
     if not values:
         return ""
-    step = SPARK_W / max(1, len(values) - 1)
+    pad = 6
+    step = (SPARK_W - 2 * pad) / max(1, len(values) - 1)
     segments: list[list[str]] = [[]]
     for i, v in enumerate(values):
         if v is None:
             segments.append([])
             continue
-        x = i * step if len(values) > 1 else SPARK_W / 2
+        x = pad + i * step if len(values) > 1 else SPARK_W / 2
         y = SPARK_H - 4 - v * (SPARK_H - 8)
         segments[-1].append(f"{x:.1f},{y:.1f}")
     lines = "".join(f'<polyline points="{" ".join(s)}"/>' for s in segments if len(s) > 1)
