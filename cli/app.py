@@ -10,9 +10,11 @@ from . import (
     merge_cmd,
     nightly_cmd,
     profile_cmd,
+    review_cmd,
     run_cmd,
     score_cmd,
     seed_cmd,
+    selftest_cmd,
 )
 
 app = typer.Typer(
@@ -44,6 +46,8 @@ merge_cmd.register(app)
 nightly_cmd.register(app)
 profile_cmd.register(app)
 score_cmd.register(app)
+review_cmd.register(app)
+selftest_cmd.register(app)
 
 
 def main() -> None:

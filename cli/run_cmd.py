@@ -73,6 +73,9 @@ def run(
     turn_limit: int = typer.Option(40, min=1, help="Most customer actions per trial."),
     stuck_after: int = typer.Option(3, min=2, help="Same screen this many times = stuck."),
     runtime: str = typer.Option("reference", help="With --dev: runtime the app starts with."),
+    fault: list[str] = typer.Option(
+        [], "--fault", help="With --dev: switch on a fault of the reference app (repeatable; "
+        "docs/reference-app.md). The run is labelled a defect run everywhere."),
     llm_base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint."),
     llm_model: str | None = typer.Option(None, help="Customer model name."),
     llm_temperature: float | None = typer.Option(None, help="Customer model temperature."),
@@ -93,6 +96,17 @@ def run(
                                      param_hint="--tracing")
         if customer not in ("scripted", "llm"):
             raise typer.BadParameter("choose scripted or llm", param_hint="--customer")
+        if fault and not dev:
+            raise typer.BadParameter("fault switches belong to the reference app that --dev "
+                                     "starts; a product you run yourself reports its own",
+                                     param_hint="--fault")
+        if fault:
+            from reference_app import FAULTS
+
+            unknown = sorted(set(fault) - set(FAULTS))
+            if unknown:
+                raise typer.BadParameter(f"unknown fault(s) {', '.join(unknown)}; known: "
+                                         f"{', '.join(FAULTS)}", param_hint="--fault")
         prof = harness.load_profile(profile)
         browser = browser_opts.browser_choice(browser_executable, browser_channel,
                                               browser_cdp_url, browser_ws_endpoint, headed)
@@ -114,7 +128,7 @@ def run(
             headed=headed, runtime=runtime, no_reset=no_reset,
             allow_unreported_runtime=allow_unreported_runtime, self_test=self_test,
             browser_executable=browser_executable, browser_channel=browser_channel,
-            shard=shard, llm=llm)
+            shard=shard, llm=llm, faults=sorted(set(fault)))
         options = harness.RunOptions(
             profile=prof, packs_root=packs, runs_dir=runs_dir, pack_ids=list(pack),
             trials=trials, customer=customer, llm=llm,
@@ -131,9 +145,10 @@ def run(
             with sigterm_as_interrupt(), contextlib.ExitStack() as stack:
                 if dev:
                     options.profile, env = stack.enter_context(harness.dev_product(
-                        prof, max(1, lanes), packs, runtime=runtime))
+                        prof, max(1, lanes), packs, runtime=runtime, faults=sorted(set(fault))))
                     what = f"runtime {runtime}" if prof.dev and prof.dev.builtin else prof.name
-                    typer.echo(f"dev environment: {len(env.lanes)} lane(s), {what}")
+                    label = f", FAULTS {', '.join(sorted(set(fault)))}" if fault else ""
+                    typer.echo(f"dev environment: {len(env.lanes)} lane(s), {what}{label}")
                     options.seed_token = env.seed_token
                 elif lanes and lanes != len(prof.resolved_lanes()):
                     raise typer.BadParameter(

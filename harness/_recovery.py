@@ -63,6 +63,8 @@ def resume_defaults(run_dir: Path) -> dict[str, Any]:
         return {}
     out = {k: v for k, v in record.options.items() if k in RESUMABLE_OPTIONS and v is not None}
     out["self_test"] = record.self_test
+    if record.options.get("faults"):  # recorded as "faults", given as --fault
+        out["fault"] = list(record.options["faults"])
     return out
 
 

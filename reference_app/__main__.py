@@ -1,6 +1,6 @@
-"""``python -m reference_app``: start the reference claims app. Every option can also come
-from the environment (CLAIMS_APP_<NAME>; the seed route's CLAIMS_HARNESS_SEED_TOKEN and
-CLAIMS_HARNESS_SEED_ENABLED)."""
+"""``python -m reference_app``: start the reference claims app. Every option but --fault can
+also come from the environment (CLAIMS_APP_<NAME>; the seed route's CLAIMS_HARNESS_SEED_TOKEN
+and CLAIMS_HARNESS_SEED_ENABLED). Faults come only from --fault: CLAIMS_APP_FAULTS is refused."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 from pydantic import ValidationError
 
-from ._settings import FAULTS, AppSettings
+from ._settings import FAULTS, AppSettings, FaultsFromEnvironment
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, AppSettings]:
@@ -41,6 +41,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, AppSe
 def main(argv: list[str] | None = None) -> int:
     try:
         args, settings = parse_args(argv)
+    except FaultsFromEnvironment as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except ValidationError as exc:
         print(f"error: invalid settings: {exc}", file=sys.stderr)
         return 2

@@ -120,6 +120,11 @@ async def upload(request: Request, file: UploadFile = File(...)) -> Response:
             workspace_context(j, settings.runtime)
         )
         return _upload_error("Please sign in before uploading files.", 403, html)
+    if "ignore_upload" in settings.faults:  # dropped: nothing stored, nothing registered
+        j.store.add_message(j.session_id, "customer", f"Uploaded {name}")
+        j.repeat_last_reply()
+        j.save()
+        return _fragment(request, j, created)
     pending = j.state.get("pending") or {}
     expected = pending.get("key") if pending.get("kind") == "material" else None
     evidence = j.store_upload(name, ctype, data, expected_kind=expected)

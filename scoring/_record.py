@@ -7,6 +7,7 @@ oracle files) naming the run, the file and the field.
 from __future__ import annotations
 
 import json
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -15,7 +16,11 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from corpus.errors import PackError, RunRecordError
 from corpus.formats import (
+    ACCEPTANCE_FILE,
     STATUS_CATEGORY,
+    AcceptanceConfig,
+    Baseline,
+    Facts,
     HumanVerdicts,
     JourneyEvent,
     Labels,
@@ -56,6 +61,10 @@ class TrialRecord:
     session_mode: str | None = None
     claim_number_pattern: str | None = None
     state_readable: bool = True
+    responses: list[tuple[str, str]] | None = None
+    """(url, body text) of every text response the customer's page received (network.har);
+    None when the trial has no readable network log (``network_problem`` says why)."""
+    network_problem: str = ""
 
     @property
     def error_category(self) -> str:
@@ -114,6 +123,25 @@ def load_events(path: Path, **context: object) -> list[JourneyEvent]:
     return events
 
 
+def load_responses(path: Path) -> tuple[list[tuple[str, str]] | None, str]:
+    """(url, text) of each response in a HAR with a text body (binary bodies are skipped),
+    or None and why when there is no readable HAR: a damaged network log is reported, it
+    never stops the scoring of the run."""
+    if not path.exists():
+        return None, f"no {path.name} recorded"
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))["log"]["entries"]
+        out = []
+        for entry in entries:
+            content = (entry.get("response") or {}).get("content") or {}
+            text = content.get("text")
+            if isinstance(text, str) and text and content.get("encoding") != "base64":
+                out.append((str((entry.get("request") or {}).get("url", "")), text))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return None, f"{path.name} unreadable: {type(exc).__name__}: {exc}"[:300]
+    return out, ""
+
+
 def load_run_record(run_dir: Path) -> RunRecord:
     path = Path(run_dir) / "run.json"
     if not path.exists():
@@ -130,7 +158,7 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
     status = result.status if result is not None else entry.status
     if status == TrialStatus.PENDING:
         status = TrialStatus.HARNESS_ERROR if result is None else status
-    return TrialRecord(
+    record = TrialRecord(
         run_id=run.run_id,
         pack_id=entry.pack_id,
         trial=entry.trial,
@@ -147,6 +175,8 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
         claim_number_pattern=run.product.claim_number_pattern,
         state_readable=run.product.state_source != "none",
     )
+    record.responses, record.network_problem = load_responses(tdir / "network.har")
+    return record
 
 
 def load_human(trial_dir: Path, **context: object) -> HumanVerdicts | None:
@@ -159,6 +189,50 @@ def load_labels(corpus_root: Path, pack_id: str) -> Labels:
     if not path.exists():
         raise PackError("the pack has no oracle/labels.json", pack=pack_id, file=str(path))
     return parse_model(Labels, path, error=PackError, pack=pack_id)
+
+
+@dataclass(frozen=True)
+class PackContext:
+    """What the scorer knows of a pack besides its labels: the fact keys its customer knows
+    (``input/facts.json``; None when the pack has none) and the identifiers of the other
+    customer the baseline seeds beside it (empty when it seeds none)."""
+
+    known_facts: frozenset[str] | None = None
+    other_customer: dict[str, str] = field(default_factory=dict)
+
+
+def load_other_customer(corpus_root: Path) -> dict[str, str]:
+    """The baseline's other-customer identifiers (name -> value); {} without any."""
+    path = Path(corpus_root) / "baseline.json"
+    if not path.exists():
+        return {}
+    baseline = parse_model(Baseline, path, error=PackError)
+    return dict(baseline.other_customer.identifiers) if baseline.other_customer else {}
+
+
+def load_pack_context(corpus_root: Path, pack_id: str,
+                      other_customer: dict[str, str] | None = None) -> PackContext:
+    path = Path(corpus_root) / pack_id / "input" / "facts.json"
+    known = (frozenset(f.key for f in parse_model(Facts, path, error=PackError,
+                                                  pack=pack_id).facts)
+             if path.exists() else None)
+    return PackContext(known_facts=known, other_customer=dict(other_customer or {}))
+
+
+def load_acceptance(corpus_root: Path) -> tuple[AcceptanceConfig, str]:
+    """``<corpus>/acceptance.toml`` and where it came from; the standard's defaults when the
+    corpus has none."""
+    path = Path(corpus_root) / ACCEPTANCE_FILE
+    if not path.exists():
+        return AcceptanceConfig(), "defaults from the standard"
+    try:
+        return AcceptanceConfig.from_toml(path.read_text(encoding="utf-8")), str(path)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PackError(f"unreadable {ACCEPTANCE_FILE}: {exc}", file=str(path),
+                        field="<file>") from exc
+    except ValidationError as exc:
+        raise PackError(f"invalid {ACCEPTANCE_FILE}: {exc.errors()[0]['msg']}",
+                        file=str(path), field=_field(exc)) from exc
 
 
 def session_mode_of(corpus_root: Path, pack_id: str) -> str | None:

@@ -15,6 +15,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from corpus.formats import JourneyEvent, RunRecord, RunSummary, Sheet, StaffReading
 
+from ._blind_agreement import load_agreement
 from ._compare import load_summary
 from ._record import HUMAN_FILE, SHEET_FILE, load_events, load_run_record, parse_model
 from ._summary import load_sheets
@@ -101,7 +102,7 @@ def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
     by_pack: dict[str, list[Sheet]] = {}
     for s in sheets:
         by_pack.setdefault(s.pack_id, []).append(s)
-    common = {"run": run, "summary": summary}
+    common = {"run": run, "summary": summary, "agreement": load_agreement(run_dir)}
     (out / "index.html").write_text(
         env.get_template("index.html.j2").render(
             **common, assets="assets", run_link=_rel(run_dir / "run.json", out),

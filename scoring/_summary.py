@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from corpus.errors import RunRecordError
-from corpus.formats import Labels, RunRecord, RunSummary, Sheet
+from corpus.formats import AcceptanceConfig, Labels, RunRecord, RunSummary, Sheet
 from corpus.formats.sheet import (
     ComponentCounts,
     InfraError,
@@ -25,12 +25,17 @@ from corpus.formats.sheet import (
     SliceStat,
 )
 
+from ._acceptance import evaluate_acceptance
 from ._provenance import scorer_info
 from ._record import (
     SHEET_FILE,
     SUMMARY_FILE,
+    PackContext,
+    load_acceptance,
     load_human,
     load_labels,
+    load_other_customer,
+    load_pack_context,
     load_run_record,
     load_trial,
     parse_model,
@@ -82,21 +87,26 @@ def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
     scorer = scorer_info()
     labels_cache: dict[str, Labels] = {}
     modes_cache: dict[str, str | None] = {}
+    packs_cache: dict[str, PackContext] = {}
+    other_customer = load_other_customer(root)
+    acceptance, source = load_acceptance(root)
     sheets: list[Sheet] = []
     for entry in run.trials:
         pid = entry.pack_id
         if pid not in labels_cache:
             labels_cache[pid] = load_labels(root, pid)
             modes_cache[pid] = session_mode_of(root, pid)
+            packs_cache[pid] = load_pack_context(root, pid, other_customer)
         tdir = run_dir / entry.path
         record = load_trial(run, run_dir, entry, modes_cache[pid])
         human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
-        sheet = score_trial(record, labels_cache[pid], human).model_copy(
+        sheet = score_trial(record, labels_cache[pid], human, packs_cache[pid]).model_copy(
             update={"scorer": scorer, "corpus_hash": run.corpus.hash})
         if tdir.is_dir():  # a trial that never got a folder keeps none
             write_json_atomic(tdir / SHEET_FILE, sheet)
         sheets.append(sheet)
-    summary = summarise(run, sheets, seed=seed, resamples=resamples).model_copy(
+    summary = summarise(run, sheets, seed=seed, resamples=resamples, acceptance=acceptance,
+                        acceptance_source=source).model_copy(
         update={"scorer": scorer, "scored_at": datetime.now(UTC).isoformat(timespec="seconds")})
     keep_previous_summary(run_dir, summary)
     write_json_atomic(run_dir / SUMMARY_FILE, summary)
@@ -173,7 +183,7 @@ def _pack_summary(pid: str, sheets: list[Sheet]) -> PackSummary:
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     turns = [s.numbers.median_turn_s for s in scored if s.numbers.median_turn_s is not None]
     return PackSummary(
-        pack_id=pid, line=first.line, message_style=first.message_style,
+        pack_id=pid, line=first.line, scenario=first.scenario, message_style=first.message_style,
         session_mode=first.session_mode, innocent_control=first.innocent_control,
         review_required=first.review_required, trials=len(sheets), n=n, c=c,
         success_rate=c / n if n else None,
@@ -211,9 +221,20 @@ def _slices(packs: list[PackSummary]) -> dict[str, dict[str, SliceStat]]:
     return out
 
 
+def run_faults(run: RunRecord) -> list[str]:
+    """The fault switches a run's product reported (run.json; older records: the runtime
+    report)."""
+    if run.product.faults:
+        return list(run.product.faults)
+    faults = run.product.runtime_report.get("faults")
+    return sorted(str(f) for f in faults) if isinstance(faults, list) else []
+
+
 def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
-              resamples: int = DEFAULT_RESAMPLES) -> RunSummary:
-    """Statistics over the sheets of one run (pure)."""
+              resamples: int = DEFAULT_RESAMPLES, acceptance: AcceptanceConfig | None = None,
+              acceptance_source: str = "defaults from the standard") -> RunSummary:
+    """Statistics over the sheets of one run (pure); ``acceptance``: the thresholds of
+    acceptance.toml (default: the standard's)."""
     by_pack: dict[str, list[Sheet]] = defaultdict(list)
     for s in sheets:
         by_pack[s.pack_id].append(s)
@@ -243,7 +264,8 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
     return RunSummary(
         run_id=run.run_id, self_test=run.self_test, labels=list(run.labels),
         corpus_version=run.corpus.version,
-        corpus_hash=run.corpus.hash, product_runtime=run.product.runtime, customer=customer,
+        corpus_hash=run.corpus.hash, product_runtime=run.product.runtime,
+        faults=run_faults(run), customer=customer,
         trials=len(sheets), scorable_trials=len(scored),
         successes=sum(1 for s in scored if s.success),
         infrastructure_errors=errors,
@@ -260,4 +282,6 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
                       for s in scored if not s.success],
         total_duration_s=sum(durations) if durations else None,
         total_cost_usd=sum(costs) if costs else None,
+        acceptance=evaluate_acceptance(sheets, acceptance or AcceptanceConfig(),
+                                       acceptance_source, seed=seed, resamples=resamples),
     )

@@ -37,6 +37,8 @@ from .stores import (
 )
 
 RUNTIMES = ("reference", "controlled", "model")
+# The reference app refuses fault switches from its environment; say so before starting it.
+APP_FAULTS_ENV = "CLAIMS_APP_FAULTS"
 DEFAULT_BASELINE = Path("packs/baseline.json")
 _DEFAULT = object()
 
@@ -248,14 +250,19 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
     ``product`` starts another product by its own command instead of the reference app
     (fresh ``reset_token`` and ``staff_token`` values are made for it, in ``env.tokens``).
 
-    ``baseline_path`` defaults to ``packs/baseline.json`` when that file exists. Raises
-    ``SeedError`` (with the log path) if anything fails to start; whatever was already
-    started is stopped again.
+    ``faults`` are the reference app's fault switches, the only way they reach it: a
+    ``CLAIMS_APP_FAULTS`` in the environment is refused. ``baseline_path`` defaults to
+    ``packs/baseline.json`` when that file exists. Raises ``SeedError`` (with the log path)
+    if anything fails to start; whatever was already started is stopped again.
     """
     if lanes < 1:
         raise SeedError("at least one lane is needed", lanes=lanes)
     if runtime not in RUNTIMES:
         raise SeedError(f"unknown runtime; choose one of {', '.join(RUNTIMES)}", runtime=runtime)
+    if app and os.environ.get(APP_FAULTS_ENV, "").strip():
+        raise SeedError(f"{APP_FAULTS_ENV} is set in the environment; fault switches come only "
+                        f"from this run's own options (--fault NAME): unset {APP_FAULTS_ENV}",
+                        value=os.environ[APP_FAULTS_ENV])
     if baseline_path is _DEFAULT:
         baseline_path = DEFAULT_BASELINE.resolve() if DEFAULT_BASELINE.is_file() else None
     baseline = Path(baseline_path).resolve() if baseline_path is not None else None  # type: ignore[arg-type]

@@ -8,6 +8,19 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from .acceptance import (
+    ACCEPTANCE_FILE,
+    CRITERIA,
+    AcceptanceConfig,
+    AcceptanceReport,
+    CriterionResult,
+)
+from .blind_review import (
+    BlindReviewAgreement,
+    BlindReviewKey,
+    BlindReviewPack,
+    HandlerReview,
+)
 from .nightly import HistoryIndex, NightlyConfig
 from .pack import (
     ALL_CHECKS,
@@ -34,6 +47,7 @@ from .pack import (
     Material,
     Materials,
     MessageStyle,
+    OtherCustomer,
     Persona,
     Provenance,
     Review,
@@ -41,6 +55,7 @@ from .pack import (
     TriageClass,
     review_required_from,
 )
+from .panel import DefectPanel, FaultDetection
 from .run import (
     RUN_FORMAT_VERSION,
     STATUS_CATEGORY,
@@ -93,10 +108,28 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "comparison.schema.json": Comparison,
     "nightly.schema.json": NightlyConfig,
     "history.schema.json": HistoryIndex,
+    "acceptance.schema.json": AcceptanceConfig,
+    "blind-review-pack.schema.json": BlindReviewPack,
+    "blind-review-key.schema.json": BlindReviewKey,
+    "handler-review.schema.json": HandlerReview,
+    "blind-review-agreement.schema.json": BlindReviewAgreement,
+    "defect-panel.schema.json": DefectPanel,
 }
 
 __all__ = [
+    "ACCEPTANCE_FILE",
     "ALL_CHECKS",
+    "CRITERIA",
+    "AcceptanceConfig",
+    "AcceptanceReport",
+    "BlindReviewAgreement",
+    "BlindReviewKey",
+    "BlindReviewPack",
+    "CriterionResult",
+    "DefectPanel",
+    "FaultDetection",
+    "HandlerReview",
+    "OtherCustomer",
     "COMPONENTS",
     "FAILURE_MODES",
     "SHEET_FORMAT_VERSION",

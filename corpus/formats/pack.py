@@ -14,12 +14,14 @@ A pack is one complete claim journey::
       review.json                 Review
     packs/manifest.json           Manifest
     packs/baseline.json           Baseline
+    packs/acceptance.toml         AcceptanceConfig (formats.acceptance)
 
 ``packs/STANDARD.md`` is the prose standard these models encode.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Literal
 
@@ -195,6 +197,14 @@ class Materials(Strict):
 # --------------------------------------------------------------------------- oracle/
 
 
+def known_reason_codes(v: list[str]) -> list[str]:
+    """Validator: every code is one of REASON_CODES."""
+    unknown = [c for c in v if c not in REASON_CODES]
+    if unknown:
+        raise ValueError(f"unknown reason codes {unknown}; known: {list(REASON_CODES)}")
+    return v
+
+
 class TriageLabel(Strict):
     triage_class: TriageClass = Field(description="Expected severity class.")
     required_reasons: list[str] = Field(description="Reason codes that must be shown.")
@@ -205,10 +215,7 @@ class TriageLabel(Strict):
     @field_validator("required_reasons", "allowed_reasons")
     @classmethod
     def _known_codes(cls, v: list[str]) -> list[str]:
-        unknown = [c for c in v if c not in REASON_CODES]
-        if unknown:
-            raise ValueError(f"unknown reason codes {unknown}; known: {list(REASON_CODES)}")
-        return v
+        return known_reason_codes(v)
 
 
 class ReviewLabel(Strict):
@@ -379,12 +386,47 @@ class Setup(Strict):
         return self
 
 
+class OtherCustomer(Strict):
+    """Another customer whose claim and policy are seeded beside every pack (in the baseline's
+    collections). None of their identifiers may ever reach the claimant: one on the
+    customer's screen or in a response their page received is a ``data_leak``."""
+
+    customer_id: str = Field(description="The other customer's '_id' in the collections.")
+    identifiers: dict[str, str] = Field(
+        description="What identifies them, by name (name, claim_number, policy_number, "
+        "email, …); each value at least 6 characters and seeded in the collections.")
+
+    @field_validator("identifiers")
+    @classmethod
+    def _distinctive(cls, v: dict[str, str]) -> dict[str, str]:
+        if not v:
+            raise ValueError("give at least one identifier")
+        short = [k for k, value in v.items() if len(value.strip()) < 6]
+        if short:
+            raise ValueError(f"identifiers too short to be told apart from ordinary text: "
+                             f"{short}")
+        return v
+
+
 class Baseline(Strict):
     """packs/baseline.json — the product's baseline state, restored before every pack."""
 
     version: str = _version_field()
     collections: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     staff_credentials: Credentials | None = Field(None, description="Default staff sign-in.")
+    other_customer: OtherCustomer | None = Field(
+        None, description="Another customer seeded with every pack, for the data-leak check.")
+
+    @model_validator(mode="after")
+    def _other_customer_seeded(self) -> Baseline:
+        if self.other_customer is None:
+            return self
+        seeded = json.dumps(self.collections, ensure_ascii=False)
+        missing = [k for k, v in self.other_customer.identifiers.items() if v not in seeded]
+        if missing:
+            raise ValueError(f"other_customer identifiers not in the baseline's collections: "
+                             f"{missing}")
+        return self
 
 
 # --------------------------------------------------------------------------- provenance / review

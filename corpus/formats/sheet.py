@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from ._base import Strict
+from .acceptance import AcceptanceReport
 
 SHEET_FORMAT_VERSION = "1"
 
@@ -28,6 +29,7 @@ COMPONENTS: tuple[str, ...] = (
     "incident_datetime",
     "journey",
     "waiting_list",
+    "privacy",
     "state",
     "assertions_state",
     "assertions_text",
@@ -44,17 +46,22 @@ FAILURE_MODES: tuple[str, ...] = (
     "missed_flag",
     "innocent_flagged",
     "wrong_check_outcome",
+    "false_check_hit",
     "not_checked_as_clear",
     "missing_fact",
     "wrong_fact",
     "unconfirmed_fact",
     "wrong_optional_fact",
+    "invented_fact",
     "no_claim_number",
     "repeated_question",
     "dead_end_reply",
     "stuck",
     "agent_stopped",
+    "upload_not_acknowledged",
+    "unrequested_handoff",
     "waiting_list_missing",
+    "data_leak",
     "state_mismatch",
     "unexpected_change",
     "assertion_failed",
@@ -125,6 +132,16 @@ class TrialFacts(Strict):
     longest_turn_s: float | None = None
     cost_usd: float | None = None
     total_tokens: int = 0
+    agent_questions: int = Field(
+        0, description="Question sentences in the agent's new replies (acceptance: fewer "
+        "than the limit).")
+    report_duration_s: float | None = Field(
+        None, description="First customer message to the claim number on screen, from the "
+        "journey timestamps; None when no claim number was shown.")
+    further_contact: list[str] | None = Field(
+        None, description="Why the claim needs further contact (waiting_list_item, "
+        "contact_request, handoff, no_claim_number, return_for_info); [] when it needs none; "
+        "None when it cannot be told (the waiting list is not shown and nothing else says so).")
 
 
 class Sheet(Strict):
@@ -145,6 +162,7 @@ class Sheet(Strict):
     )
     explanation: str = Field(description="One line: why the trial passed or failed.")
     line: str = Field(description="Pack line (motor / home / contents).")
+    scenario: str = Field("", description="The pack's scenario kind (oracle).")
     message_style: str
     session_mode: str | None = Field(None, description="claimant_session of the pack, if known.")
     innocent_control: bool
@@ -195,6 +213,7 @@ class KStat(Strict):
 class PackSummary(Strict):
     pack_id: str
     line: str
+    scenario: str = ""
     message_style: str
     session_mode: str | None = None
     innocent_control: bool
@@ -284,6 +303,9 @@ class RunSummary(Strict):
     corpus_version: str
     corpus_hash: str
     product_runtime: str
+    faults: list[str] = Field(
+        default_factory=list, description="Fault switches the product reported as on: a "
+        "defect run, never a clean one.")
     customer: str = Field(description="Customer kind and model, e.g. 'llm gpt-x' or 'scripted'.")
     trials: int
     scorable_trials: int
@@ -308,6 +330,9 @@ class RunSummary(Strict):
     scorer: ScorerInfo | None = Field(None, description="The scorer that wrote this summary; "
                                       "absent in summaries written before it was recorded.")
     scored_at: str | None = Field(None, description="When it was scored (UTC).")
+    acceptance: AcceptanceReport | None = Field(
+        None, description="The business's acceptance criteria (acceptance.toml) against this "
+        "run.")
 
 
 # --------------------------------------------------------------------------- comparison

@@ -32,6 +32,13 @@ def test_flags_win_over_environment(monkeypatch) -> None:
     assert s.model_base_url == "http://127.0.0.1:1/v1"
 
 
+def test_faults_in_the_environment_are_refused_not_applied(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("CLAIMS_APP_FAULTS", "flag_everything")
+    assert main(["--fault", "ask_twice"]) == 2
+    err = capsys.readouterr().err
+    assert "CLAIMS_APP_FAULTS is set" in err and "--fault" in err
+
+
 def test_seed_route_without_token_is_refused(monkeypatch, capsys) -> None:
     monkeypatch.delenv("CLAIMS_HARNESS_SEED_TOKEN", raising=False)
     assert main(["--enable-seed-route"]) == 2

@@ -119,6 +119,13 @@ def test_a_temporary_log_folder_goes_on_stop_and_stays_after_a_failed_start(
     assert "No module named" in Path(err.value.context["log"]).read_text()  # kept: says why
 
 
+def test_faults_in_the_environment_are_refused_before_anything_starts(monkeypatch, tmp_path):
+    monkeypatch.setenv("CLAIMS_APP_FAULTS", "flag_everything")
+    with pytest.raises(SeedError, match="CLAIMS_APP_FAULTS is set.*--fault"):
+        start_dev(lanes=1, app=True, log_dir=tmp_path)
+    assert not any(tmp_path.iterdir())  # no store, no app, no log was started
+
+
 def test_bad_arguments():
     with pytest.raises(SeedError, match="runtime"):
         start_dev(runtime="magic")
@@ -179,6 +186,10 @@ def test_reference_app_lane_resets_a_real_pack(stores, tmp_path):
         env.close()
     assert result["verified"] is True
     assert result["staff_credentials"] is not None  # from the baseline
-    assert set(state.collections["policies"]) == {d["_id"] for d in setup.collections["policies"]}
+    from corpus import load_baseline
+
+    baseline = load_baseline(root / "packs")
+    assert set(state.collections["policies"]) == {
+        d["_id"] for d in setup.collections["policies"] + baseline.collections["policies"]}
     assert "staff" in state.collections
     assert not alive(pid)
