@@ -18,7 +18,12 @@ from typing import Any
 
 from corpus.errors import ConfigError, HarnessError
 from corpus.formats import RunRecord, RunSummary, TrialStatus
-from corpus.formats.nightly import ComparisonOutcome, GateOutcome, NightEntry
+from corpus.formats.nightly import (
+    AcceptanceOutcome,
+    ComparisonOutcome,
+    GateOutcome,
+    NightEntry,
+)
 
 from ._baseline import compare_with, find_baseline, pack_changes
 from ._config import Night, load_config, run_options
@@ -172,9 +177,13 @@ def judge(night: Night, run_id: str, started_at: str, problems: list[str],
     summary = scoring.score_run(run_dir, seed=seed, resamples=resamples)
     report = scoring.write_report(run_dir)
     g = scoring.gate(summary, cfg.gate.min_pass_hat_k, cfg.gate.k)
-    scoring.write_junit(g, summary, run_dir / "junit.xml")
+    accepted = scoring.acceptance_gate(summary.acceptance)
+    scoring.write_junit(g, summary, run_dir / "junit.xml",
+                        summary.acceptance if cfg.gate.acceptance else None)
     say(f"score: {summary.successes}/{summary.scorable_trials} scorable trial(s) succeeded; "
         f"gate {'PASS' if g.passed else 'FAIL'}: {g.message}")
+    say(f"acceptance {'PASS' if accepted.passed else 'FAIL'}"
+        f"{'' if cfg.gate.acceptance else ' (not gating)'}: {accepted.message}")
     corpora = list(getattr(record, "corpora", None) or [record.corpus])
     baseline = find_baseline(load_history(night.runs_dir), night.name, run_id, corpora,
                              night.runs_dir, summary.scorer)
@@ -194,6 +203,8 @@ def judge(night: Night, run_id: str, started_at: str, problems: list[str],
     named = "; ".join(f"{c.pack_id} {_pct(c.baseline_rate)} → {_pct(c.run_rate)}" for c in down)
     if not g.passed:
         failing.append(f"gate: {g.message}")
+    if cfg.gate.acceptance and not accepted.passed:
+        failing.append(f"acceptance: {accepted.message}")
     if worse and cfg.gate.fail_on_worse:
         failing.append(f"worse than {base_id}: {comparison.explanation}")
     if down and cfg.gate.fail_on_pack_regression:
@@ -216,6 +227,8 @@ def judge(night: Night, run_id: str, started_at: str, problems: list[str],
         successes=summary.successes, mean_success=summary.mean_success,
         gate=GateOutcome(passed=g.passed, k=g.k, floor=g.floor, value=g.value,
                          message=g.message),
+        acceptance=AcceptanceOutcome(passed=accepted.passed, gating=cfg.gate.acceptance,
+                                     message=accepted.message),
         baseline_run_id=base_id if comparison is not None else None, baseline_note=note,
         comparison=ComparisonOutcome(
             verdict=comparison.verdict, mean_difference=comparison.mean_difference,

@@ -62,6 +62,8 @@ class NightlyGate(Strict):
                              "at least this much since the baseline is named a regression.")
     fail_on_pack_regression: bool = Field(False, description="Exit 1 on any named pack "
                                           "regression, not only on a 'worse' comparison.")
+    acceptance: bool = Field(False, description="Also require every acceptance criterion "
+                             "(the corpus's acceptance.toml) to be met: exit 1 otherwise.")
     max_infrastructure_share: float = Field(
         0.2, ge=0, le=1, description="Above this share of trials ending in product, simulator "
         "or harness errors the night cannot be judged: exit 2.")
@@ -123,6 +125,12 @@ class GateOutcome(Strict):
     message: str
 
 
+class AcceptanceOutcome(Strict):
+    passed: bool = Field(description="Every acceptance criterion met.")
+    gating: bool = Field(description="The configuration gates on it ([gate] acceptance).")
+    message: str
+
+
 class PackChange(Strict):
     """A pack whose success rate moved by at least the configured drop since the baseline."""
 
@@ -160,6 +168,7 @@ class NightEntry(Strict):
     successes: int = 0
     mean_success: Interval | None = None
     gate: GateOutcome | None = None
+    acceptance: AcceptanceOutcome | None = None
     baseline_run_id: str | None = None
     baseline_note: str = Field("", description="Why there is no baseline, or how it was "
                                "made comparable.")
