@@ -46,8 +46,9 @@ _LINUX_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/snap/bin/chr
 _MAC_APPS = ("Google Chrome.app/Contents/MacOS/Google Chrome",
              "Chromium.app/Contents/MacOS/Chromium",
              "Microsoft Edge.app/Contents/MacOS/Microsoft Edge")
-_WINDOWS = (r"Google\Chrome\Application\chrome.exe", r"Chromium\Application\chrome.exe",
-            r"Microsoft\Edge\Application\msedge.exe")
+_WINDOWS = (("Google", "Chrome", "Application", "chrome.exe"),
+            ("Chromium", "Application", "chrome.exe"),
+            ("Microsoft", "Edge", "Application", "msedge.exe"))
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def system_browsers(platform: str | None = None, env: Mapping[str, str] | None =
         for base in (env.get("PROGRAMFILES"), env.get("PROGRAMFILES(X86)"),
                      env.get("LOCALAPPDATA")):
             if base:
-                candidates += [str(Path(base) / rel) for rel in _WINDOWS]
+                candidates += [str(Path(base).joinpath(*rel)) for rel in _WINDOWS]
     elif platform == "darwin":
         roots = ["/Applications", str(Path(env.get("HOME", "~")) / "Applications")]
         candidates += [str(Path(root) / app) for root in roots for app in _MAC_APPS]
