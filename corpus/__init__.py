@@ -26,7 +26,12 @@ from ._loading import (
     setup_files,
 )
 from ._manifest import update_manifest
-from ._prompt import build_customer_messages, without_product_text
+from ._prompt import (
+    PROMPT_VIEWS,
+    build_customer_messages,
+    build_repair_messages,
+    without_product_text,
+)
 from ._review import (
     BlindLookReport,
     VisionSettings,
@@ -37,6 +42,7 @@ from ._review import (
     write_review_page,
 )
 from ._schemas import render_schemas, stale_schemas, write_schemas
+from ._strict_json import MAX_JSON_DEPTH, StrictJsonError, parse_strict_json
 from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, load_customer_view
 from .errors import (
     HarnessError,
@@ -51,6 +57,9 @@ from .errors import (
 )
 
 __all__ = [
+    "MAX_JSON_DEPTH",
+    "StrictJsonError",
+    "parse_strict_json",
     "BlindLookReport",
     "CheckReport",
     "VisionSettings",
@@ -62,7 +71,9 @@ __all__ = [
     "Problem",
     "Leak",
     "LeakGuard",
+    "PROMPT_VIEWS",
     "build_customer_messages",
+    "build_repair_messages",
     "check_corpus",
     "system_vocabulary",
     "without_product_text",

@@ -8,7 +8,9 @@ from pathlib import Path
 
 from . import _io
 from ._check_corpus_files import acceptance_problems, other_customer_problems
-from ._check_pack import Problem, check_pack, sign_off_problems
+from ._check_extra import checked_pack, extra_pack_problems, unsafe_pack
+from ._check_pack import Problem, sign_off_problems
+from ._check_setup import baseline_problems
 from ._loading import Pack, load_baseline, load_manifest
 from ._manifest import manifest_entry, save_manifest
 from .errors import PackError
@@ -129,6 +131,7 @@ def check_corpus(root: Path | str, freeze: bool = False) -> CheckReport:
             manifest = loaded
         else:
             baseline = loaded
+            report.problems.extend(baseline_problems(loaded))
     report.problems.extend(acceptance_problems(root))
     packs: dict[str, Pack] = {}
     current: dict[str, ManifestPack | None] = {}
@@ -140,8 +143,14 @@ def check_corpus(root: Path | str, freeze: bool = False) -> CheckReport:
                                            f"not a pack id (pattern {PACK_ID_PATTERN})"))
             continue
         report.packs_checked.append(folder.name)
-        problems, pack = check_pack(folder)
+        links = unsafe_pack(folder)
+        if links:  # a link may point at a secret or a device: read nothing through it
+            report.problems.extend(links)
+            current[folder.name] = None
+            continue
+        problems, pack = checked_pack(folder)
         report.problems.extend(problems)
+        report.problems.extend(extra_pack_problems(folder, baseline))
         current[folder.name] = manifest_entry(pack) if pack is not None else None
         if pack is not None:
             packs[folder.name] = pack

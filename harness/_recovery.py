@@ -50,6 +50,8 @@ def resume_command(runs_dir: Path | str, run_id: str) -> str:
 RESUMABLE_OPTIONS = ("profile", "packs", "lanes", "dev", "customer", "tracing", "turn_limit",
                      "stuck_after", "headed", "runtime", "no_reset", "allow_unreported_runtime",
                      "self_test", "llm_base_url", "llm_model", "llm_temperature", "llm_seed",
+                     "llm_max_tokens", "llm_timeout", "llm_max_retries",
+                     "llm_malformed_retries", "llm_response_format", "prompt_view",
                      "browser_executable", "browser_channel")
 
 
@@ -123,6 +125,10 @@ def recorded_options(*, profile: str, packs: Path | str, pack: list[str], trials
         "browser_executable": browser_executable, "browser_channel": browser_channel,
         "shard": shard,
         **({"llm_base_url": sanitized_url(llm.base_url), "llm_model": llm.model,
-            "llm_temperature": llm.temperature, "llm_seed": llm.seed} if llm else {}),
+            "llm_temperature": llm.temperature, "llm_seed": llm.seed,
+            "llm_max_tokens": llm.max_tokens, "llm_timeout": llm.timeout_s,
+            "llm_max_retries": llm.max_retries, "llm_malformed_retries": llm.malformed_retries,
+            "llm_response_format": llm.response_format, "prompt_view": llm.prompt_view}
+           if llm else {}),
         **extra,
     }

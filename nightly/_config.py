@@ -74,9 +74,7 @@ def run_options(night: Night, run_id: str | None, resume: str | None, shard: Any
     cfg = night.config
     llm = None
     if cfg.customer == "llm" and cfg.llm is not None:
-        llm = LlmSettings.from_options(
-            base_url=cfg.llm.base_url, model=cfg.llm.model, temperature=cfg.llm.temperature,
-            seed=cfg.llm.seed, max_attempts=cfg.llm.max_attempts, backoff_s=cfg.llm.backoff_s)
+        llm = LlmSettings.from_options(**cfg.llm.model_dump())
     b = cfg.browser
     browser = harness.BrowserChoice.from_options(
         executable=b.executable, channel=b.channel, cdp_url=b.cdp_url, ws_endpoint=b.ws_endpoint)

@@ -13,11 +13,18 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from corpus.errors import RunRecordError
 from corpus.formats import JourneyEvent, RunRecord, RunSummary, Sheet, StaffReading
 
 from ._blind_agreement import load_agreement
 from ._compare import load_summary
-from ._record import HUMAN_FILE, SHEET_FILE, load_events, load_run_record, parse_model
+from ._record import (
+    HUMAN_FILE,
+    SHEET_FILE,
+    load_events,
+    load_run_record,
+    parse_model,
+)
 from ._summary import load_sheets
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -43,24 +50,17 @@ def _rel(target: Path, start: Path) -> str:
 
 
 def _action_text(ev: JourneyEvent) -> str | None:
-    a = ev.action
-    if a is None:
-        return None
-    if a.kind == "say":
-        return a.text or ""
-    if a.kind == "click":
-        return f"[clicked “{a.label}”]"
-    if a.kind == "upload":
-        return f"[uploaded {a.file}]"
-    if a.kind == "sign_in":
-        return "[signed in]"
-    last = f"{a.text} " if a.text else ""
-    return f"{last}[ended: {a.reason or 'done'}]"
+    return ev.action.describe() if ev.action is not None else None
 
 
 def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
     tdir = run_dir / sheet.path
-    events = load_events(tdir / "journey.jsonl", pack=sheet.pack_id, trial=sheet.trial)
+    unreadable: list[str] = []  # a damaged record still gets its page (the sheet says why)
+    try:
+        events = load_events(tdir / "journey.jsonl", pack=sheet.pack_id, trial=sheet.trial)
+    except RunRecordError as exc:
+        events = []
+        unreadable.append(f"journey.jsonl could not be shown: {exc.message}")
     steps = []
     for ev in events:
         shot = tdir / ev.screenshot if ev.screenshot else None
@@ -75,7 +75,11 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
             "note": ev.note,
         })
     staff_path = tdir / "staff.json"
-    staff = parse_model(StaffReading, staff_path) if staff_path.exists() else None
+    try:
+        staff = parse_model(StaffReading, staff_path) if staff_path.exists() else None
+    except RunRecordError as exc:
+        staff = None
+        unreadable.append(f"staff.json could not be shown: {exc.message}")
     staff_shots = [_rel(tdir / s, page_dir) for s in (staff.screenshots if staff else [])
                    if (tdir / s).exists()]
     links = [{"href": _rel(tdir / name, page_dir), "label": label}
@@ -83,7 +87,7 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
     human = next((c for c in sheet.components if c.name == "assertions_human"), None)
     return {"sheet": sheet, "steps": steps, "staff": staff, "staff_shots": staff_shots,
             "links": links, "human": human.details.get("assertions", []) if human else [],
-            "human_target": f"{sheet.path}/{HUMAN_FILE}"}
+            "human_target": f"{sheet.path}/{HUMAN_FILE}", "unreadable": unreadable}
 
 
 def write_report(run_dir: Path | str, out_dir: Path | str | None = None,

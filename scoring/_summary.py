@@ -13,7 +13,15 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from corpus.errors import RunRecordError
-from corpus.formats import AcceptanceConfig, Labels, RunRecord, RunSummary, Sheet
+from corpus.formats import (
+    UNSCORABLE,
+    AcceptanceConfig,
+    ErrorCategory,
+    Labels,
+    RunRecord,
+    RunSummary,
+    Sheet,
+)
 from corpus.formats.sheet import (
     ComponentCounts,
     InfraError,
@@ -51,6 +59,7 @@ from ._stats import (
     pass_at_k,
     pass_hat_k,
 )
+from .fidelity import fidelity_summary
 
 _SERIAL = itertools.count()
 
@@ -79,8 +88,12 @@ def corpus_root_of(run: RunRecord, run_dir: Path, corpus_root: Path | None) -> P
 
 
 def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
-              seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> RunSummary:
-    """Score a run folder. Writes only ``sheet.json`` per trial and ``summary.json``."""
+              seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
+              strict_fidelity: bool = False) -> RunSummary:
+    """Score a run folder. Writes only ``sheet.json`` per trial and ``summary.json``.
+
+    ``strict_fidelity``: any fidelity finding makes the run invalid (for CI).
+    """
     run_dir = Path(run_dir)
     run = load_run_record(run_dir)
     root = corpus_root_of(run, run_dir, Path(corpus_root) if corpus_root else None)
@@ -99,14 +112,18 @@ def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
             packs_cache[pid] = load_pack_context(root, pid, other_customer)
         tdir = run_dir / entry.path
         record = load_trial(run, run_dir, entry, modes_cache[pid])
-        human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
+        try:
+            human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
+        except RunRecordError as exc:
+            human = None
+            record.damage.append(f"human.json is unreadable: {exc.message}")
         sheet = score_trial(record, labels_cache[pid], human, packs_cache[pid]).model_copy(
             update={"scorer": scorer, "corpus_hash": run.corpus.hash})
         if tdir.is_dir():  # a trial that never got a folder keeps none
             write_json_atomic(tdir / SHEET_FILE, sheet)
         sheets.append(sheet)
     summary = summarise(run, sheets, seed=seed, resamples=resamples, acceptance=acceptance,
-                        acceptance_source=source).model_copy(
+                        acceptance_source=source, strict_fidelity=strict_fidelity).model_copy(
         update={"scorer": scorer, "scored_at": datetime.now(UTC).isoformat(timespec="seconds")})
     keep_previous_summary(run_dir, summary)
     write_json_atomic(run_dir / SUMMARY_FILE, summary)
@@ -232,7 +249,8 @@ def run_faults(run: RunRecord) -> list[str]:
 
 def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
               resamples: int = DEFAULT_RESAMPLES, acceptance: AcceptanceConfig | None = None,
-              acceptance_source: str = "defaults from the standard") -> RunSummary:
+              acceptance_source: str = "defaults from the standard",
+              strict_fidelity: bool = False) -> RunSummary:
     """Statistics over the sheets of one run (pure); ``acceptance``: the thresholds of
     acceptance.toml (default: the standard's)."""
     by_pack: dict[str, list[Sheet]] = defaultdict(list)
@@ -251,16 +269,22 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
     for s in sheets:
         for c in s.components:
             counts = components[c.name]
-            attr = {"pass": "passed", "fail": "failed"}.get(c.status, c.status)
+            status = c.status if s.scorable else "not_scored"  # suspect trials: shown only
+            attr = {"pass": "passed", "fail": "failed"}.get(status, status)
             setattr(counts, attr, getattr(counts, attr) + 1)
     unscored = [InfraError(pack_id=s.pack_id, trial=s.trial, path=s.path,
                            status=s.trial_status, category=s.error_category,
-                           detail=s.explanation)
+                           detail="; ".join(s.damage) if s.damage else s.explanation)
                 for s in sheets if not s.scorable]
-    errors = [e for e in unscored if e.category != "not_implemented"]
+    # not implemented, damaged and simulator-suspect trials are shown apart, not as errors
+    shown_elsewhere = ("not_implemented", UNSCORABLE, ErrorCategory.SIMULATOR_SUSPECT.value)
+    errors = [e for e in unscored if e.category not in shown_elsewhere]
+    damaged = [e for e in unscored if e.category == UNSCORABLE]
     durations = [s.numbers.duration_s for s in sheets if s.numbers.duration_s is not None]
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     customer = run.customer.kind + (f" {run.customer.model}" if run.customer.model else "")
+    if run.customer.prompt_view == "wide":
+        customer += " [wide prompt view]"
     return RunSummary(
         run_id=run.run_id, self_test=run.self_test, labels=list(run.labels),
         corpus_version=run.corpus.version,
@@ -269,7 +293,8 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
         trials=len(sheets), scorable_trials=len(scored),
         successes=sum(1 for s in scored if s.success),
         infrastructure_errors=errors,
-        errors_by_category=dict(Counter(e.category for e in errors)),
+        unscorable=damaged,
+        errors_by_category=dict(Counter(e.category for e in errors + damaged)),
         not_implemented_trials=[e for e in unscored if e.category == "not_implemented"],
         mean_success=interval, packs=packs,
         review=_review_counts([s for s in scored if not s.innocent_control]),
@@ -284,4 +309,5 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
         total_cost_usd=sum(costs) if costs else None,
         acceptance=evaluate_acceptance(sheets, acceptance or AcceptanceConfig(),
                                        acceptance_source, seed=seed, resamples=resamples),
+        fidelity=fidelity_summary(sheets, strict_fidelity),
     )

@@ -39,6 +39,7 @@ from .stores import (
 RUNTIMES = ("reference", "controlled", "model")
 # The reference app refuses fault switches from its environment; say so before starting it.
 APP_FAULTS_ENV = "CLAIMS_APP_FAULTS"
+APP_ENV_PREFIX = "CLAIMS_APP_"  # the reference app's settings (reference_app._settings)
 DEFAULT_BASELINE = Path("packs/baseline.json")
 _DEFAULT = object()
 
@@ -195,18 +196,27 @@ def _wait_for_app(app: _AppProcess, url: str, timeout: float,
 
 def app_command(lane: tuple[str, str, str], port: int, env: DevEnvironment,
                 baseline: Path | None, faults: Sequence[str]) -> list[str]:
-    """The reference app's command line for one lane."""
+    """The reference app's command line for one lane. It holds no secret (any user of the
+    machine can read a command line); those travel in ``app_environment``."""
     _, database, bucket = lane
     argv = [sys.executable, "-m", "reference_app", "--host", "127.0.0.1", "--port", str(port),
-            "--mongo-uri", env.mongo_uri, "--database", database,
-            "--s3-endpoint", env.s3.endpoint, "--s3-access-key", env.s3.access_key,
-            "--s3-secret-key", env.s3.secret_key, "--bucket", bucket,
-            "--runtime", env.runtime, f"--seed-token={env.seed_token}", "--enable-seed-route"]
+            "--database", database, "--s3-endpoint", env.s3.endpoint,
+            "--s3-access-key", env.s3.access_key, "--bucket", bucket,
+            "--runtime", env.runtime, "--enable-seed-route"]
     if baseline is not None:
         argv += ["--baseline", str(baseline)]
     for fault in faults:
         argv += ["--fault", fault]
     return argv
+
+
+def app_environment(env: DevEnvironment) -> dict[str, str]:
+    """The environment of a started product: the parent's plus the secrets it needs (the seed
+    token, the S3 secret key, and the MongoDB URI, which may hold a password)."""
+    return {**os.environ,
+            ENV_PREFIX + "SEED_TOKEN": env.seed_token,
+            APP_ENV_PREFIX + "S3_SECRET_KEY": env.s3.secret_key,
+            APP_ENV_PREFIX + "MONGO_URI": env.mongo_uri}
 
 
 def _fill(text: str, values: dict[str, str]) -> str:
@@ -288,8 +298,9 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
                 argv = app_command(spec, port, env, baseline, faults)
                 with open(log, "ab") as out:
                     try:
-                        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
-                                                stdin=subprocess.DEVNULL, **SPAWN_OPTIONS)
+                        proc = subprocess.Popen(
+                            argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                            env=app_environment(env), **SPAWN_OPTIONS)
                     except OSError as exc:
                         raise SeedError(f"cannot start the reference app: {exc}",
                                         log=str(log)) from exc

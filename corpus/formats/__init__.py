@@ -71,12 +71,17 @@ from .run import (
     TrialStatus,
 )
 from .scene import PhotoRecipe, Scene
+from .screens import SCREENS_FORMAT_VERSION, PanelScreens
 from .sheet import (
     COMPONENTS,
     FAILURE_MODES,
+    FIDELITY_RULES,
     SHEET_FORMAT_VERSION,
+    UNSCORABLE,
     Comparison,
     ComponentResult,
+    FidelityAudit,
+    FidelityFinding,
     HumanVerdict,
     HumanVerdicts,
     RunSummary,
@@ -114,6 +119,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "handler-review.schema.json": HandlerReview,
     "blind-review-agreement.schema.json": BlindReviewAgreement,
     "defect-panel.schema.json": DefectPanel,
+    "panel-screens.schema.json": PanelScreens,
 }
 
 __all__ = [
@@ -132,9 +138,11 @@ __all__ = [
     "OtherCustomer",
     "COMPONENTS",
     "FAILURE_MODES",
+    "FIDELITY_RULES",
     "SHEET_FORMAT_VERSION",
     "PACK_FORMAT_VERSION",
     "PACK_ID_PATTERN",
+    "SCREENS_FORMAT_VERSION",
     "REASON_CODES",
     "RUN_FORMAT_VERSION",
     "SCHEMAS",
@@ -156,6 +164,8 @@ __all__ = [
     "ExpectedEndState",
     "Fact",
     "Facts",
+    "FidelityAudit",
+    "FidelityFinding",
     "HumanVerdict",
     "HistoryIndex",
     "HumanVerdicts",
@@ -169,6 +179,7 @@ __all__ = [
     "Materials",
     "MessageStyle",
     "NightlyConfig",
+    "PanelScreens",
     "Persona",
     "PhotoRecipe",
     "Provenance",
@@ -186,5 +197,6 @@ __all__ = [
     "TrialResult",
     "TrialStatus",
     "TriageClass",
+    "UNSCORABLE",
     "review_required_from",
 ]

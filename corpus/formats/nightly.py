@@ -37,8 +37,12 @@ class NightlyLlm(Strict):
     model: str | None = None
     temperature: float | None = None
     seed: int | None = None
-    max_attempts: int = Field(4, ge=1)
-    backoff_s: float = Field(1.0, ge=0)
+    max_tokens: int | None = Field(None, ge=1)
+    timeout_s: float | None = Field(None, gt=0, description="Seconds per model request.")
+    max_retries: int | None = Field(None, ge=0)
+    malformed_retries: int | None = Field(None, ge=0)
+    response_format: str | None = None
+    prompt_view: str | None = None
 
 
 class NightlyBrowser(Strict):

@@ -21,7 +21,9 @@ A pack is one complete claim journey::
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
+import math
 import re
 from typing import Any, Literal
 
@@ -97,6 +99,36 @@ def review_required_from(checks: dict[str, str]) -> bool:
     return strong >= 1 or weak >= 2
 
 
+def fact_value_problem(kind: str, value: object) -> str | None:
+    """Why ``value`` is not the canonical form of a fact of ``kind``, or None.
+
+    date: ``YYYY-MM-DD`` (a real day); time: ``HH:MM``, 24 h; yes_no: ``"yes"`` or ``"no"``;
+    number and money: a finite JSON number (money not negative); text and choice: non-empty
+    text. Booleans are never a fact value.
+    """
+    if isinstance(value, bool):
+        return "true/false is not a fact value; yes/no facts are written \"yes\" or \"no\""
+    if kind in ("number", "money"):
+        if not isinstance(value, int | float) or not math.isfinite(value):
+            return f"{value!r} is not a number"
+        return "money cannot be negative" if kind == "money" and value < 0 else None
+    if not isinstance(value, str) or not value.strip():
+        return f"{value!r} is not text"
+    if kind == "date":
+        try:
+            ok = re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) and _dt.date.fromisoformat(value)
+        except ValueError:
+            ok = None
+        return None if ok else f"{value!r} is not a calendar date written YYYY-MM-DD"
+    if kind == "time":
+        m = re.fullmatch(r"(\d{2}):(\d{2})", value)
+        ok = m and int(m.group(1)) < 24 and int(m.group(2)) < 60
+        return None if ok else f"{value!r} is not a 24-hour time written HH:MM"
+    if kind == "yes_no" and value not in ("yes", "no"):
+        return f"{value!r} is neither \"yes\" nor \"no\""
+    return None
+
+
 # --------------------------------------------------------------------------- input/
 
 
@@ -129,6 +161,13 @@ class Fact(Strict):
         description="Plain-language subject of the fact ('when it happened', 'the car's "
         "registration'), used to recognise a question about it. Never a system code."
     )
+
+    @model_validator(mode="after")
+    def _value_fits_kind(self) -> Fact:
+        problem = fact_value_problem(self.kind, self.value)
+        if problem:
+            raise ValueError(f"fact {self.key!r} ({self.kind}): {problem}")
+        return self
 
 
 class Facts(Strict):
@@ -242,6 +281,15 @@ class StateRule(Strict):
 
 class TextRule(Strict):
     pattern: str = Field(description="Case-insensitive regular expression.")
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        try:
+            re.compile(v, re.IGNORECASE)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression: {exc}") from exc
+        return v
     where: Literal["agent_replies", "customer_messages"] = Field(
         "agent_replies", description="Which visible text the rule reads."
     )
@@ -319,6 +367,11 @@ class Labels(Strict):
     )
     assertions: list[Assertion] = Field(default_factory=list)
     expected_end_state: ExpectedEndState = Field(default_factory=ExpectedEndState)
+    customer_may_know: list[str] = Field(
+        default_factory=list,
+        description="The leak audit's allow list: values held by setup.json, the oracle or "
+        "provenance.json that the customer legitimately knows and input/ may therefore "
+        "contain (an address printed on their own quote, their account e-mail).")
 
 
 # --------------------------------------------------------------------------- setup

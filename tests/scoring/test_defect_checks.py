@@ -143,10 +143,10 @@ def test_the_runners_upload_event_counts_too(tmp_path):
 
 
 def _handoff(tdir: Path, customer_text: str | None = None) -> None:
-    trial = json.loads((tdir / "trial.json").read_text())
-    trial.update(stop_reason="handoff", claim_number=None)
-    (tdir / "trial.json").write_text(json.dumps(trial))
     events = _events(tdir)[:4]
+    trial = json.loads((tdir / "trial.json").read_text())
+    trial.update(stop_reason="handoff", claim_number=None, steps=events[-1]["step"])
+    (tdir / "trial.json").write_text(json.dumps(trial))
     events[-1]["screen"] = {"latest_reply": "A member of our team will contact you."}
     events[-1]["action"] = None
     if customer_text:
