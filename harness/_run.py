@@ -228,6 +228,9 @@ async def _execute(options: RunOptions, held: contextlib.ExitStack) -> tuple[Run
                            profile=profile.name, field="reset.adapter")
     runtime = check_runtime(profile, lanes, options.self_test,
                             options.allow_unreported_runtime)
+    if not options.no_reset:  # a reset that cannot work (no seed token) refuses before any record
+        token = options.seed_token if options.seed_token is not None else profile.seed_token()
+        make_reset(profile, lanes[0], Path(options.packs_root), token).close()
     labels = run_labels(options, runtime.reported)
     if options.resume:
         run_dir = Path(options.runs_dir) / options.resume

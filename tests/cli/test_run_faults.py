@@ -175,3 +175,18 @@ def test_a_read_only_runs_folder_is_one_line(reference_env, tmp_path):  # noqa: 
     assert "error: the run stopped: the file system is read-only" in result.output
     assert "exit code 2; make the runs folder writable and run again" in result.output
     assert "Traceback" not in result.output
+
+
+def test_an_empty_seed_token_says_no_token_before_anything_is_written(
+        reference_env, tmp_path):  # noqa: F811
+    profile = write_profile(reference_env, tmp_path / "p.toml")
+    for token in ("", "   "):
+        result = runner.invoke(app, ["run", "--profile", str(profile), "--packs", str(PACKS),
+                                     "--pack", "CTL-M-001", "--runs-dir", str(tmp_path / "runs"),
+                                     "--run-id", "t"],
+                               env={"CLAIMS_HARNESS_SEED_TOKEN": token})
+        assert result.exit_code == 2, result.output
+        assert "no token is set (CLAIMS_HARNESS_SEED_TOKEN is empty or unset)" in result.output
+        assert "Illegal header" not in result.output and "Traceback" not in result.output
+        assert "finish it with" not in result.output
+        assert not (tmp_path / "runs" / "t").exists()
