@@ -40,7 +40,7 @@ from ._stats import (
     pass_hat_k,
 )
 from ._summary import keep_previous_summary, load_sheets, score_run, summarise
-from ._trend import Trend, trend
+from ._trend import Trend, pass_hat_k_interval, trend
 
 __all__ = [
     "DEFAULT_RESAMPLES",
@@ -78,6 +78,7 @@ __all__ = [
     "matrix_lines",
     "pass_at_k",
     "pass_hat_k",
+    "pass_hat_k_interval",
     "run_label",
     "score_run",
     "score_trial",

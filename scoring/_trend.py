@@ -1,4 +1,5 @@
-"""The trend of a nightly series (pass^k or mean success, one value per night).
+"""The trend of a nightly series (pass^k or mean success, one value per night), and the
+interval of one night's pass^k.
 
 Deterministic: the change since the previous night, and a least-squares slope per night over
 the last ``window`` nights, which is only given with at least ``min_points`` measured nights
@@ -7,8 +8,13 @@ the last ``window`` nights, which is only given with at least ``min_points`` mea
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Literal
+
+from corpus.formats.sheet import Interval
+
+from ._stats import MIN_PACKS_FOR_CI, cluster_bootstrap_ci, mean
 
 TREND_WINDOW = 7
 MIN_TREND_POINTS = 3
@@ -48,3 +54,15 @@ def trend(values: list[float | None], window: int = TREND_WINDOW,
     slope = sum((i - mx) * (v - my) for i, v in points) / sxx
     direction = "flat" if abs(slope) < FLAT else ("up" if slope > 0 else "down")
     return Trend(n, window, last_change, slope, direction)
+
+
+def pass_hat_k_interval(per_pack: list[float], seed: int, resamples: int) -> Interval:
+    """Mean of the packs' pass^k with a cluster bootstrap interval over packs (seeded), or
+    "too thin" with fewer than MIN_PACKS_FOR_CI packs."""
+    too_thin = len(per_pack) < MIN_PACKS_FOR_CI
+    low = high = None
+    if per_pack and not too_thin:
+        low, high = cluster_bootstrap_ci(per_pack, random.Random(seed), resamples)
+    return Interval(estimate=mean(per_pack), low=low, high=high, seed=seed,
+                    resamples=resamples, packs=len(per_pack), too_thin=too_thin,
+                    method="cluster bootstrap over packs of their pass^k, percentile interval")

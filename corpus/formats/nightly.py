@@ -126,6 +126,7 @@ class GateOutcome(Strict):
     k: int
     floor: float
     value: float | None = Field(None, description="The run's pass^k.")
+    interval: Interval | None = Field(None, description="pass^k's interval over packs.")
     message: str
 
 

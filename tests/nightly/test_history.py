@@ -99,3 +99,13 @@ def test_pack_changes_name_regressions_and_improvements():
                             seed=1, resamples=100, verdict="inconclusive", explanation="")
     down, up = pack_changes(comparison, 0.5)
     assert [c.pack_id for c in down] == ["A", "D"] and [c.pack_id for c in up] == ["C"]
+
+
+def test_pass_hat_k_has_an_interval_over_packs_or_says_it_is_too_thin():
+    from scoring import pass_hat_k_interval
+
+    thin = pass_hat_k_interval([1.0, 0.0], seed=3, resamples=200)
+    assert thin.too_thin and thin.low is None and thin.estimate == 0.5
+    wide = pass_hat_k_interval([1.0, 0.0, 1.0, 1.0], seed=3, resamples=500)
+    assert not wide.too_thin and wide.low <= 0.75 <= wide.high and wide.seed == 3
+    assert pass_hat_k_interval([1.0, 0.0, 1.0, 1.0], seed=3, resamples=500) == wide
