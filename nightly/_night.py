@@ -77,7 +77,7 @@ def _execute(night: Night, run_id: str, shard: Any, say: Say) -> list[str]:
     existing = _record(night.runs_dir / run_id)
     if existing is not None and not any(t.status == TrialStatus.PENDING
                                         for t in existing.trials):
-        say(f"run {run_id} is already recorded and finished: judging it again")
+        say(f"run {run_id} is already recorded and finished: it is not run again")
         return []
     resume = run_id if existing is not None else None
 
