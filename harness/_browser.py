@@ -7,7 +7,6 @@ is recorded in the HAR and never consulted.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import time
 from pathlib import Path
@@ -17,23 +16,14 @@ import httpx
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
-from corpus.errors import HarnessError, ProductError
+from corpus.errors import ProductError
 from corpus.formats import ScreenReading
 
+from ._launch import BrowserChoice, open_browser
 from ._marks import first_match
 from ._screen import Probe, Reading, Screen
 from .profile import Profile, url
 
-CHROMIUM_ENV = "CLAIMS_HARNESS_CHROMIUM"
-DEFAULT_CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1280, "height": 900}
 ACTION_TIMEOUT_MS = 10000
 # How an upload ended, as recorded in the journey.
@@ -47,19 +37,11 @@ _SCROLL_JS = ("(alts) => { for (const s of alts) { let els = []; try { "
               "el.scrollTop = el.scrollHeight; } }")
 
 
-def chromium_executable(option: str | None = None) -> str:
-    """The Chromium to launch: the option, else $CLAIMS_HARNESS_CHROMIUM, else Debian's."""
-    return option or os.environ.get(CHROMIUM_ENV) or DEFAULT_CHROMIUM
-
-
 async def launch_browser(playwright: Any, executable: str | None = None, headed: bool = False):
-    """Launch Chromium headless (or headed) with the harness's fixed arguments."""
-    path = chromium_executable(executable)
-    if not Path(path).exists():
-        raise HarnessError("Chromium not found", field="browser_executable", path=path)
-    return await playwright.chromium.launch(
-        executable_path=path, headless=not headed, args=CHROMIUM_ARGS
-    )
+    """Launch a local Chromium headless (or headed); ``_launch`` knows every other way."""
+    browser, _ = await open_browser(playwright, BrowserChoice(executable=executable,
+                                                              headed=headed))
+    return browser
 
 
 def slug(text: str, limit: int = 24) -> str:

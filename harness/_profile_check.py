@@ -17,7 +17,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from corpus.errors import HarnessError
 
-from ._browser import VIEWPORT, CustomerPage, launch_browser
+from ._browser import VIEWPORT, CustomerPage
+from ._launch import BrowserChoice, open_browser
 from ._marks import PageSelectors
 from ._reset import make_reset, setup_and_files
 from ._runtime import check_runtime
@@ -260,7 +261,8 @@ async def _staff_side(browser: Any, profile: Profile, lane: Lane, claim: str | N
 
 async def check_profile(profile: Profile, packs_root: Path, claim: str | None = None,
                         browser_executable: str | None = None,
-                        reset_pack: str | None = None) -> CheckReport:
+                        reset_pack: str | None = None,
+                        browser: BrowserChoice | None = None) -> CheckReport:
     """Check the profile's first lane (see module docstring). ``reset_pack`` resets the
     product to that pack first (it changes the product's data: use a test environment)."""
     from playwright.async_api import async_playwright
@@ -274,11 +276,12 @@ async def check_profile(profile: Profile, packs_root: Path, claim: str | None = 
     if profile.state_source() == "none":
         report.not_implemented.append("state: the state and assertions_state components")
     async with async_playwright() as pw:
-        browser = await launch_browser(pw, browser_executable)
+        choice = browser or BrowserChoice(executable=browser_executable)
+        chromium, _ = await open_browser(pw, choice)
         try:
-            await _customer_side(browser, profile, lane, report)
+            await _customer_side(chromium, profile, lane, report)
             if profile.capabilities.staff_side:
-                await _staff_side(browser, profile, lane, claim, Path(packs_root), report)
+                await _staff_side(chromium, profile, lane, claim, Path(packs_root), report)
         finally:
-            await browser.close()
+            await chromium.close()
     return report

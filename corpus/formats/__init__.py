@@ -22,6 +22,7 @@ from .blind_review import (
     HandlerReview,
 )
 from .manifest import ChangelogEntry, Manifest, ManifestPack
+from .nightly import HistoryIndex, NightlyConfig
 from .pack import (
     ALL_CHECKS,
     ID_PREFIX_PATTERN,
@@ -114,6 +115,8 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "human.schema.json": HumanVerdicts,
     "summary.schema.json": RunSummary,
     "comparison.schema.json": Comparison,
+    "nightly.schema.json": NightlyConfig,
+    "history.schema.json": HistoryIndex,
     "acceptance.schema.json": AcceptanceConfig,
     "blind-review-pack.schema.json": BlindReviewPack,
     "blind-review-key.schema.json": BlindReviewKey,
@@ -174,6 +177,7 @@ __all__ = [
     "FidelityAudit",
     "FidelityFinding",
     "HumanVerdict",
+    "HistoryIndex",
     "HumanVerdicts",
     "JourneyEvent",
     "JudgeKind",
@@ -186,6 +190,7 @@ __all__ = [
     "Materials",
     "MessageStyle",
     "Money",
+    "NightlyConfig",
     "PanelScreens",
     "Persona",
     "PhotoRecipe",

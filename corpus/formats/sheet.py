@@ -126,6 +126,18 @@ class ComponentResult(Strict):
         return _known_modes(v)
 
 
+class ScorerInfo(Strict):
+    """Which scorer wrote a sheet or summary. Results of different scorers are not compared
+    unless asked (``compare --allow-different-scorer``)."""
+
+    version: str = Field(description="The harness distribution's version.")
+    source_hash: str = Field(description="sha256 over the scoring package's rule sources; "
+                             "any change to a rule changes it.")
+
+    def label(self) -> str:
+        return f"{self.version}+{self.source_hash[:12]}"
+
+
 class TrialFacts(Strict):
     """Descriptive numbers of one trial (never decide success on their own)."""
 
@@ -213,6 +225,9 @@ class Sheet(Strict):
         False, description="The fidelity audit found the customer at fault: the trial is "
         "shown but kept out of the agent's rates.")
     fidelity: FidelityAudit | None = Field(None, description="The customer's fidelity audit.")
+    scorer: ScorerInfo | None = Field(None, description="The scorer that wrote this sheet.")
+    corpus_hash: str | None = Field(None, description="Hash of the corpus the pack's oracle "
+                                    "came from.")
 
     @field_validator("failure_modes")
     @classmethod
@@ -416,6 +431,9 @@ class RunSummary(Strict):
     reading_list: list[ReadingItem] = Field(default_factory=list)
     total_duration_s: float | None = None
     total_cost_usd: float | None = None
+    scorer: ScorerInfo | None = Field(None, description="The scorer that wrote this summary; "
+                                      "absent in summaries written before it was recorded.")
+    scored_at: str | None = Field(None, description="When it was scored (UTC).")
     acceptance: AcceptanceReport | None = Field(
         None, description="The business's acceptance criteria (acceptance.toml) against this "
         "run.")
@@ -443,6 +461,9 @@ class Comparison(Strict):
     corpus_version: str
     baseline_corpus_version: str
     different_corpus_allowed: bool = False
+    scorer: ScorerInfo | None = Field(None, description="Scorer of the run's summary.")
+    baseline_scorer: ScorerInfo | None = Field(None, description="Scorer of the baseline's.")
+    different_scorer_allowed: bool = False
     packs: list[PackDifference]
     only_in_run: list[str] = Field(default_factory=list)
     only_in_baseline: list[str] = Field(default_factory=list)
