@@ -20,6 +20,7 @@ from playwright.async_api import Locator, Page
 from corpus.errors import HarnessError, ProductError
 from corpus.formats import ScreenReading
 
+from ._camera import Camera
 from ._marks import first_match
 from ._screen import Probe, Reading, Screen
 from .profile import Profile, url
@@ -40,11 +41,6 @@ ACTION_TIMEOUT_MS = 10000
 UPLOAD_ACKNOWLEDGED = "acknowledged"
 UPLOAD_REFUSED = "refused"
 UPLOAD_NOT_ACKNOWLEDGED = "upload_not_acknowledged"
-_SCROLL_JS = ("(alts) => { for (const s of alts) { let els = []; try { "
-              "els = document.querySelectorAll(s); } catch (e) { continue; } "
-              "for (const c of els) for (const el of [c, c.parentElement, "
-              "...c.querySelectorAll('*')]) if (el && el.scrollHeight > el.clientHeight) "
-              "el.scrollTop = el.scrollHeight; } }")
 
 
 def chromium_executable(option: str | None = None) -> str:
@@ -81,6 +77,7 @@ class CustomerPage:
         self.sc = profile.customer_screen
         self.completion = profile.completion
         self.screen = Screen(page, profile)
+        self.camera = Camera(page)
 
     async def _locator(self, alternatives: list[str], what: str) -> Locator:
         return await first_match(self.page, alternatives, what)
@@ -109,7 +106,9 @@ class CustomerPage:
         await self.goto(si.path)
         await self._fill_submit(si.username, si.password, si.submit, username, password)
         try:
-            await self.page.wait_for_url(lambda u: si.path not in u,
+            # the session is set once the page after sign-in starts arriving; the start page
+            # is opened next anyway, so that page need not finish loading
+            await self.page.wait_for_url(lambda u: si.path not in u, wait_until="commit",
                                          timeout=self.completion.timeout_s * 1000)
         except PlaywrightError as exc:
             raise ProductError("account sign-in did not leave the sign-in page",
@@ -188,19 +187,19 @@ class CustomerPage:
 
     # ------------------------------------------------------------------ reading
     async def read(self) -> Reading:
-        return await self.screen.read()
+        """Read the screen, with the conversation scrolled to its latest reply."""
+        return await self.screen.read(scroll=True)
 
     def handoff(self, screen: ScreenReading) -> bool:
         return any(re.search(p, screen.latest_reply) for p in self.sc.handoff_patterns)
 
-    async def screenshot(self, path: Path) -> None:
-        """Screenshot the viewport with the conversation pane scrolled to its latest reply."""
-        path.parent.mkdir(parents=True, exist_ok=True)
+    async def shoot(self) -> bytes:
+        """A screenshot of the viewport as it is now (PNG bytes); take it right after
+        ``read``, which scrolled the conversation to its latest reply."""
         try:
-            await self.page.evaluate(_SCROLL_JS, list(self.sc.conversation))
-            await self.page.screenshot(path=str(path), timeout=15000)
+            return await self.camera.viewport()
         except PlaywrightError as exc:
-            raise ProductError("screenshot failed", file=path.name,
+            raise ProductError("screenshot failed", url=self.page.url,
                                error=_first_line(exc)) from exc
 
     # ------------------------------------------------------------------ acting

@@ -6,7 +6,9 @@
 // elements that are displayed), never hidden text or network data.
 //
 // args.mode:
-//   "read"   every region (a ScreenReading) plus the agent replies and their count;
+//   "read"   every region (a ScreenReading) plus the agent replies and their count; with
+//            args.scroll the conversation pane is first scrolled to its latest reply, as the
+//            customer would, so that a screenshot taken next shows it;
 //   "probe"  what a wait and an action baseline need: reply count, latest reply, complete;
 //   "wait"   true once the reply is complete (and new, when args.prev is given);
 //   "upload" what shows an uploaded file: occurrences of args.name, ack elements, error text.
@@ -85,6 +87,13 @@
   }
 
   // mode "read"
+  if (args.scroll) {
+    for (const c of resolve(R.conversation)) {
+      for (const el of [c, c.parentElement, ...c.querySelectorAll("*")]) {
+        if (el && el.scrollHeight > el.clientHeight) el.scrollTop = el.scrollHeight;
+      }
+    }
+  }
   const inside = (el, alts) => (alts || []).some((s) => el.closest(s));
   const chipEls = shown(R.chips);
   const chipSet = new Set(chipEls);

@@ -105,8 +105,9 @@ class Screen:
                                error=str(exc).splitlines()[0]) from exc
 
     # ------------------------------------------------------------------ reading
-    async def read(self) -> Reading:
-        raw = await self._eval("read")
+    async def read(self, scroll: bool = False) -> Reading:
+        """Read every region; ``scroll`` first scrolls the conversation to its latest reply."""
+        raw = await self._eval("read", scroll=scroll)
         claim_text = raw["claim_number_text"]
         pattern = re.compile(self.profile.customer_screen.claim_number_pattern)
         if not self.regions["claim_number"]:
