@@ -33,7 +33,7 @@ from ._browser import launch_browser
 from ._files import write_model_atomic
 from ._reset import ResetAdapter, make_reset
 from ._runtime import check_runtime
-from ._staff import StaffSession
+from ._staff_session import StaffSession
 from ._trial import TrialSettings, run_trial
 from .customers import LlmSettings, make_customer
 from .profile import Lane, Profile

@@ -11,20 +11,20 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 from corpus.formats import StaffReading
 from corpus.formats.run import StaffCheck, StaffFact, StaffWaitingItem
 
-from ._browser import VIEWPORT
 from ._camera import Camera
 from ._marks import PageSelectors, first_match
 from ._vocabulary import WordMap
-from .profile import Lane, Profile, url
+from .profile import Profile, url
 
 STAFF_JS = Path(__file__).with_name("_staff.js").read_text(encoding="utf-8")
 CLAIM_REGIONS = ("triage_class", "reason", "urgency", "review_signal", "check_row", "check_id",
@@ -35,6 +35,8 @@ WAITING_REGIONS = ("waiting_item", "waiting_kind", "waiting_text")
 ALL_STAFF_REGIONS = ("claim", "triage_class", "reasons", "urgency", "review_signal", "checks",
                      "facts", "waiting_list")
 _SETTLE_S = 10.0
+# Opens a staff URL on a page, signed in; returns the HTTP status (None when unknown).
+Goto = Callable[[Page, str], Awaitable["int | None"]]
 
 
 def staff_headers(profile: Profile) -> dict[str, str]:
@@ -89,32 +91,6 @@ async def _shot(camera: Camera, folder: Path, name: str, reading: StaffReading) 
     reading.screenshots.append(f"screens/{name}")
 
 
-async def sign_in(page: Page, profile: Profile, base: str, creds: dict[str, Any],
-                  on_form: bool = False) -> None:
-    """Sign in through the staff sign-in form (``on_form``: the page already shows it)."""
-    si = profile.staff_sign_in
-    if profile.staff.sign_in != "form" or si is None:
-        return
-    timeout = profile.completion.timeout_s * 1000
-    if not on_form:
-        await page.goto(url(base, si.path), wait_until="domcontentloaded", timeout=timeout)
-    await (await first_match(page, si.username, "staff user name field")).fill(
-        creds.get("username", ""), timeout=timeout)
-    await (await first_match(page, si.password, "staff password field")).fill(
-        creds.get("password", ""), timeout=timeout)
-    await (await first_match(page, si.submit, "staff sign-in control")).click(timeout=timeout)
-    # signed in once the page after the form starts arriving; the claim is opened next
-    await page.wait_for_url(lambda u: si.path not in u, wait_until="commit", timeout=timeout)
-
-
-def _signed_out(page: Page, profile: Profile, status: int | None) -> bool:
-    """Whether a staff page answered with the sign-in form (or refused) instead."""
-    si = profile.staff_sign_in
-    if profile.staff.sign_in != "form" or si is None:
-        return False
-    return si.path in page.url or status in (401, 403)
-
-
 async def _click_and_follow(page: Page, target: Any, timeout: float) -> None:
     """Click, then wait for the page it opens (a row that expands in place keeps the URL)."""
     before = page.url
@@ -124,35 +100,16 @@ async def _click_and_follow(page: Page, target: Any, timeout: float) -> None:
     await page.wait_for_load_state("domcontentloaded")
 
 
-async def _goto_signed_in(page: Page, profile: Profile, base: str, target: str,
-                          creds: dict[str, Any], session: StaffSession) -> int | None:
-    """Open ``target`` as signed-in staff: sign in first when this context has not, again
-    when the product answers with its sign-in form (a reset may end staff sessions)."""
-    timeout = profile.completion.timeout_s * 1000
-    if not session.signed_in:
-        await sign_in(page, profile, base, creds)
-        session.signed_in = True
-    resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
-    status = resp.status if resp is not None else None
-    if _signed_out(page, profile, status):
-        await sign_in(page, profile, base, creds, on_form=profile.staff_sign_in is not None
-                      and profile.staff_sign_in.path in page.url)
-        resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
-        status = resp.status if resp is not None else None
-    return status
-
-
 async def open_claim(page: Page, profile: Profile, base: str, claim_number: str,
-                     creds: dict[str, Any], session: StaffSession) -> bool:
-    """Open the claim's page; False when the product does not show it."""
+                     goto: Goto) -> bool:
+    """Open the claim's page (``goto`` opens a staff URL signed in, and returns the HTTP
+    status); False when the product does not show it."""
     access, ss = profile.staff, profile.staff_screen
     timeout = profile.completion.timeout_s * 1000
     if access.find == "url":
-        target = url(base, ss.claim_path.format(claim_number=claim_number))
-        status = await _goto_signed_in(page, profile, base, target, creds, session)
+        status = await goto(page, url(base, ss.claim_path.format(claim_number=claim_number)))
         return status is not None and status < 400
-    await _goto_signed_in(page, profile, base, url(base, access.queue_path or "/"), creds,
-                          session)
+    await goto(page, url(base, access.queue_path or "/"))
     if access.find == "search":
         box = await first_match(page, access.search_input, "staff search box")
         await box.fill(claim_number, timeout=timeout)
@@ -234,68 +191,16 @@ def _build_waiting(raw: dict[str, Any], words: WordMap, profile: Profile,
         reading.waiting_list.append(StaffWaitingItem(kind=kind, text=row["text"] or row["_text"]))
 
 
-class StaffSession:
-    """One lane's staff browser context, kept from trial to trial.
-
-    Opened on first use; signed in once and again only when the product shows its sign-in
-    form (a product whose reset ends staff sessions, like the reference app, is signed into
-    on every trial; one whose sessions survive, or that takes a token header, is not). After
-    a browser error the context is closed and the next trial starts a new one.
-    """
-
-    def __init__(self, browser: Browser, profile: Profile, lane: Lane,
-                 headers: dict[str, str] | None = None) -> None:
-        self.browser = browser
-        self.profile = profile
-        self.lane = lane
-        self.headers = {**(headers or {}), **staff_headers(profile)}
-        self.context: BrowserContext | None = None
-        self.page: Page | None = None
-        self.camera: Camera | None = None
-        self.signed_in = False
-
-    async def _open(self) -> tuple[Page, Camera]:
-        if self.context is None or self.page is None or self.page.is_closed():
-            await self.close()
-            self.context = await self.browser.new_context(
-                viewport=VIEWPORT, extra_http_headers=self.headers or None)
-            self.page = await self.context.new_page()
-            self.camera = Camera(self.page)
-        assert self.camera is not None
-        return self.page, self.camera
-
-    async def read(self, creds: dict[str, Any], claim_number: str | None,
-                   folder: Path) -> StaffReading:
-        """Get in, open the claim and the waiting list, and read what they show."""
-        try:
-            page, camera = await self._open()
-        except PlaywrightError as exc:
-            await self.close()
-            return StaffReading(claim_number=claim_number,
-                                error=str(exc).splitlines()[0][:500])
-        reading = await _read(page, camera, self, creds, claim_number, folder)
-        if reading.error:
-            await self.close()
-        return reading
-
-    async def close(self) -> None:
-        context, self.context, self.page, self.camera = self.context, None, None, None
-        self.signed_in = False
-        if context is not None:
-            with contextlib.suppress(PlaywrightError):
-                await context.close()
-
-
-async def _read(page: Page, camera: Camera, session: StaffSession, creds: dict[str, Any],
-                claim_number: str | None, folder: Path) -> StaffReading:
-    profile, lane = session.profile, session.lane
+async def read_claim(page: Page, camera: Camera, profile: Profile, base: str,
+                     claim_number: str | None, goto: Goto, folder: Path) -> StaffReading:
+    """Open the claim, read it (and the waiting list when it is shown there), photograph it.
+    Returns a partial reading whose fields the caller merges."""
     reading = StaffReading(claim_number=claim_number)
-    base = lane.staff_base_url or lane.base_url
     words = WordMap(profile.staff_vocabulary)
     ss = profile.staff_screen
     try:
         if claim_number:
-            reading.found = await open_claim(page, profile, base, claim_number, creds, session)
+            reading.found = await open_claim(page, profile, base, claim_number, goto)
             if reading.found:
                 reader = _Reader(page, profile, CLAIM_REGIONS + WAITING_REGIONS)
                 await reader.settle(("triage_class", "review_signal", "facts", "checks"))
@@ -306,17 +211,25 @@ async def _read(page: Page, camera: Camera, session: StaffSession, creds: dict[s
             await _shot(camera, folder, "staff-01-claim.png", reading)
         else:
             reading.not_shown.append("claim")
-        if not profile.capabilities.waiting_list:
+        if not profile.capabilities.waiting_list or not ss.waiting_path and not claim_number:
             reading.not_shown.append("waiting_list")
-        elif ss.waiting_path:
-            await _goto_signed_in(page, profile, base, url(base, ss.waiting_path), creds,
-                                  session)
-            reader = _Reader(page, profile, WAITING_REGIONS)
-            await reader.settle()
-            _build_waiting(await reader.read(), words, profile, reading)
-            await _shot(camera, folder, "staff-02-waiting.png", reading)
-        elif not claim_number:
-            reading.not_shown.append("waiting_list")
+    except PlaywrightError as exc:
+        reading.error = str(exc).splitlines()[0][:500]
+    reading.unmapped = words.unmapped
+    return reading
+
+
+async def read_waiting(page: Page, camera: Camera, profile: Profile, base: str, goto: Goto,
+                       folder: Path) -> StaffReading:
+    """Open the waiting list page, read and photograph it (a partial reading)."""
+    reading = StaffReading()
+    words = WordMap(profile.staff_vocabulary)
+    try:
+        await goto(page, url(base, profile.staff_screen.waiting_path))
+        reader = _Reader(page, profile, WAITING_REGIONS)
+        await reader.settle()
+        _build_waiting(await reader.read(), words, profile, reading)
+        await _shot(camera, folder, "staff-02-waiting.png", reading)
     except PlaywrightError as exc:
         reading.error = str(exc).splitlines()[0][:500]
     reading.unmapped = words.unmapped

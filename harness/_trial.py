@@ -25,7 +25,8 @@ from ._files import write_model_atomic, write_text_atomic
 from ._journey import Journey, JourneySettings, now, play
 from ._redact import redact_har_file, redact_trace_file
 from ._reset import ResetAdapter, ResetOutcome, setup_and_files
-from ._staff import StaffSession, no_staff_side, staff_headers
+from ._staff import no_staff_side, staff_headers
+from ._staff_session import StaffSession
 from ._transcript import render_transcript
 from .customers import Customer
 from .profile import Lane, Profile
@@ -102,6 +103,8 @@ async def run_trial(
             own_staff = staff is None and settings.evidence
             if own_staff:
                 staff = StaffSession(browser, profile, lane, profile.browser.extra_headers())
+            if staff is not None and settings.evidence and profile.capabilities.staff_side:
+                staff.prepare(outcome.staff_credentials or {})  # signs in during the journey
             try:
                 staff_reading = await _journey_and_staff(browser, profile, lane, view, outcome,
                                                          customer, j, settings, staff)

@@ -31,7 +31,7 @@ from typing import Any
 from .._browser import launch_browser
 from .._dev import dev_product
 from .._reset import ResetAdapter, make_reset
-from .._staff import StaffSession
+from .._staff_session import StaffSession
 from .._trial import TrialSettings, run_trial
 from ..customers import make_customer
 from ..profile import Lane, Profile, load_profile
