@@ -6,7 +6,6 @@ is recorded in the HAR and never consulted.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import time
@@ -187,15 +186,15 @@ class CustomerPage:
 
     # ------------------------------------------------------------------ reading
     async def read(self) -> Reading:
-        """Read the screen, with the conversation scrolled to its latest reply."""
-        return await self.screen.read(scroll=True)
+        return await self.screen.read()
 
     def handoff(self, screen: ScreenReading) -> bool:
         return any(re.search(p, screen.latest_reply) for p in self.sc.handoff_patterns)
 
     async def shoot(self) -> bytes:
-        """A screenshot of the viewport as it is now (PNG bytes); take it right after
-        ``read``, which scrolled the conversation to its latest reply."""
+        """A screenshot of the viewport as it is now (PNG bytes). Taken after a wait, which
+        leaves the conversation scrolled to its latest reply; it may run while the screen
+        is read (reading changes nothing)."""
         try:
             return await self.camera.viewport()
         except PlaywrightError as exc:
@@ -228,13 +227,13 @@ class CustomerPage:
         candidates += [self.page.get_by_role("button", name=label, exact=True),
                        self.page.get_by_role("link", name=label, exact=True)]
         for loc in candidates:
+            shown = loc.filter(visible=True)
             try:
-                for i in range(await loc.count()):
-                    item = loc.nth(i)
-                    if await item.is_visible():
-                        base = await self.baseline()
-                        await item.click(timeout=ACTION_TIMEOUT_MS)
-                        return base
+                if not await shown.count():
+                    continue
+                base = await self.baseline()
+                await shown.first.click(timeout=ACTION_TIMEOUT_MS)
+                return base
             except PlaywrightError:
                 continue
         return None
@@ -264,16 +263,8 @@ class CustomerPage:
         return UPLOAD_NOT_ACKNOWLEDGED, base
 
     async def _upload_outcome(self, name: str, before: dict[str, Any]) -> str | None:
-        deadline = time.monotonic() + self.sc.upload_timeout_s
-        while True:
-            now = await self.screen.upload_marks(name)
-            if now["mentions"] > before["mentions"] or now["acks"] > before["acks"]:
-                return UPLOAD_ACKNOWLEDGED
-            if now["error"] and now["error"] != before["error"]:
-                return UPLOAD_REFUSED
-            if time.monotonic() >= deadline:
-                return None
-            await asyncio.sleep(0.1)
+        outcome = await self.screen.wait_upload(name, before, self.sc.upload_timeout_s)
+        return {"acknowledged": UPLOAD_ACKNOWLEDGED, "refused": UPLOAD_REFUSED}.get(outcome)
 
     async def sign_in_prompt(self, username: str, password: str) -> None:
         """Sign in through the in-conversation prompt; waits until the prompt has gone."""

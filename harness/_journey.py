@@ -121,9 +121,9 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
     else:
         await cp.open_start()
     await cp.wait_first()
-    reading = await cp.read()
+    reading, pending = await _read_and_shoot(cp, settings)
     j.saw(reading.agent_texts)
-    shot = await _keep(j, _start_shot(cp, settings), "start")
+    shot = await _keep(j, pending, "start")
     t = time.monotonic()
     prev: Probe | None = await cp.say(view.initial_message)
     j.messages_sent += 1
@@ -137,10 +137,9 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
         j.step += 1
         wait_s, fresh = await cp.wait_reply(prev)
         j.turn_times.append(wait_s)
-        reading = await cp.read()
-        # The screen just read is photographed while the journey goes on deciding (the
-        # customer's decision included); the shot is named after what happens next.
-        pending = _start_shot(cp, settings)
+        # The screen is photographed while it is read and the customer decides; the shot is
+        # named after what happens next.
+        reading, pending = await _read_and_shoot(cp, settings)
         try:
             outcome = await _step(cp, view, customer, creds, j, settings, reading, pending,
                                   wait_s, fresh, last_screen, same, turns)
@@ -208,9 +207,9 @@ async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str
             j.step += 1
             wait_s, _ = await cp.wait_reply(prev)
             j.turn_times.append(wait_s)
-            final = await cp.read()
+            final, last = await _read_and_shoot(cp, settings)
             j.saw(final.agent_texts)
-            shot = await _keep(j, _start_shot(cp, settings), "after-last-words")
+            shot = await _keep(j, last, "after-last-words")
             j.event(screen=final.screen, screenshot=shot, timings=_timings(
                 reply_wait_s=wait_s))
         await cp.check_alive()
@@ -219,9 +218,18 @@ async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str
     return prev, screen, same, turns
 
 
-def _start_shot(cp: CustomerPage, settings: JourneySettings) -> asyncio.Task[bytes] | None:
-    """Start a screenshot of the screen as just read (None when screenshots are off)."""
-    return asyncio.ensure_future(cp.shoot()) if settings.screenshots else None
+async def _read_and_shoot(cp: CustomerPage, settings: JourneySettings
+                          ) -> tuple[Any, asyncio.Task[bytes] | None]:
+    """Read the screen right after a wait, and start a screenshot of it that goes on while
+    the journey decides (None when screenshots are off). The read is sent first, so the page
+    answers it before it renders the shot."""
+    reading = asyncio.ensure_future(cp.read())
+    pending = asyncio.ensure_future(cp.shoot()) if settings.screenshots else None
+    try:
+        return await reading, pending
+    except BaseException:
+        await _drop(pending)
+        raise
 
 
 async def _keep(j: Journey, pending: asyncio.Task[bytes] | None, what: str) -> str | None:

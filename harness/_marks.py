@@ -79,6 +79,8 @@ async def first_match(page: Page, alternatives: list[str], what: str) -> Locator
     a caller's own wait applies to it)."""
     if not alternatives:
         raise ProductError(f"the profile gives no selector for the {what}", url=page.url)
+    if len(alternatives) == 1:  # nothing to choose between: no look-up
+        return page.locator(alternatives[0]).first
     for selector in alternatives:
         loc = page.locator(selector)
         try:

@@ -105,9 +105,8 @@ class Screen:
                                error=str(exc).splitlines()[0]) from exc
 
     # ------------------------------------------------------------------ reading
-    async def read(self, scroll: bool = False) -> Reading:
-        """Read every region; ``scroll`` first scrolls the conversation to its latest reply."""
-        raw = await self._eval("read", scroll=scroll)
+    async def read(self) -> Reading:
+        raw = await self._eval("read")
         claim_text = raw["claim_number_text"]
         pattern = re.compile(self.profile.customer_screen.claim_number_pattern)
         if not self.regions["claim_number"]:
@@ -127,38 +126,50 @@ class Screen:
 
     # ------------------------------------------------------------------ waiting
     async def wait(self, prev: Probe | None, timeout_s: float, ready: bool = False) -> bool:
-        """Wait until the reply is complete (and new after ``prev``); False on timeout.
-
-        Plain-CSS profiles wait inside the page (checked every animation frame); profiles
-        with Playwright-only selectors are polled from here every 50 ms.
-        """
+        """Wait until the reply is complete (and new after ``prev``), then scroll the
+        conversation to it; False on timeout."""
         prev_arg = {"count": prev.count, "latest": prev.latest} if prev is not None else None
-        extra = {"prev": prev_arg}
+        return bool(await self._watch("wait", timeout_s, ready, prev=prev_arg))
+
+    async def wait_upload(self, name: str, before: dict[str, Any],
+                          timeout_s: float) -> str | None:
+        """Wait until the screen shows ``name`` uploaded ("acknowledged") or an upload error
+        ("refused") that ``before`` (``upload_marks``) did not; None on timeout."""
+        return await self._watch("upload_wait", timeout_s, False, name=name, before=before)
+
+    async def _watch(self, mode: str, timeout_s: float, ready: bool, **extra: Any) -> Any:
+        """Evaluate ``mode`` until it is truthy; its value, or None on timeout.
+
+        Plain-CSS profiles are watched inside the page (checked every animation frame);
+        profiles with Playwright-only selectors are polled from here every 50 ms, their
+        marks refreshed before every check.
+        """
         await self.selectors.marks()
         deadline = time.monotonic() + timeout_s
         if self.selectors.all_css:
-            args = await self._args("wait", **extra)
+            args = await self._args(mode, **extra)
             if not ready:
                 args["ready"] = []
             try:
-                await self.page.wait_for_function(SCREEN_JS, arg=args, polling="raf",
-                                                  timeout=max(1.0, timeout_s * 1000))
-                return True
+                handle = await self.page.wait_for_function(
+                    SCREEN_JS, arg=args, polling="raf", timeout=max(1.0, timeout_s * 1000))
             except PlaywrightTimeoutError:
-                return False
+                return None
             except PlaywrightError as exc:
                 raise ProductError("the page could not be watched", url=self.page.url,
                                    error=str(exc).splitlines()[0]) from exc
+            return await handle.json_value()
         while True:
-            args = await self._args("wait", **extra)
+            args = await self._args(mode, **extra)
             if not ready:
                 args["ready"] = []
             try:
-                if await self.page.evaluate(SCREEN_JS, args):
-                    return True
+                value = await self.page.evaluate(SCREEN_JS, args)
             except PlaywrightError as exc:
                 raise ProductError("the page could not be watched", url=self.page.url,
                                    error=str(exc).splitlines()[0]) from exc
+            if value:
+                return value
             if time.monotonic() >= deadline:
-                return False
+                return None
             await asyncio.sleep(_POLL_S)

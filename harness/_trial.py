@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
-import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -13,17 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser
-from playwright.async_api import Error as PlaywrightError
 
 import corpus
 from corpus.errors import HarnessError, ProductError, SeedError, SimulatorError
 from corpus.formats import StaffReading, TrialResult, TrialStatus
 from corpus.formats.run import ResetInfo
 
-from ._browser import VIEWPORT, CustomerPage
+from ._browser import CustomerPage
+from ._customer_tab import CustomerTab
 from ._files import write_model_atomic, write_text_atomic
 from ._journey import Journey, JourneySettings, now, play
-from ._redact import redact_har_file, redact_trace_file
 from ._reset import ResetAdapter, ResetOutcome, setup_and_files
 from ._staff import no_staff_side, staff_headers
 from ._staff_session import StaffSession
@@ -92,25 +89,32 @@ async def run_trial(
             j.stop("not_implemented", missing, TrialStatus.NOT_IMPLEMENTED)
             staff_reading = StaffReading(error="not read: the trial was not run")
         else:
-            outcome = await asyncio.to_thread(reset.reset, setup, files)
-            before = await asyncio.to_thread(reset.state) if settings.evidence else None
-            if before is not None:
-                write_model_atomic(folder / "state-before.json", before)
-            unread = ("; state not dumped (evidence off)" if not settings.evidence else
-                      "; this product's state is not readable")
-            j.event(note=outcome.describe() + ("" if before is not None else unread))
-            customer = customer_factory(view, pack_dir)
-            own_staff = staff is None and settings.evidence
-            if own_staff:
-                staff = StaffSession(browser, profile, lane, profile.browser.extra_headers())
-            if staff is not None and settings.evidence and profile.capabilities.staff_side:
-                staff.prepare(outcome.staff_credentials or {})  # signs in during the journey
+            tab = CustomerTab(browser, profile.browser.extra_headers(), settings.evidence,
+                              settings.tracing)
             try:
-                staff_reading = await _journey_and_staff(browser, profile, lane, view, outcome,
-                                                         customer, j, settings, staff)
+                tab.open()  # while the product is reset
+                outcome = await asyncio.to_thread(reset.reset, setup, files)
+                before = await asyncio.to_thread(reset.state) if settings.evidence else None
+                if before is not None:
+                    write_model_atomic(folder / "state-before.json", before)
+                unread = ("; state not dumped (evidence off)" if not settings.evidence else
+                          "; this product's state is not readable")
+                j.event(note=outcome.describe() + ("" if before is not None else unread))
+                customer = customer_factory(view, pack_dir)
+                own_staff = staff is None and settings.evidence
+                if own_staff:
+                    staff = StaffSession(browser, profile, lane, profile.browser.extra_headers())
+                if staff is not None and settings.evidence and profile.capabilities.staff_side:
+                    staff.prepare(outcome.staff_credentials or {})  # signs in meanwhile
+                try:
+                    staff_reading = await _journey_and_staff(tab, profile, lane, view, outcome,
+                                                             customer, j, settings, staff)
+                finally:
+                    if own_staff and staff is not None:
+                        await staff.close()
             finally:
-                if own_staff and staff is not None:
-                    await staff.close()
+                await tab.close(keep_trace=False)  # a no-op once the journey closed it
+                tab.discard()
     except SimulatorError as exc:
         j.stop("simulator_error", str(exc), TrialStatus.SIMULATOR_ERROR)
     except ProductError as exc:
@@ -154,61 +158,33 @@ async def run_trial(
 
 
 async def _journey_and_staff(
-    browser: Browser, profile: Profile, lane: Lane, view: Any, outcome: ResetOutcome,
+    tab: CustomerTab, profile: Profile, lane: Lane, view: Any, outcome: ResetOutcome,
     customer: Customer, j: Journey, settings: TrialSettings, staff: StaffSession | None,
 ) -> StaffReading:
-    tmp = Path(tempfile.mkdtemp(prefix="claims-har-"))
-    raw_har = tmp / "network.har"
     creds = outcome.customer_credentials or {}
     staff_creds = outcome.staff_credentials or {}
-    headers = profile.browser.extra_headers()
     secrets = [v for v in creds.values() if isinstance(v, str)]
     secrets += [v for k, v in staff_creds.items() if k == "password" and isinstance(v, str)]
-    secrets += list(headers.values()) + list(staff_headers(profile).values())
+    secrets += list(profile.browser.extra_headers().values())
+    secrets += list(staff_headers(profile).values())
+
+    def keep_trace() -> bool:
+        return settings.tracing == "on" or j.status != TrialStatus.COMPLETED
+
     try:
-        har = {"record_har_path": str(raw_har), "record_har_content": "embed"}
-        context = await browser.new_context(**(har if settings.evidence else {}),
-                                            viewport=VIEWPORT,
-                                            extra_http_headers=headers or None)
-        tracing = settings.tracing != "off" and settings.evidence
-        try:
-            if tracing:
-                await context.tracing.start(screenshots=True, snapshots=True)
-            page = await context.new_page()
-            cp = CustomerPage(page, profile, lane.base_url)
-            await play(cp, view, outcome, customer, j, settings.journey())
-        except BaseException:
-            await _close(context, tmp, tracing, settings.tracing, j)
-            await asyncio.to_thread(_redact, tmp, j.folder, secrets)
-            raise
-        await _close(context, tmp, tracing, settings.tracing, j)
-        # The staff side is read while the network log and trace are redacted.
-        redaction = asyncio.ensure_future(asyncio.to_thread(_redact, tmp, j.folder, secrets))
-        try:
-            reading = await _staff_side(profile, j, staff_creds, staff, settings)
-        finally:
-            await redaction
+        cp = CustomerPage(await tab.page(), profile, lane.base_url)
+        await play(cp, view, outcome, customer, j, settings.journey())
+    except BaseException:
+        await tab.close(keep_trace())
+        await asyncio.to_thread(tab.redact, j.folder, secrets)
+        raise
+    await tab.close(keep_trace())
+    # The staff side is read while the network log and trace are redacted.
+    redaction = asyncio.ensure_future(asyncio.to_thread(tab.redact, j.folder, secrets))
+    try:
+        return await _staff_side(profile, j, staff_creds, staff, settings)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return reading
-
-
-async def _close(context: Any, tmp: Path, tracing: bool, mode: str, j: Journey) -> None:
-    """Stop the trace (kept when asked, or when the trial did not complete) and close the
-    customer's context, which writes the HAR."""
-    if tracing:
-        keep = mode == "on" or j.status != TrialStatus.COMPLETED
-        with contextlib.suppress(PlaywrightError):
-            await context.tracing.stop(path=str(tmp / "trace.zip") if keep else None)
-    with contextlib.suppress(PlaywrightError):
-        await context.close()
-
-
-def _redact(tmp: Path, folder: Path, secrets: list[str]) -> None:
-    if (tmp / "network.har").exists():
-        redact_har_file(tmp / "network.har", folder / "network.har", extra_secrets=secrets)
-    if (tmp / "trace.zip").exists():
-        redact_trace_file(tmp / "trace.zip", folder / "trace.zip", extra_secrets=secrets)
+        await redaction
 
 
 async def _staff_side(profile: Profile, j: Journey, staff_creds: dict[str, Any],

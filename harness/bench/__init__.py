@@ -2,7 +2,7 @@
 runs on one or more lanes (``scripts/bench_harness.py`` is the command; docs/speed.md reads
 its numbers)."""
 
-from ._bench import MODES, BenchOptions, Sample, run_bench, summarise
+from ._bench import MODES, BenchOptions, Sample, evidence_problems, run_bench, summarise
 from ._lanes import measure_lanes
 from ._replay import BareReplay, ReplayResult, recorded_actions
 
@@ -11,6 +11,7 @@ __all__ = [
     "BareReplay",
     "BenchOptions",
     "ReplayResult",
+    "evidence_problems",
     "Sample",
     "measure_lanes",
     "recorded_actions",

@@ -125,6 +125,9 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
                                         "journey.jsonl")
                 sample = Sample(pack_id, mode, rnd, wall, *_split(cpu), res.status.value,
                                 len(done), res.claim_number)
+            if mode == "full":
+                b.problems += [f"{pack_id} full round {rnd + 1}: {p}" for p in
+                               evidence_problems(b.work / pack_id / f"full-{rnd + 1}")]
             if sample.status != record.status.value or sample.actions != actions:
                 b.problems.append(f"{pack_id} {mode} round {rnd + 1}: {sample.status} after "
                                   f"{sample.actions} actions (recorded: {record.status.value} "
@@ -136,6 +139,32 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
     return {"recording": {"status": record.status.value, "actions": actions,
                           "steps": record.steps, "claim_number": record.claim_number},
             **summarise([s for s in b.samples if s.pack_id == pack_id])}
+
+
+def evidence_problems(folder: Path) -> list[str]:
+    """What a full-evidence trial folder lacks: a screenshot for every step, the HAR, the
+    transcript, the state dumps, a staff reading that found the claim with its screenshots."""
+    from corpus.formats import JourneyEvent, StaffReading
+
+    problems = []
+    for name in ("network.har", "transcript.md", "state-before.json", "state-after.json"):
+        if not (folder / name).is_file():
+            problems.append(f"no {name}")
+    lines = (folder / "journey.jsonl").read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        event = JourneyEvent.model_validate_json(line)
+        if event.screen is None:
+            continue  # the reset note
+        if not event.screenshot or not (folder / event.screenshot).is_file():
+            problems.append(f"step {event.step} has no screenshot")
+    staff = StaffReading.model_validate_json((folder / "staff.json").read_text("utf-8"))
+    if not staff.available:
+        return problems
+    if staff.error or (staff.claim_number and not staff.found):
+        problems.append(f"staff side not read: {staff.error or 'claim not found'}")
+    if not staff.screenshots or not all((folder / s).is_file() for s in staff.screenshots):
+        problems.append("staff screenshots missing")
+    return problems
 
 
 def _split(cpu: Any) -> tuple[float | None, float | None]:

@@ -21,7 +21,7 @@ import corpus
 from corpus.errors import HarnessError
 from corpus.formats import CustomerAction, JourneyEvent
 
-from .._browser import VIEWPORT
+from .._customer_tab import CustomerTab
 from .._reset import ResetAdapter, setup_and_files
 from ..profile import Lane, Profile, url
 
@@ -104,15 +104,16 @@ class BareReplay:
         """Reset the lane for the pack, then replay the actions of ``journey``."""
         pack_dir = self.packs_root / pack_id
         setup, files = setup_and_files(pack_dir)
-        outcome = await asyncio.to_thread(self.reset.reset, setup, files)
         actions = recorded_actions(journey)
         fresh = _fresh_after(journey)
         view = corpus.load_customer_view(pack_dir)
-        context = await self.browser.new_context(
-            viewport=VIEWPORT, extra_http_headers=self.profile.browser.extra_headers() or None)
+        # the browser context opens while the product is reset, as in the harness
+        tab = CustomerTab(self.browser, self.profile.browser.extra_headers(), evidence=False)
         result = ReplayResult()
         try:
-            page = await context.new_page()
+            tab.open()
+            outcome = await asyncio.to_thread(self.reset.reset, setup, files)
+            page = await tab.page()
             await self._open(page, outcome)
             count = await self._wait(page, -1)
             for event, new_reply in zip(actions, fresh, strict=True):
@@ -125,7 +126,8 @@ class BareReplay:
                 count = await self._wait(page, count if new_reply else -1)
             result.claim_number = await self._claim_number(page)
         finally:
-            await context.close()
+            await tab.close(keep_trace=False)
+            tab.discard()
         return result
 
     # ------------------------------------------------------------------ steps
