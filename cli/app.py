@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import typer
 
-from . import corpus_cmd, dev_cmd, profile_cmd, run_cmd, score_cmd, seed_cmd
+from . import (
+    corpus_cmd,
+    dev_cmd,
+    profile_cmd,
+    review_cmd,
+    run_cmd,
+    score_cmd,
+    seed_cmd,
+    selftest_cmd,
+)
 
 app = typer.Typer(
     name="claims-harness",
@@ -33,6 +42,8 @@ dev_cmd.register(app)
 run_cmd.register(app)
 profile_cmd.register(app)
 score_cmd.register(app)
+review_cmd.register(app)
+selftest_cmd.register(app)
 
 
 def main() -> None:

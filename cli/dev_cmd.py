@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from pathlib import Path
@@ -25,8 +26,8 @@ def up(
                                   help="Where to write the environment variables."),
     mongo_uri: str = typer.Option(None, help="Use this MongoDB instead of an embedded one."),
     s3_endpoint: str = typer.Option(None, help="Use this S3 endpoint instead of an embedded one."),
-    s3_access_key: str = typer.Option(None, help="S3 access key (with --s3-endpoint)."),
-    s3_secret_key: str = typer.Option(None, help="S3 secret key (with --s3-endpoint)."),
+    s3_access_key: str = typer.Option(None, help="S3 access key (with --s3-endpoint; the "
+                                      "secret key comes from CLAIMS_HARNESS_S3_SECRET_KEY)."),
     baseline: Path = typer.Option(None, help="Baseline JSON (default packs/baseline.json)."),
     log_dir: Path = typer.Option(None, help="Folder for the logs of started processes."),
 ) -> None:
@@ -40,7 +41,7 @@ def up(
         if s3_endpoint:
             s3 = S3Config(endpoint=s3_endpoint)
             s3.access_key = s3_access_key or s3.access_key
-            s3.secret_key = s3_secret_key or s3.secret_key
+            s3.secret_key = os.environ.get("CLAIMS_HARNESS_S3_SECRET_KEY") or s3.secret_key
         kwargs = {} if baseline is None else {"baseline_path": baseline}
         env = start_dev(lanes=lanes, app=not no_app, runtime=runtime, faults=fault,
                         mongo_uri=mongo_uri, s3=s3, log_dir=log_dir, **kwargs)

@@ -47,6 +47,9 @@ def run(
     turn_limit: int = typer.Option(40, min=1, help="Most customer actions per trial."),
     stuck_after: int = typer.Option(3, min=2, help="Same screen this many times = stuck."),
     runtime: str = typer.Option("reference", help="With --dev: runtime the app starts with."),
+    fault: list[str] = typer.Option(
+        [], "--fault", help="With --dev: switch on a fault of the reference app (repeatable; "
+        "docs/reference-app.md). The run is labelled a defect run everywhere."),
     llm_base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint."),
     llm_model: str | None = typer.Option(None, help="Customer model name."),
     llm_temperature: float | None = typer.Option(None, help="Customer model temperature."),
@@ -67,6 +70,17 @@ def run(
                                      param_hint="--tracing")
         if customer not in ("scripted", "llm"):
             raise typer.BadParameter("choose scripted or llm", param_hint="--customer")
+        if fault and not dev:
+            raise typer.BadParameter("fault switches belong to the reference app that --dev "
+                                     "starts; a product you run yourself reports its own",
+                                     param_hint="--fault")
+        if fault:
+            from reference_app import FAULTS
+
+            unknown = sorted(set(fault) - set(FAULTS))
+            if unknown:
+                raise typer.BadParameter(f"unknown fault(s) {', '.join(unknown)}; known: "
+                                         f"{', '.join(FAULTS)}", param_hint="--fault")
         prof = harness.load_profile(profile)
         llm = None
         if customer == "llm":
@@ -80,7 +94,7 @@ def run(
             "lanes": lanes, "dev": dev, "customer": customer, "tracing": tracing,
             "turn_limit": turn_limit, "stuck_after": stuck_after, "headed": headed,
             "runtime": runtime if dev else None, "no_reset": no_reset,
-            "allow_unreported_runtime": allow_unreported_runtime,
+            "allow_unreported_runtime": allow_unreported_runtime, "faults": sorted(set(fault)),
         }
         options = harness.RunOptions(
             profile=prof, packs_root=packs, runs_dir=runs_dir, pack_ids=list(pack),
@@ -95,9 +109,10 @@ def run(
         with contextlib.ExitStack() as stack:
             if dev:
                 options.profile, env = stack.enter_context(harness.dev_product(
-                    prof, max(1, lanes), packs, runtime=runtime))
+                    prof, max(1, lanes), packs, runtime=runtime, faults=sorted(set(fault))))
                 what = f"runtime {runtime}" if prof.dev and prof.dev.builtin else prof.name
-                typer.echo(f"dev environment: {len(env.lanes)} lane(s), {what}")
+                label = f", FAULTS {', '.join(sorted(set(fault)))}" if fault else ""
+                typer.echo(f"dev environment: {len(env.lanes)} lane(s), {what}{label}")
                 options.seed_token = env.seed_token
             elif lanes and lanes != len(prof.resolved_lanes()):
                 raise typer.BadParameter(

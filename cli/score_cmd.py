@@ -21,6 +21,27 @@ def _pct(v: float | None) -> str:
     return "–" if v is None else f"{100 * v:.1f}%"
 
 
+def _labels(summary) -> None:
+    """Say loudly when the run is not an ordinary one: a self-test or a defect run."""
+    if summary.self_test:
+        typer.secho("SELF-TEST run (controlled runtime)", fg=typer.colors.RED, bold=True)
+    if summary.faults:
+        typer.secho(f"FAULTS switched on in the product: {', '.join(summary.faults)} "
+                    "(a defect run)", fg=typer.colors.RED, bold=True)
+    for label in (x for x in summary.labels if x != "self-test"):
+        typer.secho(f"run labelled: {label}", fg=typer.colors.RED, bold=True)
+
+
+def _acceptance(report) -> None:
+    if report is None:
+        return
+    verdict = "met" if report.met else "NOT met"
+    typer.echo(f"acceptance ({report.source}): {verdict}")
+    for c in report.criteria:
+        mark = {"met": "ok  ", "not_met": "FAIL", "not_measurable": "N/M "}[c.status]
+        typer.echo(f"  {mark} {c.title} ({c.threshold}): {c.explanation}")
+
+
 def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
           resamples: ResamplesOpt = None) -> None:
     """Score every trial of RUN: writes sheet.json per trial and summary.json."""
@@ -29,10 +50,7 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
     with reported_errors():
         s = scoring.score_run(run, corpus, seed=seed or scoring.DEFAULT_SEED,
                               resamples=resamples or scoring.DEFAULT_RESAMPLES)
-    if s.self_test:
-        typer.secho("SELF-TEST run (controlled runtime)", fg=typer.colors.RED, bold=True)
-    for label in (x for x in s.labels if x != "self-test"):
-        typer.secho(f"run labelled: {label}", fg=typer.colors.RED, bold=True)
+    _labels(s)
     if s.not_implemented_trials:
         typer.echo(f"not implemented by the product (shown, not counted): "
                    f"{len(s.not_implemented_trials)} trial(s): "
@@ -45,9 +63,15 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
                f"mean success {_pct(ms.estimate)} over {ms.packs} pack(s), {ci}")
     if s.infrastructure_errors:
         typer.echo(f"infrastructure errors (not in the rates): {len(s.infrastructure_errors)} "
-                   + ", ".join(f"{k} {v}" for k, v in s.errors_by_category.items()))
+                   + ", ".join(f"{k} {v}" for k, v in s.errors_by_category.items()
+                               if k != "unscorable"))
+    if s.unscorable:
+        typer.echo(f"unscorable (damaged records, not in the rates): {len(s.unscorable)}")
+        for u in s.unscorable:
+            typer.echo(f"  UNSCORABLE {u.pack_id} trial {u.trial}: {u.detail}")
     for item in s.reading_list:
         typer.echo(f"  FAIL {item.pack_id} trial {item.trial}: {item.explanation}")
+    _acceptance(s.acceptance)
     typer.echo(f"wrote {run / 'summary.json'}")
 
 
@@ -78,24 +102,43 @@ def compare(run: RunArg,
 
 
 def gate(run: RunArg,
-         min_pass_hat_k: Annotated[float, typer.Option("--min-pass-hat-k",
-                                                       help="Floor for the run's pass^k.")],
+         min_pass_hat_k: Annotated[float | None, typer.Option(
+             "--min-pass-hat-k", help="Floor for the run's pass^k.")] = None,
          k: Annotated[int, typer.Option("--k", help="k of pass^k.")] = 3,
+         acceptance: Annotated[bool, typer.Option(
+             "--acceptance", help="Also require every acceptance criterion (acceptance.toml) "
+             "to be met; one not met or not measurable fails the gate.")] = False,
          junit: Annotated[Path | None, typer.Option(
              help="JUnit XML path; default <RUN>/junit.xml.")] = None,
          corpus: CorpusOpt = None) -> None:
-    """Exit 1 when the run's pass^k is below the floor; write JUnit XML either way."""
+    """Exit 1 when the run's pass^k is below the floor, or (with --acceptance) when an
+    acceptance criterion is not met; write JUnit XML either way."""
     import scoring
 
+    if min_pass_hat_k is None and not acceptance:
+        raise typer.BadParameter("give --min-pass-hat-k, --acceptance or both",
+                                 param_hint="--min-pass-hat-k")
     with reported_errors():
         summary = scoring.load_summary(run, corpus)
-        result = scoring.gate(summary, min_pass_hat_k, k)
-        path = scoring.write_junit(result, summary, junit or run / "junit.xml")
-    for p in result.packs:
-        typer.echo(f"  {'ok  ' if p.passed else 'FAIL'} {p.pack_id}: {p.message}")
-    typer.echo(f"{'PASS' if result.passed else 'FAIL'}: {result.message}")
+        result = (scoring.gate(summary, min_pass_hat_k, k) if min_pass_hat_k is not None
+                  else None)
+        accepted = scoring.acceptance_gate(summary.acceptance) if acceptance else None
+        path = scoring.write_junit(result, summary, junit or run / "junit.xml",
+                                   summary.acceptance if acceptance else None)
+    _labels(summary)
+    passed = True
+    if result is not None:
+        for p in result.packs:
+            typer.echo(f"  {'ok  ' if p.passed else 'FAIL'} {p.pack_id}: {p.message}")
+        typer.echo(f"{'PASS' if result.passed else 'FAIL'}: {result.message}")
+        passed = result.passed
+    if accepted is not None:
+        _acceptance(summary.acceptance)
+        typer.echo(f"{'PASS' if accepted.passed else 'FAIL'}: acceptance: {accepted.message}"
+                   f"{scoring.run_label(summary)}")
+        passed = passed and accepted.passed
     typer.echo(f"wrote {path}")
-    if not result.passed:
+    if not passed:
         raise typer.Exit(1)
 
 

@@ -1,4 +1,8 @@
-"""Commands: seed (serve the seed route standalone beside any product)."""
+"""Commands: seed (serve the seed route standalone beside any product).
+
+Secrets (the seed token, the S3 secret key) come only from the environment: a command line is
+visible to every user of the machine.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from pathlib import Path
 
 import typer
 
-from ._errors import reported_errors
+from ._errors import no_password_in_uri, reported_errors
 
 _P = "CLAIMS_HARNESS_"
 
@@ -20,22 +24,23 @@ seed_app = typer.Typer(help="The seed route: reset a lane to a pack's setup, dum
 
 @seed_app.command("serve")
 def serve(
-    mongo_uri: str = typer.Option(None, help="MongoDB URI (default: CLAIMS_HARNESS_MONGO_URI, "
-                                  "else an embedded store is started)."),
+    mongo_uri: str = typer.Option(None, help="MongoDB URI without a password (default: "
+                                  "CLAIMS_HARNESS_MONGO_URI, else an embedded store is started).",
+                                  callback=no_password_in_uri),
     s3_endpoint: str = typer.Option(None, help="S3 endpoint URL (default: "
                                     "CLAIMS_HARNESS_S3_ENDPOINT, else an embedded store)."),
-    s3_access_key: str = typer.Option(None, help="S3 access key."),
-    s3_secret_key: str = typer.Option(None, help="S3 secret key."),
+    s3_access_key: str = typer.Option(None, help="S3 access key (the secret key comes from "
+                                      "CLAIMS_HARNESS_S3_SECRET_KEY)."),
     database: str = typer.Option(None, help="Database of this lane (default claims_dev)."),
     bucket: str = typer.Option(None, help="Bucket of this lane (default claims-dev)."),
-    token: str = typer.Option(None, help="Bearer token (default: CLAIMS_HARNESS_SEED_TOKEN, "
-                              "else a random one is printed)."),
     baseline: Path = typer.Option(None, help="Baseline JSON restored before every pack."),
     allowed_db_pattern: str = typer.Option(None, help="Regex a database name must match."),
     host: str = typer.Option("127.0.0.1", help="Interface to bind (loopback by default)."),
     port: int = typer.Option(8790, help="Port to listen on."),
 ) -> None:
-    """Serve the seed route at /_harness/seed until interrupted."""
+    """Serve the seed route at /_harness/seed until interrupted.
+
+    The bearer token is CLAIMS_HARNESS_SEED_TOKEN; without it a random token is printed."""
     import uvicorn
 
     from seed import S3Config, SeedSettings, create_seed_app, open_stores
@@ -43,13 +48,14 @@ def serve(
     env = os.environ
     mongo_uri = mongo_uri or env.get("CLAIMS_HARNESS_MONGO_URI") or None
     s3_endpoint = s3_endpoint or env.get("CLAIMS_HARNESS_S3_ENDPOINT") or None
-    generated = not (token or env.get("CLAIMS_HARNESS_SEED_TOKEN"))
+    token = env.get(_P + "SEED_TOKEN") or None
+    generated = token is None
     with reported_errors():
         s3 = None
         if s3_endpoint:
             s3 = S3Config(endpoint=s3_endpoint)
             s3.access_key = s3_access_key or env.get(_P + "S3_ACCESS_KEY") or s3.access_key
-            s3.secret_key = s3_secret_key or env.get(_P + "S3_SECRET_KEY") or s3.secret_key
+            s3.secret_key = env.get(_P + "S3_SECRET_KEY") or s3.secret_key
         stores = open_stores(mongo_uri, s3)
         try:
             settings = SeedSettings.from_env(
@@ -86,41 +92,40 @@ def _raise_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _route(url: str | None, token: str | None):
+def _route(url: str | None):
     from corpus.errors import SeedError
     from seed import SeedClient
 
     url = url or os.environ.get(_P + "LANE1_SEED_URL")
-    token = token or os.environ.get(_P + "SEED_TOKEN")
-    if not url or not token:
-        raise SeedError("give --url and --token (or CLAIMS_HARNESS_LANE1_SEED_URL and "
-                        "CLAIMS_HARNESS_SEED_TOKEN, as written by `claims-harness dev up`)")
-    return SeedClient(url, token)
+    if not url:
+        raise SeedError("give --url (or CLAIMS_HARNESS_LANE1_SEED_URL, as written by "
+                        "`claims-harness dev up`)")
+    return SeedClient(url, os.environ.get(_P + "SEED_TOKEN"))
 
 
-_URL = typer.Option(None, help="Seed route URL (default: CLAIMS_HARNESS_LANE1_SEED_URL).")
-_TOKEN = typer.Option(None, help="Bearer token (default: CLAIMS_HARNESS_SEED_TOKEN).")
+_URL = typer.Option(None, help="Seed route URL (default: CLAIMS_HARNESS_LANE1_SEED_URL). The "
+                    "token is CLAIMS_HARNESS_SEED_TOKEN.")
 
 
 @seed_app.command("reset")
 def reset(pack_dir: Path = typer.Argument(..., help="Pack folder holding setup.json."),
-          url: str = _URL, token: str = _TOKEN) -> None:
+          url: str = _URL) -> None:
     """Reset a lane to the baseline and load one pack's setup through its seed route."""
     from corpus import load_setup, setup_files
 
     with reported_errors():
         setup = load_setup(pack_dir)
-        with _route(url, token) as client:
+        with _route(url) as client:
             result = client.reset(setup.model_dump(mode="json"), setup_files(pack_dir, setup))
     typer.echo(json.dumps(result, indent=2, sort_keys=True))
 
 
 @seed_app.command("state")
-def state(url: str = _URL, token: str = _TOKEN,
+def state(url: str = _URL,
           out: Path = typer.Option(None, help="Write the dump here instead of printing it.")
           ) -> None:
     """Dump a lane's state (every collection and object) as JSON."""
-    with reported_errors(), _route(url, token) as client:
+    with reported_errors(), _route(url) as client:
         text = client.state().model_dump_json(indent=2) + "\n"
     if out is None:
         typer.echo(text, nl=False)

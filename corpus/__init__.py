@@ -37,6 +37,7 @@ from ._review import (
     write_review_page,
 )
 from ._schemas import render_schemas, stale_schemas, write_schemas
+from ._strict_json import MAX_JSON_DEPTH, StrictJsonError, parse_strict_json
 from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, load_customer_view
 from .errors import (
     HarnessError,
@@ -51,6 +52,9 @@ from .errors import (
 )
 
 __all__ = [
+    "MAX_JSON_DEPTH",
+    "StrictJsonError",
+    "parse_strict_json",
     "BlindLookReport",
     "CheckReport",
     "VisionSettings",

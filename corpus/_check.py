@@ -7,11 +7,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import _io
-from ._check_pack import Problem, check_pack, sign_off_problems
+from ._check_corpus_files import acceptance_problems, other_customer_problems
+from ._check_extra import checked_pack, extra_pack_problems, unsafe_pack
+from ._check_pack import Problem, sign_off_problems
+from ._check_setup import baseline_problems
 from ._loading import Pack, load_baseline, load_manifest
 from ._manifest import manifest_entry, save_manifest
 from .errors import PackError
-from .formats import PACK_ID_PATTERN, Manifest, ManifestPack
+from .formats import PACK_ID_PATTERN, Baseline, Manifest, ManifestPack
 
 _PACK_ID = re.compile(PACK_ID_PATTERN)
 # Folders under the corpus root that are not packs.
@@ -116,6 +119,7 @@ def check_corpus(root: Path | str, freeze: bool = False) -> CheckReport:
         report.problems.append(Problem(None, str(root), "<folder>", "corpus folder not found"))
         return report
     manifest: Manifest | None = None
+    baseline: Baseline | None = None
     for file, loader in ((_io.MANIFEST, load_manifest), (_io.BASELINE, load_baseline)):
         try:
             loaded = loader(root)
@@ -125,6 +129,10 @@ def check_corpus(root: Path | str, freeze: bool = False) -> CheckReport:
             continue
         if isinstance(loaded, Manifest):
             manifest = loaded
+        else:
+            baseline = loaded
+            report.problems.extend(baseline_problems(loaded))
+    report.problems.extend(acceptance_problems(root))
     packs: dict[str, Pack] = {}
     current: dict[str, ManifestPack | None] = {}
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
@@ -135,14 +143,23 @@ def check_corpus(root: Path | str, freeze: bool = False) -> CheckReport:
                                            f"not a pack id (pattern {PACK_ID_PATTERN})"))
             continue
         report.packs_checked.append(folder.name)
-        problems, pack = check_pack(folder)
+        links = unsafe_pack(folder)
+        if links:  # a link may point at a secret or a device: read nothing through it
+            report.problems.extend(links)
+            current[folder.name] = None
+            continue
+        problems, pack = checked_pack(folder)
         report.problems.extend(problems)
+        report.problems.extend(extra_pack_problems(folder, baseline))
         current[folder.name] = manifest_entry(pack) if pack is not None else None
         if pack is not None:
             packs[folder.name] = pack
             if freeze:
                 report.problems.extend(sign_off_problems(folder.name, folder, pack.review,
                                                          list(pack.material_files)))
+    if baseline is not None:
+        report.problems.extend(other_customer_problems(
+            baseline, [root / pid for pid in report.packs_checked]))
     if manifest is None:
         return report
     report.frozen = manifest.frozen

@@ -60,7 +60,7 @@ class _Collector:
             self.add(file, exc.context.get("field", "<file>"), exc.message)
             return None
         try:
-            parsed = model.model_validate(raw)
+            parsed = model.model_validate(raw, strict=True)
         except ValidationError as exc:
             for fld, msg in _io.validation_problems(exc):
                 self.add(file, fld, msg)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from ._strict_json import StrictJsonError, parse_strict_json
 from .errors import PackError
 
 M = TypeVar("M", bound=BaseModel)
@@ -25,14 +27,30 @@ REVIEW = "review.json"
 MANIFEST = "manifest.json"
 BASELINE = "baseline.json"
 
+# Largest pack file read at all: a JSON or text file of a pack (materials have their own limit
+# in the checker). A bigger file is refused before it is read into memory.
+MAX_PACK_FILE_BYTES = 1024 * 1024
+
 
 def field_path(loc: tuple[int | str, ...]) -> str:
     """A pydantic error location as a dotted path (``facts.0.value``)."""
     return ".".join(str(p) for p in loc) or "<root>"
 
 
-def read_bytes(path: Path, *, pack: str | None, file: str) -> bytes:
+def read_bytes(path: Path, *, pack: str | None, file: str,
+               max_bytes: int | None = MAX_PACK_FILE_BYTES) -> bytes:
+    """The file's bytes; refused when over ``max_bytes`` (None: no limit), when it is a
+    symbolic link (a pack holds its files itself) or anything but a regular file."""
     try:
+        if path.is_symlink():
+            raise PackError("file is a symbolic link; packs hold real files", pack=pack,
+                            file=file, field="<file>")
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise PackError("not a regular file", pack=pack, file=file, field="<file>")
+        if max_bytes is not None and info.st_size > max_bytes:
+            raise PackError(f"file is larger than {max_bytes} bytes", pack=pack, file=file,
+                            field="<file>")
         return path.read_bytes()
     except FileNotFoundError as exc:
         raise PackError("file is missing", pack=pack, file=file, field="<file>") from exc
@@ -51,9 +69,9 @@ def read_text(path: Path, *, pack: str | None, file: str) -> str:
 
 def parse_json(data: bytes, *, pack: str | None, file: str) -> object:
     try:
-        return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PackError(f"not valid JSON: {exc}", pack=pack, file=file, field="<json>") from exc
+        return parse_strict_json(data)
+    except StrictJsonError as exc:
+        raise PackError(exc.message, pack=pack, file=file, field=exc.path or "<json>") from exc
 
 
 def validation_problems(exc: ValidationError) -> list[tuple[str, str]]:
@@ -62,10 +80,13 @@ def validation_problems(exc: ValidationError) -> list[tuple[str, str]]:
 
 
 def read_model(path: Path, model: type[M], *, pack: str | None, file: str) -> M:
-    """Parse ``path`` as JSON into ``model``; the first problem becomes a ``PackError``."""
+    """Parse ``path`` as JSON into ``model``; the first problem becomes a ``PackError``.
+
+    Validation is strict: no value is coerced (``"yes"`` is not a boolean, ``"3"`` not a
+    number), so a pack means exactly what it says."""
     raw = parse_json(read_bytes(path, pack=pack, file=file), pack=pack, file=file)
     try:
-        return model.model_validate(raw)
+        return model.model_validate(raw, strict=True)
     except ValidationError as exc:
         problems = validation_problems(exc)
         fld, msg = problems[0]

@@ -14,6 +14,12 @@ A guard is built for one pack. It forbids:
 Only the parts of a prompt built from the pack are checked: product text (conversation and
 screen sections, see ``corpus._prompt``) is removed first. The runtime guard never opens
 ``oracle/``, ``provenance.json`` or ``review.json``.
+
+Both guards allow whatever the customer view holds, so neither can see a value written into
+the pack's own customer files. The input audit (``for_input_audit``, run by ``corpus check``)
+closes that gap: it forbids the same setup, oracle and provenance values without allowing the
+view, and allows only what the customer legitimately knows (the oracle's expected and optional
+fact values, ``setup.known_ids``, the persona's name, and ``labels.customer_may_know``).
 """
 
 from __future__ import annotations
@@ -115,12 +121,17 @@ class LeakGuard:
     def _allowed_has(self, term: str) -> bool:
         return bool(_pattern(term).search(self._allowed))
 
-    def add_term(self, term: str, source: str, *, ordinary_words: bool = True) -> None:
-        """Forbid ``term`` unless the customer may see it (view or templates)."""
+    def add_term(self, term: str, source: str, *, ordinary_words: bool = True,
+                 single_words: bool = True) -> None:
+        """Forbid ``term`` unless the customer may see it (view or templates). Without
+        ``ordinary_words``, a single lower-case word is not forbidden; without
+        ``single_words``, no single word of letters is (a document's title, "RECEIPT")."""
         term = term.strip()
         if len(term) < 3 or term in self._terms or self._allowed_has(term):
             return
         if not ordinary_words and re.fullmatch(r"[a-z]+", term):
+            return
+        if not single_words and re.fullmatch(r"[A-Za-z]+", term):
             return
         self._terms[term] = source
 
@@ -132,17 +143,20 @@ class LeakGuard:
         for sh in _shingles(text) - self._allowed_shingles:
             self._phrases.setdefault(sh, source)
 
+    def _add_setup(self, pack_dir: Path) -> None:
+        setup = load_setup(pack_dir)
+        data = setup.model_dump(mode="json", exclude={"version", "pack_id"})
+        for path, value in _strings(data, ""):
+            # single lower-case words (statuses, lines, roles) are ordinary language
+            self.add_term(value, f"{_io.SETUP} {path}", ordinary_words=False)
+
     @classmethod
     def _base(cls, pack_dir: Path) -> LeakGuard:
         view = load_customer_view(pack_dir)
         allowed = "\n".join([view.visible_text(), template_text(SYSTEM_TEMPLATE),
                              template_text(TURN_TEMPLATE)])
         guard = cls(view.pack_id, allowed)
-        setup = load_setup(pack_dir)
-        data = setup.model_dump(mode="json", exclude={"version", "pack_id"})
-        for path, value in _strings(data, ""):
-            # single lower-case words (statuses, lines, roles) are ordinary language
-            guard.add_term(value, f"{_io.SETUP} {path}", ordinary_words=False)
+        guard._add_setup(pack_dir)
         return guard
 
     @classmethod
@@ -150,35 +164,60 @@ class LeakGuard:
         """System vocabulary and setup-only values. Reads only the customer files and setup."""
         return cls._base(Path(pack_dir))
 
+    def _add_oracle_and_provenance(self, pack_dir: Path) -> None:
+        labels = load_labels(pack_dir)
+        src = _io.LABELS
+        self.add_term(labels.triage.triage_class, f"{src} triage.triage_class")
+        if "_" in labels.triage.triage_class:  # "fast_track" also as "fast track"
+            self.add_term(labels.triage.triage_class.replace("_", " "),
+                          f"{src} triage.triage_class")
+        for r in labels.triage.required_reasons + labels.triage.allowed_reasons:
+            self.add_term(r, f"{src} triage reasons")
+        for check, outcome in labels.review.checks.items():
+            self.add_term(outcome, f"{src} review.checks.{check}")
+        self.add_term(labels.scenario, f"{src} scenario")
+        self.add_text(labels.review.explanation, f"{src} review.explanation")
+        for i, a in enumerate(labels.assertions):
+            self.add_text(a.description, f"{src} assertions.{i}.description")
+        end_state = labels.expected_end_state.model_dump(mode="json")
+        for path, value in _strings(end_state, ""):
+            self.add_term(value, f"{src} expected_end_state.{path}", ordinary_words=False)
+        provenance = load_provenance(pack_dir)
+        src = _io.PROVENANCE
+        for i, m in enumerate(provenance.materials):
+            self.add_text(m.purpose, f"{src} materials.{i}.purpose")
+            if m.prompt:
+                self.add_text(m.prompt, f"{src} materials.{i}.prompt")
+            for path, value in _strings(m.printed_fields, ""):
+                self.add_term(value, f"{src} materials.{i}.printed_fields.{path}",
+                              single_words=False)
+            for name in m.source_images:
+                self.add_term(name, f"{src} materials.{i}.source_images")
+
     @classmethod
     def for_audit(cls, pack_dir: Path | str) -> LeakGuard:
         """The runtime guard plus every oracle and provenance value the customer cannot know."""
         pack_dir = Path(pack_dir)
         guard = cls._base(pack_dir)
+        guard._add_oracle_and_provenance(pack_dir)
+        return guard
+
+    @classmethod
+    def for_input_audit(cls, pack_dir: Path | str) -> LeakGuard:
+        """For auditing the pack's customer files themselves: every setup, oracle and
+        provenance value, allowed only where the customer legitimately knows it."""
+        pack_dir = Path(pack_dir)
         labels = load_labels(pack_dir)
-        src = _io.LABELS
-        guard.add_term(labels.triage.triage_class, f"{src} triage.triage_class")
-        for r in labels.triage.required_reasons + labels.triage.allowed_reasons:
-            guard.add_term(r, f"{src} triage reasons")
-        for check, outcome in labels.review.checks.items():
-            guard.add_term(outcome, f"{src} review.checks.{check}")
-        guard.add_term(labels.scenario, f"{src} scenario")
-        guard.add_text(labels.review.explanation, f"{src} review.explanation")
-        for i, a in enumerate(labels.assertions):
-            guard.add_text(a.description, f"{src} assertions.{i}.description")
-        end_state = labels.expected_end_state.model_dump(mode="json")
-        for path, value in _strings(end_state, ""):
-            guard.add_term(value, f"{src} expected_end_state.{path}", ordinary_words=False)
-        provenance = load_provenance(pack_dir)
-        src = _io.PROVENANCE
-        for i, m in enumerate(provenance.materials):
-            guard.add_text(m.purpose, f"{src} materials.{i}.purpose")
-            if m.prompt:
-                guard.add_text(m.prompt, f"{src} materials.{i}.prompt")
-            for path, value in _strings(m.printed_fields, ""):
-                guard.add_term(value, f"{src} materials.{i}.printed_fields.{path}")
-            for name in m.source_images:
-                guard.add_term(name, f"{src} materials.{i}.source_images")
+        setup = load_setup(pack_dir)
+        view = load_customer_view(pack_dir)
+        known = [str(v) for v in (*labels.expected_facts.values(),
+                                  *labels.optional_facts.values())]
+        known += [*setup.known_ids.values(), view.persona.name, *labels.customer_may_know]
+        allowed = "\n".join([template_text(SYSTEM_TEMPLATE), template_text(TURN_TEMPLATE),
+                             *known])
+        guard = cls(view.pack_id, allowed)
+        guard._add_setup(pack_dir)
+        guard._add_oracle_and_provenance(pack_dir)
         return guard
 
     # ------------------------------------------------------------------ checking
@@ -188,9 +227,13 @@ class LeakGuard:
         """Forbidden single values -> their source."""
         return dict(self._terms)
 
-    def find(self, text_or_messages: str | Iterable[Any]) -> list[Leak]:
-        """Every forbidden value in the pack-built parts of a prompt (text or chat messages)."""
-        text = without_product_text(_prompt_text(text_or_messages))
+    def find(self, text_or_messages: str | Iterable[Any], *, whole_text: bool = False
+             ) -> list[Leak]:
+        """Every forbidden value in the pack-built parts of a prompt (text or chat messages);
+        with ``whole_text``, in all of it (for text that is pack text throughout)."""
+        text = _prompt_text(text_or_messages)
+        if not whole_text:
+            text = without_product_text(text)
         leaks = [Leak(term, source) for term, source in sorted(self._terms.items())
                  if _pattern(term).search(text)]
         if self._phrases:

@@ -59,11 +59,12 @@ def list_packs(root: Path | str) -> list[Path]:
 
 
 def material_files(pack_dir: Path | str) -> list[str]:
-    """Names of the files present in ``input/materials/`` (hidden files excluded)."""
+    """Names of the files present in ``input/materials/`` (hidden files and links excluded)."""
     folder = Path(pack_dir) / _io.MATERIALS_DIR
     if not folder.is_dir():
         return []
-    return sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    return sorted(p.name for p in folder.iterdir()
+                  if p.is_file() and not p.is_symlink() and not p.name.startswith("."))
 
 
 def load_setup(pack_dir: Path | str) -> Setup:
@@ -136,7 +137,8 @@ def pack_file_hashes(pack_dir: Path | str) -> dict[str, str]:
     pack_dir = Path(pack_dir)
     out: dict[str, str] = {}
     for p in sorted(pack_dir.rglob("*")):
-        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(pack_dir).parts):
+        if (p.is_file() and not p.is_symlink()
+                and not any(part.startswith(".") for part in p.relative_to(pack_dir).parts)):
             out[p.relative_to(pack_dir).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
 

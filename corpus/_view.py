@@ -82,6 +82,9 @@ def load_customer_view(pack_dir: Path | str) -> CustomerView:
         if Path(m.file).name != m.file or not path.is_file():
             raise PackError(f"material file {m.file!r} is missing", pack=pack,
                             file=_io.MATERIALS, field=f"materials.{i}.file")
+        if path.is_symlink():  # it could point at anything; the customer uploads only the pack's
+            raise PackError(f"material file {m.file!r} is a symbolic link", pack=pack,
+                            file=_io.MATERIALS, field=f"materials.{i}.file")
         materials.append(
             CustomerMaterial(
                 file=m.file,

@@ -19,15 +19,22 @@ _MISSING = object()
 
 
 def _pop_path(doc: dict[str, Any], path: str) -> Any:
+    """Remove and return the value at ``path``; parents it leaves empty go too (a dict that
+    was empty before is kept: it is data)."""
     parts = path.split(".")
-    node: Any = doc
+    chain: list[dict[str, Any]] = [doc]
     for part in parts[:-1]:
-        if not isinstance(node, dict) or part not in node:
+        node = chain[-1].get(part)
+        if not isinstance(node, dict):
             return _MISSING
-        node = node[part]
-    if not isinstance(node, dict) or parts[-1] not in node:
+        chain.append(node)
+    if parts[-1] not in chain[-1]:
         return _MISSING
-    value = node.pop(parts[-1])
+    value = chain[-1].pop(parts[-1])
+    for depth in range(len(chain) - 1, 0, -1):
+        if chain[depth]:
+            break
+        del chain[depth - 1][parts[depth - 1]]
     return value
 
 
@@ -47,13 +54,6 @@ def _put_path(doc: dict[str, Any], path: str, value: Any) -> None:
         node[parts[-1]] = value
 
 
-def _prune_empty(doc: dict[str, Any]) -> None:
-    for key in [k for k, v in doc.items() if isinstance(v, dict)]:
-        _prune_empty(doc[key])
-        if not doc[key]:
-            del doc[key]
-
-
 def _map_value(value: Any, table: dict[str, Any]) -> Any:
     if isinstance(value, list):
         return [_map_value(v, table) for v in value]
@@ -70,8 +70,6 @@ def _convert(doc: dict[str, Any], cmap: CollectionMap, forward: bool) -> dict[st
         value = _pop_path(out, src)
         if value is not _MISSING:
             moved.append((dst, value))
-    if moved:
-        _prune_empty(out)
     for dst, value in moved:
         _put_path(out, dst, value)
     for canonical_path, table in cmap.values.items():

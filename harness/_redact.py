@@ -1,12 +1,17 @@
-"""Redact secrets from a HAR file before it becomes evidence.
+"""Redact secrets from a HAR file or a trace zip before it becomes evidence.
 
 Playwright writes headers, cookies, query strings and bodies verbatim. This removes
 authorisation headers, cookies, token-like query values and form/JSON fields, multipart bodies,
 response bodies carrying tokens and WebSocket frames, and keeps everything else readable.
+
+The secrets the harness knows (passwords, extra header values) are also blanked wherever they
+appear, in every spelling a HAR or a trace gives them (see ``SecretMatcher``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import io
 import json
 import re
@@ -139,10 +144,108 @@ def _entry(entry: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
-def _literal(raw: str, secrets: list[str]) -> str:
-    for s in secrets:
-        raw = raw.replace(json.dumps(s)[1:-1], REDACTED)
-    return raw
+def _hex(number: int, width: int = 1) -> str:
+    """A regex for ``number`` in hex digits (at least ``width``), in either letter case."""
+    return "".join(f"[{d.lower()}{d.upper()}]" if d.isalpha() else d
+                   for d in f"{number:0{width}x}")
+
+
+def _json_unit(unit: int) -> str:
+    return r"\\u" + _hex(unit, 4)
+
+
+_JSON_SHORT = {'"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f",
+               "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_HTML_NAMED = {"&": ("&amp;",), "<": ("&lt;",), ">": ("&gt;",), '"': ("&quot;",),
+               "'": ("&#39;", "&apos;")}
+
+
+def _char_pattern(c: str) -> str:
+    """A regex for one character of a secret in any of its spellings: as itself, JSON-escaped
+    (``\\u00e4``, ``\\"``), percent-encoded (UTF-8 bytes, ``+`` for a space) or as an HTML
+    character reference (``&#228;``, ``&#xe4;``, ``&amp;``)."""
+    if c.isascii() and c.isalnum():
+        return re.escape(c)
+    alts = [re.escape(c)]
+    alts.append("".join("%" + _hex(b, 2) for b in c.encode("utf-8")))
+    code = ord(c)
+    if code > 0xFFFF:
+        pair = code - 0x10000
+        alts.append(_json_unit(0xD800 + (pair >> 10)) + _json_unit(0xDC00 + (pair & 0x3FF)))
+    else:
+        alts.append(_json_unit(code))
+    if c in _JSON_SHORT:
+        alts.append(re.escape(_JSON_SHORT[c]))
+    if c == " ":
+        alts.append(r"\+")
+    alts.append(f"&#0*{code};")
+    alts.append(f"&#[xX]0*{_hex(code)};")
+    alts += [re.escape(e) for e in _HTML_NAMED.get(c, ())]
+    return "(?:" + "|".join(alts) + ")"
+
+
+def _base64_fragments(secret: str) -> list[str]:
+    """The base64 characters that depend only on ``secret``, at each of the three alignments
+    it can have inside a longer encoded value, in the standard and the URL-safe alphabet."""
+    data = secret.encode("utf-8")
+    out: list[str] = []
+    for offset in range(3):
+        enc = base64.b64encode(b"\0" * offset + data).decode("ascii")
+        start = -(-8 * offset // 6)
+        end = 8 * (offset + len(data)) // 6
+        frag = enc[start:end]
+        if len(frag) >= 6:
+            out += [frag, frag.replace("+", "-").replace("/", "_")]
+    return out
+
+
+class SecretMatcher:
+    """Finds literal secrets in text or bytes in every spelling a HAR or a trace holds:
+
+    raw (UTF-8), JSON-escaped (``\\uXXXX`` in either case, surrogate pairs, short escapes),
+    percent-encoded (either case, ``+`` for a space), HTML character references, and base64
+    (three alignments, both alphabets); spellings may mix within one secret.
+    """
+
+    def __init__(self, secrets: list[str]) -> None:
+        alternatives: list[str] = []
+        for secret in sorted(set(secrets), key=len, reverse=True):
+            alternatives.append("".join(_char_pattern(c) for c in secret))
+            alternatives += [re.escape(f) for f in _base64_fragments(secret)]
+        source = "|".join(alternatives)
+        self._text = re.compile(source) if source else None
+        # The pattern's only non-ASCII parts are the characters themselves, so the same
+        # pattern encoded as UTF-8 matches their UTF-8 bytes in binary data.
+        self._bytes = re.compile(source.encode("utf-8")) if source else None
+
+    def __bool__(self) -> bool:
+        return self._text is not None
+
+    def text(self, value: str) -> str:
+        return self._text.sub(REDACTED, value) if self._text else value
+
+    def data(self, value: bytes) -> bytes:
+        return self._bytes.sub(REDACTED.encode(), value) if self._bytes else value
+
+    def walk(self, value: Any) -> Any:
+        """A copy of a JSON value with every string (keys included) redacted; base64 bodies
+        (``{"encoding": "base64", "text": ...}``) are redacted in their decoded bytes too."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, list):
+            return [self.walk(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        out = {self.text(str(k)): self.walk(v) for k, v in value.items()}
+        if value.get("encoding") == "base64" and isinstance(value.get("text"), str):
+            try:
+                raw = base64.b64decode(value["text"], validate=True)
+            except (binascii.Error, ValueError):
+                return out
+            clean = self.data(raw)
+            if clean != raw:
+                out["text"] = base64.b64encode(clean).decode("ascii")
+        return out
 
 
 def _secrets(extra: list[str] | None) -> list[str]:
@@ -156,8 +259,8 @@ def redact_har(har: dict[str, Any], extra_secrets: list[str] | None = None) -> d
     if "pages" in log:
         log["pages"] = [{**p, "title": _query_url(str(p.get("title", "")))} for p in log["pages"]]
     out = {**har, "log": log}
-    secrets = _secrets(extra_secrets)
-    return json.loads(_literal(json.dumps(out), secrets)) if secrets else out
+    matcher = SecretMatcher(_secrets(extra_secrets))
+    return matcher.walk(out) if matcher else out
 
 
 def redact_har_file(src: Path, dest: Path, extra_secrets: list[str] | None = None) -> None:
@@ -182,23 +285,25 @@ def redact_trace_file(src: Path, dest: Path, extra_secrets: list[str] | None = N
 
     from ._files import write_bytes_atomic
 
-    secrets = _secrets(extra_secrets)
+    matcher = SecretMatcher(_secrets(extra_secrets))
     buf = io.BytesIO()
     with zipfile.ZipFile(src) as zin, zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zout:
         for info in zin.infolist():
             data = zin.read(info)
+            text: str | None = None
             if not info.filename.lower().endswith(_BINARY):
                 try:
                     text = data.decode("utf-8")
                 except UnicodeDecodeError:
-                    zout.writestr(info, data)
-                    continue
-                if info.filename.endswith(".network"):
-                    text = "\n".join(_network_line(line) for line in text.split("\n"))
-                text = _QUERY_SECRET.sub(lambda m: m.group(1) + REDACTED, text)
-                text = _BEARER.sub(f"Bearer {REDACTED}", _literal(text, secrets))
-                data = text.encode("utf-8")
-            zout.writestr(info, data)
+                    text = None
+            if text is None:  # images, fonts, compressed bodies: the secret's bytes only
+                zout.writestr(info, matcher.data(data))
+                continue
+            if info.filename.endswith(".network"):
+                text = "\n".join(_network_line(line) for line in text.split("\n"))
+            text = _QUERY_SECRET.sub(lambda m: m.group(1) + REDACTED, text)
+            text = _BEARER.sub(f"Bearer {REDACTED}", matcher.text(text))
+            zout.writestr(info, text.encode("utf-8"))
     write_bytes_atomic(dest, buf.getvalue())
 
 

@@ -113,6 +113,12 @@ def harness_version() -> str:
         return "unknown"
 
 
+def reported_faults(fields: dict) -> list[str]:
+    """The fault switches a runtime report lists as on (its stored 'faults'), sorted."""
+    faults = fields.get("faults") if isinstance(fields, dict) else None
+    return sorted({str(f) for f in faults}) if isinstance(faults, list) else []
+
+
 def _trial_path(pack_id: str, n: int) -> str:
     return f"{pack_id}/trial-{n}"
 
@@ -182,7 +188,8 @@ def _product_info(profile: Profile, lanes: list[Lane], runtime: Any) -> ProductI
         runtime_report=runtime.fields, runtime_reported=runtime.reported,
         reset_adapter=profile.reset.adapter, state_source=profile.state_source(),
         capabilities=profile.capabilities.model_dump(),
-        claim_number_pattern=profile.customer_screen.claim_number_pattern)
+        claim_number_pattern=profile.customer_screen.claim_number_pattern,
+        faults=reported_faults(runtime.fields))
 
 
 async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
@@ -217,6 +224,11 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
             raise RunRecordError("resume with the same --self-test / --no-reset / "
                                  "--allow-unreported-runtime settings as the run",
                                  run=options.resume, labels=record.labels)
+        if record.product.faults != reported_faults(runtime.fields):
+            raise RunRecordError("the product now reports other fault switches; resuming "
+                                 "would mix a clean and a defect product in one run",
+                                 run=options.resume, recorded=record.product.faults,
+                                 now=reported_faults(runtime.fields))
         # Lanes of a resumed run may listen elsewhere (a new dev environment): record them too.
         known = {(ln.name, ln.base_url) for ln in record.lanes}
         for ln in lanes:
@@ -331,4 +343,6 @@ def summary_line(record: RunRecord, run_dir: Path) -> str:
         counts[t.status.value] = counts.get(t.status.value, 0) + 1
     parts = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
     label = "SELF-TEST " if record.self_test else ""
+    if record.product.faults:
+        label += f"FAULTS ({', '.join(record.product.faults)}) "
     return f"{label}run {record.run_id}: {len(record.trials)} trial(s): {parts} -> {run_dir}"

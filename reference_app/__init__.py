@@ -2,12 +2,15 @@
 workbench, the claim rules and three agent runtimes (reference, controlled, model)."""
 
 from ._app import create_app, runtime_report
-from ._settings import FAULTS, AppSettings
+from ._settings import FAULTS, FAULTS_ENV, AppSettings, Fault, FaultsFromEnvironment
 from ._store import hash_password, verify_password
 
 __all__ = [
     "FAULTS",
+    "FAULTS_ENV",
     "AppSettings",
+    "Fault",
+    "FaultsFromEnvironment",
     "create_app",
     "hash_password",
     "runtime_report",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import rules
+from . import _faults, rules
 from ._journey import Journey
 from ._text import chip, choice_labels, clarify, material, question, reply
 
@@ -46,11 +46,21 @@ class ReferenceAgent:
     def on_message(self, j: Journey, text: str) -> None:
         st = j.state
         if j.session.get("claim_number"):
-            j.say(reply("already_created", claim_number=j.session["claim_number"]))
+            shown = _faults.claim_number_shown(j.settings.faults, j.session["claim_number"])
+            j.say(reply("already_created", claim_number=shown) if shown
+                  else reply("already_submitted"))
+            return
+        st["messages_seen"] = st.get("messages_seen", 0) + 1
+        pending = st.get("pending") or {}
+        if pending.get("kind") == "handed_off" or _faults.hands_off_now(j.settings.faults,
+                                                                         st["messages_seen"]):
+            if pending.get("kind") != "handed_off":
+                j.hand_off("contact_request", "Passed to a colleague by the assistant.")
+                st["pending"] = {"kind": "handed_off"}
+            j.say(reply("handoff"))
             return
         first = not st["first_message_seen"]
         st["first_message_seen"] = True
-        pending = st.get("pending") or {}
         if text.strip().endswith("?") and not self._answers_pending(j, pending, text):
             # A question it cannot answer goes on the waiting list; the claim goes on.
             self._extract(j, text, first)
@@ -96,8 +106,8 @@ class ReferenceAgent:
     def on_confirm(self, j: Journey) -> None:
         if not j.state.get("confirm_ready"):
             return
-        number = j.create_claim()
-        j.say(reply("claim_created", claim_number=number))
+        shown = _faults.claim_number_shown(j.settings.faults, j.create_claim())
+        j.say(reply("claim_created", claim_number=shown) if shown else reply("claim_submitted"))
 
     def on_talk_to_person(self, j: Journey) -> None:
         j.hand_off("contact_request", "The customer asked to talk to a person.")

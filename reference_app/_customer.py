@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field
 
 from ._journey import IMAGE_TYPES, PDF_TYPE, Journey, new_state
-from ._store import now_iso, verify_password
+from ._store import now_iso, session_key, verify_password
 from ._views import workspace_context
 
 CUSTOMER_COOKIE = "nwf_session"
@@ -25,16 +25,20 @@ class MessageIn(BaseModel):
     text: str = Field(min_length=1, max_length=4000, description="What the customer typed.")
 
 
-def _journey(request: Request, create: bool = True) -> tuple[Journey | None, bool]:
+def _journey(request: Request, create: bool = True) -> tuple[Journey | None, str | None]:
+    """The customer's journey, and the new session token when one was created (for the
+    cookie; the database keeps only its hash)."""
     store = request.app.state.store
     sid = request.cookies.get(CUSTOMER_COOKIE)
-    session = store.db.sessions.find_one({"_id": sid, "kind": "customer"}) if sid else None
-    created = False
+    session = (store.db.sessions.find_one({"_id": session_key(sid), "kind": "customer"})
+               if sid else None)
+    created: str | None = None
     if session is None:
         if not create:
-            return None, False
+            return None, None
+        created = secrets.token_urlsafe(24)
         session = {
-            "_id": secrets.token_urlsafe(24),
+            "_id": session_key(created),
             "kind": "customer",
             "created_at": now_iso(),
             "account_id": None,
@@ -43,17 +47,17 @@ def _journey(request: Request, create: bool = True) -> tuple[Journey | None, boo
             "state": new_state(),
         }
         store.db.sessions.insert_one(session)
-        created = True
     return Journey(store, request.app.state.settings, session), created
 
 
-def _with_cookie(response: Response, j: Journey, created: bool) -> Response:
+def _with_cookie(response: Response, j: Journey, created: str | None) -> Response:
     if created:
-        response.set_cookie(CUSTOMER_COOKIE, j.session_id, httponly=True, samesite="lax")
+        response.set_cookie(CUSTOMER_COOKIE, created, httponly=True, samesite="lax")
     return response
 
 
-def _fragment(request: Request, j: Journey, created: bool, status: int = 200) -> Response:
+def _fragment(request: Request, j: Journey, created: str | None, status: int = 200
+              ) -> Response:
     ctx = workspace_context(j, request.app.state.settings.runtime)
     resp = request.app.state.templates.TemplateResponse(
         request, "_workspace.html", ctx, status_code=status
@@ -120,6 +124,11 @@ async def upload(request: Request, file: UploadFile = File(...)) -> Response:
             workspace_context(j, settings.runtime)
         )
         return _upload_error("Please sign in before uploading files.", 403, html)
+    if "ignore_upload" in settings.faults:  # dropped: nothing stored, nothing registered
+        j.store.add_message(j.session_id, "customer", f"Uploaded {name}")
+        j.repeat_last_reply()
+        j.save()
+        return _fragment(request, j, created)
     pending = j.state.get("pending") or {}
     expected = pending.get("key") if pending.get("kind") == "material" else None
     evidence = j.store_upload(name, ctype, data, expected_kind=expected)

@@ -10,7 +10,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from . import rules
+from . import _faults, rules
 from ._documents import DocumentReading
 from ._settings import AppSettings
 from ._store import Store, now_iso
@@ -78,6 +78,13 @@ class Journey:
 
     def say(self, text: str, chips: list[str] | None = None, kind: str = "message") -> None:
         self.store.add_message(self.session_id, "agent", text, chips, kind)
+
+    def repeat_last_reply(self) -> None:
+        """Say the agent's latest message again, as if nothing had happened since."""
+        last = next((m for m in reversed(self.store.messages(self.session_id))
+                     if m["role"] == "agent"), None)
+        if last is not None:
+            self.say(last["text"], last.get("chips") or None, last.get("kind", "message"))
 
     # ------------------------------------------------------------------ facts
     @property
@@ -224,9 +231,9 @@ class Journey:
             return self.session["claim_number"]
         self.confirm_facts()
         order = [*self.needed(), "police_reference"]
-        facts = {k: dict(self.facts[k]) for k in dict.fromkeys(order) if k in self.facts}
-        if "lose_fact" in self.settings.faults:
-            facts.pop("incident_time", None)
+        faults = self.settings.faults
+        facts = _faults.facts_before_rules(
+            faults, {k: dict(self.facts[k]) for k in dict.fromkeys(order) if k in self.facts})
         plain = {k: v["value"] for k, v in facts.items() if v["state"] != "unknown"}
         evidence = self.evidence()
         docs = [
@@ -243,17 +250,18 @@ class Journey:
                 if p.get("claim_date")
             ]
         incident_date = plain.get("incident_date")
-        results = [
+        results = _faults.checks(faults, [
             rules.check_receipt_after_incident(docs, incident_date),
             rules.check_quote_before_incident(docs, incident_date),
             rules.check_prior_claims_12m(bool(policy), prior, incident_date),
             rules.check_policy_start_30d(
                 policy.get("start_date") if policy else None, incident_date
             ),
-        ]
+        ])
         outcomes = {r.check_id: r.outcome for r in results}
-        review = rules.review_required(outcomes) or "flag_everything" in self.settings.faults
-        tri = rules.triage(self.line, plain, docs, review)
+        review = _faults.review(faults, rules.review_required(outcomes))
+        tri = _faults.triage(faults, rules.triage(self.line, plain, docs, review))
+        facts = _faults.facts_stored(faults, facts)
         number = self.store.next_claim_number()
         claim = {
             "_id": number,

@@ -3,21 +3,68 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Runtime = Literal["reference", "controlled", "model"]
-FAULTS: tuple[str, ...] = ("flag_everything", "ask_twice", "lose_fact")
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A defect the app can be switched into, and the failure mode the scorer must give it.
+    ``needs_review``: it shows only on claims that need review (True), only on claims that
+    don't (False), or on any claim (None)."""
+
+    effect: str
+    failure_mode: str
+    needs_review: bool | None = None
+
+
+# Fault switches (docs/reference-app.md). They exist so the scorer's discrimination can be
+# shown: each must be caught with its own failure-mode label (``claims-harness selftest
+# defects``). They come only from explicit options, never from the environment.
+FAULTS: dict[str, Fault] = {
+    "flag_everything": Fault("every claim is review_required", "false_flag",
+                             needs_review=False),
+    "ask_twice": Fault("each question is asked a second time after it was answered",
+                       "repeated_question"),
+    "lose_fact": Fault("incident_time is dropped just before the claim is created",
+                       "missing_fact"),
+    "flag_one_check": Fault("policy_start_30d is shown as hit where the rules say clear, the "
+                            "other checks stay right", "false_check_hit"),
+    "miss_flag": Fault("the review signal never fires, whatever the checks say",
+                       "missed_flag", needs_review=True),
+    "wrong_triage": Fault("the severity class is one step off (fast_track -> standard -> "
+                          "complex -> standard)", "wrong_triage"),
+    "hide_claim_number": Fault("the claim is created but its number is never shown to the "
+                               "customer", "no_claim_number"),
+    "ignore_upload": Fault("an upload is dropped: nothing stored, the agent repeats its last "
+                           "message as if no file came", "upload_not_acknowledged"),
+    "handoff_unasked": Fault("after the customer's second message the agent hands the claim "
+                             "to a person though nobody asked", "unrequested_handoff"),
+    "invent_fact": Fault("the claim records a police reference the customer never gave",
+                         "invented_fact"),
+    "leak_other_customer": Fault("the 'Your claims' sidebar lists every customer's claims, "
+                                 "with their policy numbers", "data_leak"),
+}
 ENV_PREFIX = "CLAIMS_APP_"
+FAULTS_ENV = ENV_PREFIX + "FAULTS"
+
+
+class FaultsFromEnvironment(ValueError):
+    """CLAIMS_APP_FAULTS is set: faults come only from explicit options."""
 SEED_TOKEN_ENV = "CLAIMS_HARNESS_SEED_TOKEN"
 SEED_ENABLED_ENV = "CLAIMS_HARNESS_SEED_ENABLED"
 
 
 class AppSettings(BaseModel):
-    """Everything the reference app needs to start. Every field can come from the
-    environment as ``CLAIMS_APP_<FIELD>`` (upper case), except the seed route's token and
-    switch, which use ``CLAIMS_HARNESS_SEED_TOKEN`` / ``CLAIMS_HARNESS_SEED_ENABLED``."""
+    """Everything the reference app needs to start. Every field except ``faults`` can come
+    from the environment as ``CLAIMS_APP_<FIELD>`` (upper case); the seed route's token and
+    switch use ``CLAIMS_HARNESS_SEED_TOKEN`` / ``CLAIMS_HARNESS_SEED_ENABLED``. Faults come
+    only from explicit options (``--fault``): a stray ``CLAIMS_APP_FAULTS`` is refused, so an
+    inherited variable can never turn a clean run into a defect run."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -52,13 +99,16 @@ class AppSettings(BaseModel):
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> AppSettings:
         """Settings from the environment, with explicit ``overrides`` (None means unset)."""
         env = os.environ if environ is None else environ
+        if env.get(FAULTS_ENV, "").strip():
+            raise FaultsFromEnvironment(
+                f"{FAULTS_ENV} is set ({env[FAULTS_ENV]!r}); fault switches are taken only "
+                "from --fault options (claims-harness run --dev --fault NAME), never from the "
+                f"environment: unset {FAULTS_ENV}")
         values: dict[str, object] = {}
         for name in cls.model_fields:
             raw = env.get(ENV_PREFIX + name.upper())
-            if raw is not None and raw != "":
-                values[name] = (
-                    [f for f in raw.replace(",", " ").split() if f] if name == "faults" else raw
-                )
+            if name != "faults" and raw is not None and raw != "":
+                values[name] = raw
         if env.get(SEED_TOKEN_ENV):
             values["seed_token"] = env[SEED_TOKEN_ENV]
         if env.get(SEED_ENABLED_ENV):

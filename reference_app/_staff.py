@@ -7,7 +7,7 @@ import secrets
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ._store import now_iso, verify_password
+from ._store import now_iso, session_key, verify_password
 from ._views import canonical_value
 
 STAFF_COOKIE = "nwf_staff"
@@ -19,7 +19,7 @@ def _staff(request: Request) -> dict | None:
     if not token:
         return None
     db = request.app.state.store.db
-    session = db.sessions.find_one({"_id": token, "kind": "staff"})
+    session = db.sessions.find_one({"_id": session_key(token), "kind": "staff"})
     if session is None or session.get("ended_at"):
         return None
     return db.staff.find_one({"_id": session["staff_id"]})
@@ -48,7 +48,8 @@ def login(request: Request, username: str = Form(...), password: str = Form(...)
         return _render(request, "staff_login.html", {"error": True}, status=401)
     token = secrets.token_urlsafe(24)
     store.db.sessions.insert_one(
-        {"_id": token, "kind": "staff", "staff_id": staff["_id"], "created_at": now_iso()}
+        {"_id": session_key(token), "kind": "staff", "staff_id": staff["_id"],
+         "created_at": now_iso()}
     )
     resp = RedirectResponse("/staff", status_code=303)
     resp.set_cookie(STAFF_COOKIE, token, httponly=True, samesite="lax")
@@ -118,7 +119,7 @@ def logout(request: Request) -> Response:
     if staff is not None:
         _audit(request, staff, "sign_out")
         request.app.state.store.db.sessions.update_one(
-            {"_id": token, "kind": "staff"}, {"$set": {"ended_at": now_iso()}}
+            {"_id": session_key(token), "kind": "staff"}, {"$set": {"ended_at": now_iso()}}
         )
     resp = RedirectResponse("/staff/login", status_code=303)
     resp.delete_cookie(STAFF_COOKIE)

@@ -39,6 +39,12 @@ def args_hash(args: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+def session_key(token: str) -> str:
+    """The key a session is stored under: a hash of the cookie's token, never the token itself,
+    so a database dump (the harness's state files) holds nothing that signs anyone in."""
+    return "s-" + hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
 def verify_password(password: str, stored: str | None) -> bool:
     """Check ``password`` against ``pbkdf2_sha256$<iterations>$<salt hex>$<hash hex>``."""
     if not stored:

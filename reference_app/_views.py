@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from . import rules
+from . import _faults, rules
 from ._journey import Journey
 from ._text import choice_labels, fact_label, material, wording
 
@@ -86,17 +86,19 @@ def workspace_context(j: Journey, runtime: str) -> dict[str, Any]:
     confirm_ready = bool(j.state.get("confirm_ready"))
     if runtime == "model" and not j.session.get("claim_number") and j.facts:
         confirm_ready = j.all_needed_filled()
+    faults = j.settings.faults
     history = []
-    account = j.session.get("customer_id")
-    if account:
-        history = list(j.db.claims.find({"customer_id": account}).sort("created_at", -1).limit(20))
+    query = _faults.history_query(faults, j.session.get("customer_id"))
+    if query is not None:
+        history = list(j.db.claims.find(query).sort("created_at", -1).limit(20))
     return {
         "messages": messages,
         "chips": chips,
         "facts": fact_rows(j),
         "materials": material_rows(j),
         "todo": j.todo(),
-        "claim_number": j.session.get("claim_number"),
+        "claim_number": _faults.claim_number_shown(faults, j.session.get("claim_number")),
+        "submitted": bool(j.session.get("claim_number")),
         "signin_prompt": bool(j.state.get("signin_prompt")) and not j.signed_in(),
         "confirm_ready": confirm_ready,
         "signed_in": j.signed_in(),

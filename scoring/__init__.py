@@ -4,8 +4,27 @@ Scoring reads a finished run record and the packs' oracles; it never drives a br
 calls the seed route and never touches the network. ``docs/scoring.md`` states every rule.
 """
 
-from ._compare import GateResult, PackGate, compare, gate, load_summary, write_junit
-from ._record import TrialRecord, load_labels, load_run_record, load_trial
+from ._acceptance import AcceptanceGate, acceptance_gate, evaluate_acceptance
+from ._blind_agreement import agreement, import_blind_reviews, load_agreement
+from ._blind_export import audit_export, export_blind_review, forbidden_values
+from ._compare import (
+    GateResult,
+    PackGate,
+    compare,
+    gate,
+    load_summary,
+    run_label,
+    write_junit,
+)
+from ._defect_matrix import PanelRun, defect_panel, matrix_lines
+from ._record import (
+    PackContext,
+    TrialRecord,
+    load_acceptance,
+    load_labels,
+    load_run_record,
+    load_trial,
+)
 from ._report import write_report
 from ._sheet import score_trial
 from ._stats import (
@@ -13,6 +32,7 @@ from ._stats import (
     DEFAULT_SEED,
     bootstrap_means,
     cluster_bootstrap_ci,
+    cohen_kappa,
     pass_at_k,
     pass_hat_k,
 )
@@ -21,20 +41,36 @@ from ._summary import load_sheets, score_run, summarise
 __all__ = [
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
+    "AcceptanceGate",
     "GateResult",
+    "PackContext",
     "PackGate",
+    "PanelRun",
     "TrialRecord",
+    "acceptance_gate",
+    "agreement",
+    "audit_export",
     "bootstrap_means",
     "cluster_bootstrap_ci",
+    "cohen_kappa",
     "compare",
+    "defect_panel",
+    "evaluate_acceptance",
+    "export_blind_review",
+    "forbidden_values",
     "gate",
+    "import_blind_reviews",
+    "load_acceptance",
+    "load_agreement",
     "load_labels",
     "load_run_record",
     "load_sheets",
     "load_summary",
     "load_trial",
+    "matrix_lines",
     "pass_at_k",
     "pass_hat_k",
+    "run_label",
     "score_run",
     "score_trial",
     "summarise",

@@ -70,7 +70,7 @@ def _claim_missing(name: str, staff: StaffReading | None) -> ComponentResult | N
     return None
 
 
-def _code(text: str) -> str:
+def shown_code(text: str) -> str:
     """The reason code a shown reason starts with ('third_party_involved — ...')."""
     m = re.match(r"\s*([a-z][a-z0-9_]*)", text.strip().lower())
     return m[1] if m else text.strip().lower()
@@ -84,8 +84,8 @@ def check_triage(staff: StaffReading | None, labels: Labels) -> ComponentResult:
         return missing_claim
     assert staff is not None
     want = labels.triage
-    shown_class = _code(staff.triage_class or "") or None
-    reasons = [_code(r) for r in staff.reasons]
+    shown_class = shown_code(staff.triage_class or "") or None
+    reasons = [shown_code(r) for r in staff.reasons]
     missing = [r for r in want.required_reasons if r not in reasons]
     allowed = set(want.required_reasons) | set(want.allowed_reasons)
     extra = [r for r in reasons if r not in allowed]
@@ -143,7 +143,7 @@ def check_review(staff: StaffReading | None, labels: Labels) -> ComponentResult:
         for check in ALL_CHECKS:
             expected = want.checks[check]
             row = staff.checks.get(check)
-            shown = _code(row.outcome) if row is not None else None
+            shown = shown_code(row.outcome) if row is not None else None
             ok = shown == expected or (shown is None and expected == "not_applicable")
             checks[check] = {"expected": expected, "shown": shown, "ok": ok}
             if ok:
@@ -154,6 +154,8 @@ def check_review(staff: StaffReading | None, labels: Labels) -> ComponentResult:
             else:
                 problems.append(f"{check} {shown or 'not shown'}, expected {expected}")
                 modes.append("wrong_check_outcome")
+                if shown == "hit":
+                    modes.append("false_check_hit")
     details["checks"] = checks
     details["not_checked"] = [c for c in ALL_CHECKS if want.checks[c] == "not_checked"]
     if problems:
@@ -206,8 +208,21 @@ def _fact_results(staff: StaffReading, wanted: dict[str, Any], optional: dict[st
     return problems, modes, per_fact
 
 
+# A shown fact with one of these values (or state ``unknown``) claims no knowledge.
+NO_VALUE: frozenset[str] = frozenset(("", "not known", "unknown", "none", "n a", "not given"))
+
+
+def invented_facts(staff: StaffReading, known: frozenset[str]) -> dict[str, str]:
+    """Facts shown with a value whose key the customer does not know (not in facts.json):
+    the customer cannot have given them, so the product made them up."""
+    return {k: f.value for k, f in staff.facts.items()
+            if k not in known and norm_text(f.state) != "unknown"
+            and norm_text(f.value) not in NO_VALUE}
+
+
 def _facts_component(name: str, staff: StaffReading | None, wanted: dict[str, Any],
-                     optional: dict[str, Any]) -> ComponentResult:
+                     optional: dict[str, Any], known: frozenset[str] | None = None
+                     ) -> ComponentResult:
     if region_hidden(staff, "facts"):
         return hidden(name, staff, "the facts")
     missing_claim = _claim_missing(name, staff)
@@ -217,16 +232,26 @@ def _facts_component(name: str, staff: StaffReading | None, wanted: dict[str, An
     problems, modes, per_fact = _fact_results(staff, wanted, optional)
     words, word_modes = unmapped(staff, ("fact_keys", "fact_states"))
     problems, modes = words + problems, word_modes + modes
+    invented = invented_facts(staff, known) if known is not None else {}
+    if invented:
+        problems.append("shown though the customer never knew it: " + ", ".join(
+            f"{k} {v!r}" for k, v in invented.items()))
+        modes.append("invented_fact")
     if problems:
-        return component(name, "fail", "; ".join(problems), modes, facts=per_fact)
+        return component(name, "fail", "; ".join(problems), modes, facts=per_fact,
+                         invented=invented)
     keys = ", ".join(wanted) or "none"
-    return component(name, "pass", f"present, confirmed and matching: {keys}", facts=per_fact)
+    return component(name, "pass", f"present, confirmed and matching: {keys}", facts=per_fact,
+                     invented=invented)
 
 
-def check_facts(staff: StaffReading | None, labels: Labels) -> ComponentResult:
+def check_facts(staff: StaffReading | None, labels: Labels,
+                known: frozenset[str] | None = None) -> ComponentResult:
+    """Expected and optional facts (incident date and time apart); with ``known`` (the fact
+    keys of the pack's facts.json), any other fact shown with a value is ``invented_fact``."""
     wanted = {k: v for k, v in labels.expected_facts.items() if k not in INCIDENT_KEYS}
     optional = {k: v for k, v in labels.optional_facts.items() if k not in INCIDENT_KEYS}
-    return _facts_component("facts", staff, wanted, optional)
+    return _facts_component("facts", staff, wanted, optional, known)
 
 
 def check_incident_datetime(staff: StaffReading | None, labels: Labels

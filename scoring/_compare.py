@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from corpus.errors import ScoringError
-from corpus.formats import Comparison, RunSummary
+from corpus.formats import AcceptanceReport, Comparison, RunSummary
 from corpus.formats.sheet import PackDifference
 
 from ._record import SUMMARY_FILE, parse_model
@@ -121,42 +121,65 @@ def gate(summary: RunSummary, min_pass_hat_k: float, k: int) -> GateResult:
     assert run_value is not None
     ok = run_value >= min_pass_hat_k
     relation = "meets" if ok else "is below"
-    label = run_label(summary)
+    label = f" [{run_label(summary).strip()} run]" if run_label(summary) else ""
     return GateResult(ok, k, min_pass_hat_k, run_value,
                       f"pass^{k} = {run_value:.3f} over {len(packs)} pack(s) {relation} the "
                       f"floor {min_pass_hat_k}{label}", packs)
 
 
 def run_label(summary: RunSummary) -> str:
-    """' [SELF-TEST run; no reset]' for a labelled run, '' otherwise."""
-    labels = list(summary.labels) or (["self-test"] if summary.self_test else [])
-    if not labels:
-        return ""
-    return " [" + "; ".join("SELF-TEST run" if x == "self-test" else x for x in labels) + "]"
+    """' SELF-TEST; FAULTS a, b; no reset' for a run that is not an ordinary one, else ''."""
+    parts = ["SELF-TEST"] if summary.self_test else []
+    if summary.faults:
+        parts.append(f"FAULTS {', '.join(summary.faults)}")
+    parts += [x for x in summary.labels if x != "self-test"]
+    return " " + "; ".join(parts) if parts else ""
 
 
-def write_junit(result: GateResult, summary: RunSummary, path: Path | str) -> Path:
-    """One testsuite for the run, one testcase per scorable pack."""
-    failures = sum(1 for p in result.packs if not p.passed)
-    name = f"claims-harness {summary.run_id}" + run_label(summary)
-    suite = ET.Element("testsuite", name=name, tests=str(len(result.packs)),
-                       failures=str(failures), errors="0", skipped="0")
-    props = ET.SubElement(suite, "properties")
-    for key, value in (("k", result.k), ("min_pass_hat_k", result.floor),
-                       ("run_pass_hat_k", result.value), ("self_test", summary.self_test),
-                       ("labels", ", ".join(summary.labels)),
-                       ("corpus_version", summary.corpus_version)):
-        ET.SubElement(props, "property", name=key, value=str(value))
-    for p in result.packs:
-        case = ET.SubElement(suite, "testcase", classname=f"packs.{summary.run_id}",
-                             name=p.pack_id)
-        if not p.passed:
-            fail = ET.SubElement(case, "failure", message=p.message, type="pass_hat_k")
-            fail.text = p.message
-        else:
-            ET.SubElement(case, "system-out").text = p.message
+def _case(suite: ET.Element, classname: str, name: str, ok: bool, message: str,
+          kind: str) -> None:
+    case = ET.SubElement(suite, "testcase", classname=classname, name=name)
+    if ok:
+        ET.SubElement(case, "system-out").text = message
+    else:
+        ET.SubElement(case, "failure", message=message, type=kind).text = message
+
+
+def _suite(suites: ET.Element, name: str, cases: int, failures: int,
+           props: tuple[tuple[str, object], ...]) -> ET.Element:
+    suite = ET.SubElement(suites, "testsuite", name=name, tests=str(cases),
+                          failures=str(failures), errors="0", skipped="0")
+    group = ET.SubElement(suite, "properties")
+    for key, value in props:
+        ET.SubElement(group, "property", name=key, value=str(value))
+    return suite
+
+
+def write_junit(result: GateResult | None, summary: RunSummary, path: Path | str,
+                acceptance: AcceptanceReport | None = None) -> Path:
+    """A testsuite for the pass^k gate (one testcase per scorable pack) and, when given, one
+    for the acceptance criteria (one testcase per criterion)."""
+    name = f"claims-harness {summary.run_id}{run_label(summary)}"
+    common = (("self_test", summary.self_test), ("faults", " ".join(summary.faults)),
+              ("labels", ", ".join(summary.labels)),
+              ("corpus_version", summary.corpus_version))
     suites = ET.Element("testsuites")
-    suites.append(suite)
+    if result is not None:
+        suite = _suite(suites, name, len(result.packs),
+                       sum(1 for p in result.packs if not p.passed),
+                       (("k", result.k), ("min_pass_hat_k", result.floor),
+                        ("run_pass_hat_k", result.value), *common))
+        for p in result.packs:
+            _case(suite, f"packs.{summary.run_id}", p.pack_id, p.passed, p.message,
+                  "pass_hat_k")
+    if acceptance is not None:
+        suite = _suite(suites, f"{name} acceptance", len(acceptance.criteria),
+                       sum(1 for c in acceptance.criteria if c.status != "met"),
+                       (("source", acceptance.source), *common))
+        for c in acceptance.criteria:
+            _case(suite, f"acceptance.{summary.run_id}", c.name, c.status == "met",
+                  f"{c.status.replace('_', ' ')} ({c.threshold}): {c.explanation}",
+                  "acceptance")
     ET.indent(suites)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

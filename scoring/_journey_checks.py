@@ -12,7 +12,11 @@ The rules (docs/scoring.md, "Journey"):
 - a *dead-end reply* is a non-empty reply that asks nothing and offers nothing: no question,
   no request phrase (``REQUEST_PHRASES``), no chips, cards, dialogs, sign-in prompt, to-do
   text or claim number; and the last reply of a trial the customer ended with nothing
-  left to answer (status ``agent_stopped``) is one too.
+  left to answer (status ``agent_stopped``) is one too;
+- an *unacknowledged upload* is a file the customer uploaded that the next screen neither
+  refused visibly nor acknowledged (``unacknowledged_uploads``);
+- an *unrequested hand-off* ends the journey with a person taking over though the customer
+  never asked for one (``unrequested_handoff``).
 """
 
 from __future__ import annotations
@@ -44,6 +48,18 @@ NO_NEW_REPLY_NOTE = "no new reply"
 # A click whose label contains one of these words asks for a person (contact request).
 CONTACT_WORDS: tuple[str, ...] = ("person", "human", "someone", "call me", "contact")
 ANSWER_ACTIONS: tuple[str, ...] = ("say", "click")
+# A reply that says one of these (or names the file) acknowledges an upload.
+ACK_PHRASES: tuple[str, ...] = (
+    "received", "got your", "have your", "thanks for the", "thank you for the", "uploaded",
+    "attached", "we have the", "i have the",
+)
+# A note the runner writes on a step where the product never showed an uploaded file.
+UPLOAD_NOT_ACKNOWLEDGED = "upload_not_acknowledged"
+# Customer wording that asks for a person (a hand-off after one of these was asked for).
+PERSON_REQUESTS: tuple[str, ...] = (
+    "talk to a person", "speak to a person", "talk to someone", "speak to someone",
+    "a real person", "a human", "call me", "contact me", "phone me", "ring me",
+)
 _BOUNDARY = re.compile(r"(?<=[.?!])\s+|:\s+|\n+")
 
 
@@ -109,7 +125,60 @@ def analyse_events(events: list[JourneyEvent], stopped: bool = False) -> Journey
     return found
 
 
-def _claim_number(rec: TrialRecord) -> str | None:
+def unacknowledged_uploads(events: list[JourneyEvent]) -> list[dict]:
+    """Uploads the product never acknowledged.
+
+    An upload (a customer action ``upload``) is acknowledged when the next screen shows an
+    upload error or a sign-in prompt (the product refused it, visibly), or its new reply names
+    the file or says it got it (``ACK_PHRASES``), or another region names the file. A step the
+    runner marked ``upload_not_acknowledged`` counts as well.
+    """
+    found = []
+    for i, ev in enumerate(events):
+        if (ev.product_event == UPLOAD_NOT_ACKNOWLEDGED
+                or UPLOAD_NOT_ACKNOWLEDGED in ev.note.lower()):
+            found.append({"step": ev.step, "file": None, "why": "the runner saw no file"})
+            continue
+        if ev.action is None or ev.action.kind != "upload" or not ev.action.file:
+            continue
+        after = next((e for e in events[i + 1:] if e.screen is not None), None)
+        if after is None:
+            continue  # the journey ended on the upload: nothing to read
+        s = after.screen
+        assert s is not None
+        name = ev.action.file.lower()
+        fresh = NO_NEW_REPLY_NOTE not in after.note.lower()
+        reply = s.latest_reply.lower() if fresh else ""
+        elsewhere = " ".join([s.facts_panel, s.todo, s.sidebar, *s.cards]).lower()
+        if (s.upload_error.strip() or s.sign_in_prompt or name in reply or name in elsewhere
+                or any(p in reply for p in ACK_PHRASES)):
+            continue
+        before = {q for q in _BOUNDARY.split(ev.screen.latest_reply if ev.screen else "")
+                  if any(p in q.lower() for p in REQUEST_PHRASES)}
+        found.append({"step": after.step, "file": ev.action.file,
+                      "why": "no new reply" if not fresh else "the reply neither names the "
+                      "file nor says it arrived",
+                      "asked_again": any(q.strip() and q in s.latest_reply for q in before)})
+    return found
+
+
+def unrequested_handoff(rec: TrialRecord) -> dict | None:
+    """The product handed the claim to a person though the customer never asked for one (no
+    click on a contact control, no message asking for a person)."""
+    stop = (rec.result.stop_reason if rec.result is not None else
+            rec.entry.stop_reason if rec.entry is not None else None)
+    if stop != "handoff":
+        return None
+    _, contacts = expected_waiting_items(rec)
+    asked = [t for t in customer_messages(rec) if any(p in t.lower() for p in PERSON_REQUESTS)]
+    if contacts or asked:
+        return None
+    last = next((ev for ev in reversed(rec.events) if ev.screen is not None), None)
+    return {"step": last.step if last else None,
+            "reply": last.screen.latest_reply[:200] if last and last.screen else ""}
+
+
+def claim_number_of(rec: TrialRecord) -> str | None:
     if rec.result is not None and rec.result.claim_number:
         return rec.result.claim_number
     for ev in reversed(rec.events):
@@ -131,7 +200,7 @@ def turn_times(rec: TrialRecord) -> list[float]:
 
 def check_journey(rec: TrialRecord) -> ComponentResult:
     findings = analyse_events(rec.events, rec.status == TrialStatus.AGENT_STOPPED)
-    claim = _claim_number(rec)
+    claim = claim_number_of(rec)
     times = turn_times(rec)
     sent = (rec.result.customer_messages if rec.result is not None and
             rec.result.customer_messages else len(customer_messages(rec)))
@@ -148,11 +217,16 @@ def check_journey(rec: TrialRecord) -> ComponentResult:
         problems.append(f"{len(findings.dead_ends)} reply(ies) left nothing to answer, first "
                         f"at step {findings.dead_ends[0]['step']}")
         modes.append("dead_end_reply")
-    ignored = [ev.step for ev in rec.events if ev.product_event == "upload_not_acknowledged"]
-    if ignored:
-        problems.append(f"{len(ignored)} upload(s) never acknowledged on screen (no file shown, "
-                        f"no upload error), first at step {ignored[0]}")
+    uploads = unacknowledged_uploads(rec.events)
+    if uploads:
+        problems.append(f"{len(uploads)} upload(s) not acknowledged, first at step "
+                        f"{uploads[0]['step']} ({uploads[0]['file'] or 'file'})")
         modes.append("upload_not_acknowledged")
+    handoff = unrequested_handoff(rec)
+    if handoff is not None:
+        problems.append(f"handed to a person at step {handoff['step']} though the customer "
+                        "never asked for one")
+        modes.append("unrequested_handoff")
     last = next((ev for ev in reversed(rec.events) if ev.screen is not None), None)
     where = None
     if rec.status in (TrialStatus.STUCK, TrialStatus.AGENT_STOPPED):
@@ -168,7 +242,8 @@ def check_journey(rec: TrialRecord) -> ComponentResult:
         "repeated_questions": findings.repeated,
         "dead_end_replies": findings.dead_ends,
         "retries": rec.result.retries if rec.result is not None else 0,
-        "uploads_not_acknowledged": ignored,
+        "unacknowledged_uploads": uploads,
+        "unrequested_handoff": handoff,
         "stuck": where,
         "median_turn_s": statistics.median(times) if times else None,
         "longest_turn_s": max(times) if times else None,
@@ -176,7 +251,8 @@ def check_journey(rec: TrialRecord) -> ComponentResult:
     if problems:
         return component("journey", "fail", "; ".join(problems), modes, **details)
     return component("journey", "pass", f"claim number {claim} after {sent} customer "
-                     "message(s); no repeated question, no dead-end reply", **details)
+                     "message(s); no repeated question, no dead-end reply, every upload "
+                     "acknowledged", **details)
 
 
 def expected_waiting_items(rec: TrialRecord) -> tuple[list[str], int]:

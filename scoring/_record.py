@@ -1,12 +1,15 @@
 """Reading a run record into memory: one ``TrialRecord`` per trial folder.
 
-Only reads; never writes. Every parse problem is a ``RunRecordError`` (or ``PackError`` for
-oracle files) naming the run, the file and the field.
+Only reads; never writes. A damaged trial (a file missing, empty, cut short or unreadable) does
+not stop the run's scoring: ``load_trial`` records what is wrong in ``TrialRecord.damage`` and
+the trial is scored ``unscorable``. Problems with run.json itself or an oracle file still raise
+``RunRecordError`` / ``PackError`` naming the run, the file and the field.
 """
 
 from __future__ import annotations
 
 import json
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -15,7 +18,13 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from corpus.errors import PackError, RunRecordError
 from corpus.formats import (
+    ACCEPTANCE_FILE,
     STATUS_CATEGORY,
+    UNSCORABLE,
+    AcceptanceConfig,
+    Baseline,
+    ErrorCategory,
+    Facts,
     HumanVerdicts,
     JourneyEvent,
     Labels,
@@ -56,9 +65,16 @@ class TrialRecord:
     session_mode: str | None = None
     claim_number_pattern: str | None = None
     state_readable: bool = True
+    responses: list[tuple[str, str]] | None = None
+    """(url, body text) of every text response the customer's page received (network.har);
+    None when the trial has no readable network log (``network_problem`` says why)."""
+    network_problem: str = ""
+    damage: list[str] = field(default_factory=list)
 
     @property
     def error_category(self) -> str:
+        if self.damage and is_rated_status(self.status):
+            return UNSCORABLE
         return STATUS_CATEGORY[self.status].value
 
     @property
@@ -77,11 +93,11 @@ def parse_model(model: type[M], path: Path, error: type[Exception] = RunRecordEr
                 **context: object) -> M:
     """Read ``path`` as ``model``; problems raise ``error`` naming the file and field."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()  # pydantic checks the UTF-8 itself
     except OSError as exc:
         raise error(f"cannot read {path.name}: {exc.strerror}", file=str(path), **context) from exc
     try:
-        return model.model_validate_json(text)
+        return model.model_validate_json(data)
     except ValidationError as exc:
         msg = exc.errors()[0]["msg"]
         raise error(f"invalid {path.name}: {msg}", file=str(path), field=_field(exc),
@@ -92,12 +108,52 @@ def _optional(model: type[M], path: Path, **context: object) -> M | None:
     return parse_model(model, path, **context) if path.exists() else None
 
 
+def is_rated_status(status: TrialStatus) -> bool:
+    """Statuses whose trials count in the rates (the journey ran to an end of the agent's)."""
+    return STATUS_CATEGORY[status] in (ErrorCategory.NONE, ErrorCategory.AGENT)
+
+
+class _Reader:
+    """Reads a trial's files, noting each one that is unreadable instead of raising."""
+
+    def __init__(self, tdir: Path, **context: object) -> None:
+        self.tdir, self.context = tdir, context
+        self.damage: list[str] = []
+        self.missing: list[str] = []
+
+    def model(self, model: type[M], name: str) -> M | None:
+        path = self.tdir / name
+        if not path.exists():
+            self.missing.append(name)
+            return None
+        try:
+            return parse_model(model, path, **self.context)
+        except RunRecordError as exc:
+            self.damage.append(f"{name} is unreadable: {exc.message}")
+            return None
+
+    def events(self) -> list[JourneyEvent]:
+        path = self.tdir / "journey.jsonl"
+        if not path.exists():
+            self.missing.append("journey.jsonl")
+            return []
+        try:
+            return load_events(path, **self.context)
+        except RunRecordError as exc:
+            where = exc.context.get("field", "")
+            self.damage.append(f"journey.jsonl is unreadable ({where}): {exc.message}")
+            return []
+
+
 def load_events(path: Path, **context: object) -> list[JourneyEvent]:
     """Parse journey.jsonl (missing file: no events)."""
     if not path.exists():
         return []
-    lines = [(n, line) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(),
-                                                start=1) if line.strip()]
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RunRecordError(f"cannot read {path.name}: {exc}", file=str(path), **context) from exc
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     try:
         return _EVENTS.validate_json("[" + ",".join(line for _, line in lines) + "]")
     except ValidationError:
@@ -114,6 +170,25 @@ def load_events(path: Path, **context: object) -> list[JourneyEvent]:
     return events
 
 
+def load_responses(path: Path) -> tuple[list[tuple[str, str]] | None, str]:
+    """(url, text) of each response in a HAR with a text body (binary bodies are skipped),
+    or None and why when there is no readable HAR: a damaged network log is reported, it
+    never stops the scoring of the run."""
+    if not path.exists():
+        return None, f"no {path.name} recorded"
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))["log"]["entries"]
+        out = []
+        for entry in entries:
+            content = (entry.get("response") or {}).get("content") or {}
+            text = content.get("text")
+            if isinstance(text, str) and text and content.get("encoding") != "base64":
+                out.append((str((entry.get("request") or {}).get("url", "")), text))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return None, f"{path.name} unreadable: {type(exc).__name__}: {exc}"[:300]
+    return out, ""
+
+
 def load_run_record(run_dir: Path) -> RunRecord:
     path = Path(run_dir) / "run.json"
     if not path.exists():
@@ -123,14 +198,22 @@ def load_run_record(run_dir: Path) -> RunRecord:
 
 def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
                session_mode: str | None = None) -> TrialRecord:
-    """Read one trial folder. A missing trial.json leaves the entry's status in charge."""
+    """Read one trial folder. A missing trial.json leaves the entry's status in charge.
+
+    A trial that should be rated (completed, agent stopped, stuck) needs all of its evidence:
+    trial.json, a journey.jsonl that reaches the last step trial.json counts, staff.json and
+    both state dumps. Whatever is missing, empty, cut short or unreadable is listed in
+    ``damage``, and the trial is ``unscorable``.
+    """
     tdir = Path(run_dir) / entry.path
     ctx = {"run": run.run_id, "pack": entry.pack_id, "trial": entry.trial}
-    result = _optional(TrialResult, tdir / "trial.json", **ctx)
+    read = _Reader(tdir, **ctx)
+    result = read.model(TrialResult, "trial.json")
     status = result.status if result is not None else entry.status
     if status == TrialStatus.PENDING:
         status = TrialStatus.HARNESS_ERROR if result is None else status
-    return TrialRecord(
+    events = read.events()
+    record = TrialRecord(
         run_id=run.run_id,
         pack_id=entry.pack_id,
         trial=entry.trial,
@@ -139,14 +222,45 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
         status=status,
         result=result,
         entry=entry,
-        events=load_events(tdir / "journey.jsonl", **ctx),
-        staff=_optional(StaffReading, tdir / "staff.json", **ctx),
-        state_before=_optional(StateDump, tdir / "state-before.json", **ctx),
-        state_after=_optional(StateDump, tdir / "state-after.json", **ctx),
+        events=events,
+        staff=read.model(StaffReading, "staff.json"),
+        state_before=read.model(StateDump, "state-before.json"),
+        state_after=read.model(StateDump, "state-after.json"),
         session_mode=session_mode,
         claim_number_pattern=run.product.claim_number_pattern,
         state_readable=run.product.state_source != "none",
+        damage=read.damage,
     )
+    if is_rated_status(status):
+        record.damage += _missing_evidence(tdir, read, result, events, status,
+                                           record.state_readable)
+    record.responses, record.network_problem = load_responses(tdir / "network.har")
+    return record
+
+
+def _missing_evidence(tdir: Path, read: _Reader, result: TrialResult | None,
+                      events: list[JourneyEvent], status: TrialStatus,
+                      state_readable: bool) -> list[str]:
+    """What a rated trial lacks. State dumps are expected only when the product's state can
+    be read (a profile with ``state_source = "none"`` records none)."""
+    missing = [name for name in read.missing
+               if state_readable or name not in ("state-before.json", "state-after.json")]
+    if not tdir.is_dir():
+        return [f"the trial folder is missing although run.json says {status.value}"]
+    out = [f"{name} is missing" + (f" although run.json says {status.value}"
+                                   if name == "trial.json" else "")
+           for name in missing if name != "journey.jsonl"]
+    if "journey.jsonl" in missing:
+        out.append("journey.jsonl is missing")
+    elif any(d.startswith("journey.jsonl") for d in read.damage):
+        pass  # already said why
+    elif not events:
+        out.append("journey.jsonl is empty")
+    elif result is not None and events and max(e.step for e in events) < result.steps:
+        last = max(e.step for e in events)
+        out.append(f"journey.jsonl ends at step {last} but trial.json counts {result.steps} "
+                   "steps: the file was cut short")
+    return out
 
 
 def load_human(trial_dir: Path, **context: object) -> HumanVerdicts | None:
@@ -159,6 +273,50 @@ def load_labels(corpus_root: Path, pack_id: str) -> Labels:
     if not path.exists():
         raise PackError("the pack has no oracle/labels.json", pack=pack_id, file=str(path))
     return parse_model(Labels, path, error=PackError, pack=pack_id)
+
+
+@dataclass(frozen=True)
+class PackContext:
+    """What the scorer knows of a pack besides its labels: the fact keys its customer knows
+    (``input/facts.json``; None when the pack has none) and the identifiers of the other
+    customer the baseline seeds beside it (empty when it seeds none)."""
+
+    known_facts: frozenset[str] | None = None
+    other_customer: dict[str, str] = field(default_factory=dict)
+
+
+def load_other_customer(corpus_root: Path) -> dict[str, str]:
+    """The baseline's other-customer identifiers (name -> value); {} without any."""
+    path = Path(corpus_root) / "baseline.json"
+    if not path.exists():
+        return {}
+    baseline = parse_model(Baseline, path, error=PackError)
+    return dict(baseline.other_customer.identifiers) if baseline.other_customer else {}
+
+
+def load_pack_context(corpus_root: Path, pack_id: str,
+                      other_customer: dict[str, str] | None = None) -> PackContext:
+    path = Path(corpus_root) / pack_id / "input" / "facts.json"
+    known = (frozenset(f.key for f in parse_model(Facts, path, error=PackError,
+                                                  pack=pack_id).facts)
+             if path.exists() else None)
+    return PackContext(known_facts=known, other_customer=dict(other_customer or {}))
+
+
+def load_acceptance(corpus_root: Path) -> tuple[AcceptanceConfig, str]:
+    """``<corpus>/acceptance.toml`` and where it came from; the standard's defaults when the
+    corpus has none."""
+    path = Path(corpus_root) / ACCEPTANCE_FILE
+    if not path.exists():
+        return AcceptanceConfig(), "defaults from the standard"
+    try:
+        return AcceptanceConfig.from_toml(path.read_text(encoding="utf-8")), str(path)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PackError(f"unreadable {ACCEPTANCE_FILE}: {exc}", file=str(path),
+                        field="<file>") from exc
+    except ValidationError as exc:
+        raise PackError(f"invalid {ACCEPTANCE_FILE}: {exc.errors()[0]['msg']}",
+                        file=str(path), field=_field(exc)) from exc
 
 
 def session_mode_of(corpus_root: Path, pack_id: str) -> str | None:

@@ -13,8 +13,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from corpus.errors import RunRecordError
 from corpus.formats import JourneyEvent, RunRecord, RunSummary, Sheet, StaffReading
 
+from ._blind_agreement import load_agreement
 from ._compare import load_summary
 from ._record import HUMAN_FILE, SHEET_FILE, load_events, load_run_record, parse_model
 from ._summary import load_sheets
@@ -59,7 +61,12 @@ def _action_text(ev: JourneyEvent) -> str | None:
 
 def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
     tdir = run_dir / sheet.path
-    events = load_events(tdir / "journey.jsonl", pack=sheet.pack_id, trial=sheet.trial)
+    unreadable: list[str] = []  # a damaged record still gets its page (the sheet says why)
+    try:
+        events = load_events(tdir / "journey.jsonl", pack=sheet.pack_id, trial=sheet.trial)
+    except RunRecordError as exc:
+        events = []
+        unreadable.append(f"journey.jsonl could not be shown: {exc.message}")
     steps = []
     for ev in events:
         shot = tdir / ev.screenshot if ev.screenshot else None
@@ -74,7 +81,11 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
             "note": ev.note,
         })
     staff_path = tdir / "staff.json"
-    staff = parse_model(StaffReading, staff_path) if staff_path.exists() else None
+    try:
+        staff = parse_model(StaffReading, staff_path) if staff_path.exists() else None
+    except RunRecordError as exc:
+        staff = None
+        unreadable.append(f"staff.json could not be shown: {exc.message}")
     staff_shots = [_rel(tdir / s, page_dir) for s in (staff.screenshots if staff else [])
                    if (tdir / s).exists()]
     links = [{"href": _rel(tdir / name, page_dir), "label": label}
@@ -82,7 +93,7 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
     human = next((c for c in sheet.components if c.name == "assertions_human"), None)
     return {"sheet": sheet, "steps": steps, "staff": staff, "staff_shots": staff_shots,
             "links": links, "human": human.details.get("assertions", []) if human else [],
-            "human_target": f"{sheet.path}/{HUMAN_FILE}"}
+            "human_target": f"{sheet.path}/{HUMAN_FILE}", "unreadable": unreadable}
 
 
 def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
@@ -101,7 +112,7 @@ def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
     by_pack: dict[str, list[Sheet]] = {}
     for s in sheets:
         by_pack.setdefault(s.pack_id, []).append(s)
-    common = {"run": run, "summary": summary}
+    common = {"run": run, "summary": summary, "agreement": load_agreement(run_dir)}
     (out / "index.html").write_text(
         env.get_template("index.html.j2").render(
             **common, assets="assets", run_link=_rel(run_dir / "run.json", out),

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import statistics
 
-from corpus.formats import COMPONENTS, ComponentResult, HumanVerdicts, Labels, Sheet, TrialStatus
+from corpus.formats import (
+    COMPONENTS,
+    UNSCORABLE,
+    ComponentResult,
+    HumanVerdicts,
+    Labels,
+    Sheet,
+    TrialStatus,
+)
 from corpus.formats.sheet import TrialFacts
 
+from ._acceptance_trial import agent_questions, further_contact, report_duration_s
 from ._claim_checks import (
     check_facts,
     check_incident_datetime,
@@ -15,22 +24,24 @@ from ._claim_checks import (
     component,
 )
 from ._journey_checks import analyse_events, check_journey, check_waiting_list, turn_times
-from ._record import HUMAN_FILE, TrialRecord
+from ._privacy_checks import check_privacy
+from ._record import HUMAN_FILE, PackContext, TrialRecord
 from ._state_checks import check_assertions, check_state
 
 SCORED = ("pass", "fail")
 
 
-def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None
-            ) -> list[ComponentResult]:
+def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None,
+            pack: PackContext) -> list[ComponentResult]:
     staff = rec.staff
     results = [
         check_triage(staff, labels),
         check_review(staff, labels),
-        check_facts(staff, labels),
+        check_facts(staff, labels, pack.known_facts),
         check_incident_datetime(staff, labels),
         check_journey(rec),
         check_waiting_list(rec, staff),
+        check_privacy(rec, pack.other_customer),
         check_state(rec.state_before, rec.state_after, labels.expected_end_state,
                     rec.state_readable),
         *check_assertions(rec, labels.assertions, human),
@@ -39,10 +50,15 @@ def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None
     return sorted(present, key=lambda r: COMPONENTS.index(r.name))
 
 
-def _not_scored(rec: TrialRecord, labels: Labels) -> list[ComponentResult]:
-    why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
+def _not_scored(rec: TrialRecord, labels: Labels, pack: PackContext) -> list[ComponentResult]:
+    if rec.error_category == UNSCORABLE:
+        why = "unscorable, the record is damaged: " + "; ".join(rec.damage)
+    else:
+        why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
     status = "not_implemented" if rec.error_category == "not_implemented" else "not_scored"
     names = [n for n in COMPONENTS if not n.startswith("assertions_")]
+    if not pack.other_customer:
+        names.remove("privacy")
     if not ({"incident_date", "incident_time"} & (set(labels.expected_facts)
                                                  | set(labels.optional_facts))):
         names.remove("incident_datetime")
@@ -73,14 +89,20 @@ def _numbers(rec: TrialRecord, components: list[ComponentResult]) -> TrialFacts:
         longest_turn_s=max(times) if times else None,
         cost_usd=res.cost_usd if res else None,
         total_tokens=res.tokens.total_tokens if res else 0,
+        agent_questions=agent_questions(rec.events),
+        report_duration_s=report_duration_s(rec.events),
+        further_contact=further_contact(rec, rec.staff),
     )
 
 
-def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None = None
-                ) -> Sheet:
-    """Score one trial against its pack's oracle. Pure: reads nothing, writes nothing."""
+def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None = None,
+                pack: PackContext | None = None) -> Sheet:
+    """Score one trial against its pack's oracle (``pack``: the facts its customer knows and
+    the other customer seeded beside it). Pure: reads nothing, writes nothing."""
+    pack = pack or PackContext()
     scorable = record.error_category in ("none", "agent_failure")
-    components = _checks(record, labels, human) if scorable else _not_scored(record, labels)
+    components = (_checks(record, labels, human, pack) if scorable
+                  else _not_scored(record, labels, pack))
     scored = [c for c in components if c.status in SCORED]
     failed = [c for c in scored if c.status == "fail"]
     modes = sorted({m for c in components for m in c.failure_modes})
@@ -108,9 +130,11 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         trial_status=record.status.value,
         error_category=record.error_category,
         scorable=scorable,
+        damage=list(record.damage) if record.error_category == UNSCORABLE else [],
         success=success,
         explanation=explanation,
         line=labels.line,
+        scenario=labels.scenario,
         message_style=labels.message_style,
         session_mode=record.session_mode,
         innocent_control=labels.innocent_control,

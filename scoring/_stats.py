@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from corpus.errors import ScoringError
 
 DEFAULT_SEED = 20260101
 DEFAULT_RESAMPLES = 2000
 MIN_PACKS_FOR_CI = 3
+T = TypeVar("T")
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -65,3 +68,39 @@ def cluster_bootstrap_ci(per_cluster: Sequence[float], rng: random.Random,
 
 def mean(values: Sequence[float]) -> float | None:
     return math.fsum(values) / len(values) if values else None
+
+
+def cluster_bootstrap_stat(clusters: Sequence[Sequence[T]],
+                           statistic: Callable[[list[T]], float | None], rng: random.Random,
+                           resamples: int = DEFAULT_RESAMPLES, level: float = 0.95
+                           ) -> tuple[float, float] | None:
+    """Percentile interval of ``statistic`` over the pooled items of clusters resampled with
+    replacement. Resamples where the statistic is undefined (None) are left out; None when
+    every one was."""
+    if not clusters:
+        raise ScoringError("bootstrap over no clusters")
+    values = []
+    for _ in range(resamples):
+        pooled = [item for c in rng.choices(clusters, k=len(clusters)) for item in c]
+        v = statistic(pooled)
+        if v is not None:
+            values.append(v)
+    if not values:
+        return None
+    values.sort()
+    alpha = (1.0 - level) / 2.0
+    return _percentile(values, alpha), _percentile(values, 1.0 - alpha)
+
+
+def cohen_kappa(pairs: Sequence[tuple[str, str]]) -> float | None:
+    """Cohen's kappa of two raters' labels on the same items: (p_o - p_e) / (1 - p_e).
+    None when there is no item or chance agreement is certain (both used one same label)."""
+    n = len(pairs)
+    if n == 0:
+        return None
+    observed = sum(1 for a, b in pairs if a == b) / n
+    first, second = Counter(a for a, _ in pairs), Counter(b for _, b in pairs)
+    expected = math.fsum(first[k] * second[k] for k in first) / (n * n)
+    if expected >= 1.0:
+        return None
+    return (observed - expected) / (1.0 - expected)

@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from corpus.errors import RunRecordError
-from corpus.formats import Labels, RunRecord, RunSummary, Sheet
+from corpus.formats import UNSCORABLE, AcceptanceConfig, Labels, RunRecord, RunSummary, Sheet
 from corpus.formats.sheet import (
     ComponentCounts,
     InfraError,
@@ -24,11 +24,16 @@ from corpus.formats.sheet import (
     SliceStat,
 )
 
+from ._acceptance import evaluate_acceptance
 from ._record import (
     SHEET_FILE,
     SUMMARY_FILE,
+    PackContext,
+    load_acceptance,
     load_human,
     load_labels,
+    load_other_customer,
+    load_pack_context,
     load_run_record,
     load_trial,
     parse_model,
@@ -79,20 +84,29 @@ def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
     root = corpus_root_of(run, run_dir, Path(corpus_root) if corpus_root else None)
     labels_cache: dict[str, Labels] = {}
     modes_cache: dict[str, str | None] = {}
+    packs_cache: dict[str, PackContext] = {}
+    other_customer = load_other_customer(root)
+    acceptance, source = load_acceptance(root)
     sheets: list[Sheet] = []
     for entry in run.trials:
         pid = entry.pack_id
         if pid not in labels_cache:
             labels_cache[pid] = load_labels(root, pid)
             modes_cache[pid] = session_mode_of(root, pid)
+            packs_cache[pid] = load_pack_context(root, pid, other_customer)
         tdir = run_dir / entry.path
         record = load_trial(run, run_dir, entry, modes_cache[pid])
-        human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
-        sheet = score_trial(record, labels_cache[pid], human)
+        try:
+            human = load_human(tdir, run=run.run_id, pack=pid, trial=entry.trial)
+        except RunRecordError as exc:
+            human = None
+            record.damage.append(f"human.json is unreadable: {exc.message}")
+        sheet = score_trial(record, labels_cache[pid], human, packs_cache[pid])
         if tdir.is_dir():  # a trial that never got a folder keeps none
             write_json_atomic(tdir / SHEET_FILE, sheet)
         sheets.append(sheet)
-    summary = summarise(run, sheets, seed=seed, resamples=resamples)
+    summary = summarise(run, sheets, seed=seed, resamples=resamples, acceptance=acceptance,
+                        acceptance_source=source)
     write_json_atomic(run_dir / SUMMARY_FILE, summary)
     return summary
 
@@ -146,7 +160,7 @@ def _pack_summary(pid: str, sheets: list[Sheet]) -> PackSummary:
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     turns = [s.numbers.median_turn_s for s in scored if s.numbers.median_turn_s is not None]
     return PackSummary(
-        pack_id=pid, line=first.line, message_style=first.message_style,
+        pack_id=pid, line=first.line, scenario=first.scenario, message_style=first.message_style,
         session_mode=first.session_mode, innocent_control=first.innocent_control,
         review_required=first.review_required, trials=len(sheets), n=n, c=c,
         success_rate=c / n if n else None,
@@ -184,9 +198,20 @@ def _slices(packs: list[PackSummary]) -> dict[str, dict[str, SliceStat]]:
     return out
 
 
+def run_faults(run: RunRecord) -> list[str]:
+    """The fault switches a run's product reported (run.json; older records: the runtime
+    report)."""
+    if run.product.faults:
+        return list(run.product.faults)
+    faults = run.product.runtime_report.get("faults")
+    return sorted(str(f) for f in faults) if isinstance(faults, list) else []
+
+
 def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
-              resamples: int = DEFAULT_RESAMPLES) -> RunSummary:
-    """Statistics over the sheets of one run (pure)."""
+              resamples: int = DEFAULT_RESAMPLES, acceptance: AcceptanceConfig | None = None,
+              acceptance_source: str = "defaults from the standard") -> RunSummary:
+    """Statistics over the sheets of one run (pure); ``acceptance``: the thresholds of
+    acceptance.toml (default: the standard's)."""
     by_pack: dict[str, list[Sheet]] = defaultdict(list)
     for s in sheets:
         by_pack[s.pack_id].append(s)
@@ -207,20 +232,23 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
             setattr(counts, attr, getattr(counts, attr) + 1)
     unscored = [InfraError(pack_id=s.pack_id, trial=s.trial, path=s.path,
                            status=s.trial_status, category=s.error_category,
-                           detail=s.explanation)
+                           detail="; ".join(s.damage) if s.damage else s.explanation)
                 for s in sheets if not s.scorable]
-    errors = [e for e in unscored if e.category != "not_implemented"]
+    errors = [e for e in unscored if e.category not in ("not_implemented", UNSCORABLE)]
+    damaged = [e for e in unscored if e.category == UNSCORABLE]
     durations = [s.numbers.duration_s for s in sheets if s.numbers.duration_s is not None]
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     customer = run.customer.kind + (f" {run.customer.model}" if run.customer.model else "")
     return RunSummary(
         run_id=run.run_id, self_test=run.self_test, labels=list(run.labels),
         corpus_version=run.corpus.version,
-        corpus_hash=run.corpus.hash, product_runtime=run.product.runtime, customer=customer,
+        corpus_hash=run.corpus.hash, product_runtime=run.product.runtime,
+        faults=run_faults(run), customer=customer,
         trials=len(sheets), scorable_trials=len(scored),
         successes=sum(1 for s in scored if s.success),
         infrastructure_errors=errors,
-        errors_by_category=dict(Counter(e.category for e in errors)),
+        unscorable=damaged,
+        errors_by_category=dict(Counter(e.category for e in errors + damaged)),
         not_implemented_trials=[e for e in unscored if e.category == "not_implemented"],
         mean_success=interval, packs=packs,
         review=_review_counts([s for s in scored if not s.innocent_control]),
@@ -233,4 +261,6 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
                       for s in scored if not s.success],
         total_duration_s=sum(durations) if durations else None,
         total_cost_usd=sum(costs) if costs else None,
+        acceptance=evaluate_acceptance(sheets, acceptance or AcceptanceConfig(),
+                                       acceptance_source, seed=seed, resamples=resamples),
     )

@@ -3,15 +3,15 @@
 from ._client import SeedClient
 from ._dev import RUNTIMES, DevEnvironment, Lane, ProductCommand, lane_names, start_dev
 from ._direct import apply_scoped, check_database_name, compare_documents, dump_stores
-from ._jsonsafe import id_key, json_safe
-from ._loader import (
+from ._guard import (
     DEFAULT_ALLOWED_DB_PATTERN,
-    SeedResult,
+    PRODUCTION_KINDS,
+    check_bucket_name,
     check_database_allowed,
     check_not_production,
-    last_reset,
-    reset_and_load,
 )
+from ._jsonsafe import id_key, json_safe
+from ._loader import SeedResult, last_reset, reset_and_load, unfinished_reset
 from ._names import (
     ENVIRONMENT_COLLECTION,
     ENVIRONMENT_DOC_ID,
@@ -52,6 +52,7 @@ __all__ = [
     "InvalidSetupError",
     "Lane",
     "PRODUCTION_KIND",
+    "PRODUCTION_KINDS",
     "RUNTIMES",
     "S3Config",
     "SEED_PREFIX",
@@ -59,6 +60,7 @@ __all__ = [
     "SeedResult",
     "SeedSettings",
     "Stores",
+    "check_bucket_name",
     "check_database_allowed",
     "check_not_production",
     "create_seed_app",
@@ -75,4 +77,5 @@ __all__ = [
     "start_dev",
     "start_embedded_mongo",
     "start_embedded_s3",
+    "unfinished_reset",
 ]

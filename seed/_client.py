@@ -12,6 +12,7 @@ from corpus.errors import SeedError
 from corpus.formats import StateDump
 
 from ._route import SEED_PREFIX
+from ._settings import TOKEN_VARIABLE, token_problem
 
 
 class SeedClient:
@@ -21,7 +22,11 @@ class SeedClient:
     ending in the seed prefix is accepted too.
     """
 
-    def __init__(self, base_url: str, token: str, timeout: float = 30.0) -> None:
+    def __init__(self, base_url: str, token: str | None, timeout: float = 30.0) -> None:
+        problem = token_problem(token)
+        if problem:
+            raise SeedError(f"cannot call the seed route: {problem}", url=base_url,
+                            variable=TOKEN_VARIABLE)
         root = base_url.rstrip("/")
         if not root.endswith(SEED_PREFIX):
             root += SEED_PREFIX

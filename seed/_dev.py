@@ -36,6 +36,9 @@ from .stores import (
 )
 
 RUNTIMES = ("reference", "controlled", "model")
+# The reference app refuses fault switches from its environment; say so before starting it.
+APP_FAULTS_ENV = "CLAIMS_APP_FAULTS"
+APP_ENV_PREFIX = "CLAIMS_APP_"  # the reference app's settings (reference_app._settings)
 DEFAULT_BASELINE = Path("packs/baseline.json")
 _DEFAULT = object()
 
@@ -186,18 +189,27 @@ def _wait_for_app(app: _AppProcess, url: str, timeout: float,
 
 def app_command(lane: tuple[str, str, str], port: int, env: DevEnvironment,
                 baseline: Path | None, faults: Sequence[str]) -> list[str]:
-    """The reference app's command line for one lane."""
+    """The reference app's command line for one lane. It holds no secret (any user of the
+    machine can read a command line); those travel in ``app_environment``."""
     _, database, bucket = lane
     argv = [sys.executable, "-m", "reference_app", "--host", "127.0.0.1", "--port", str(port),
-            "--mongo-uri", env.mongo_uri, "--database", database,
-            "--s3-endpoint", env.s3.endpoint, "--s3-access-key", env.s3.access_key,
-            "--s3-secret-key", env.s3.secret_key, "--bucket", bucket,
-            "--runtime", env.runtime, f"--seed-token={env.seed_token}", "--enable-seed-route"]
+            "--database", database, "--s3-endpoint", env.s3.endpoint,
+            "--s3-access-key", env.s3.access_key, "--bucket", bucket,
+            "--runtime", env.runtime, "--enable-seed-route"]
     if baseline is not None:
         argv += ["--baseline", str(baseline)]
     for fault in faults:
         argv += ["--fault", fault]
     return argv
+
+
+def app_environment(env: DevEnvironment) -> dict[str, str]:
+    """The environment of a started product: the parent's plus the secrets it needs (the seed
+    token, the S3 secret key, and the MongoDB URI, which may hold a password)."""
+    return {**os.environ,
+            ENV_PREFIX + "SEED_TOKEN": env.seed_token,
+            APP_ENV_PREFIX + "S3_SECRET_KEY": env.s3.secret_key,
+            APP_ENV_PREFIX + "MONGO_URI": env.mongo_uri}
 
 
 def _fill(text: str, values: dict[str, str]) -> str:
@@ -241,14 +253,19 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
     ``product`` starts another product by its own command instead of the reference app
     (fresh ``reset_token`` and ``staff_token`` values are made for it, in ``env.tokens``).
 
-    ``baseline_path`` defaults to ``packs/baseline.json`` when that file exists. Raises
-    ``SeedError`` (with the log path) if anything fails to start; whatever was already
-    started is stopped again.
+    ``faults`` are the reference app's fault switches, the only way they reach it: a
+    ``CLAIMS_APP_FAULTS`` in the environment is refused. ``baseline_path`` defaults to
+    ``packs/baseline.json`` when that file exists. Raises ``SeedError`` (with the log path)
+    if anything fails to start; whatever was already started is stopped again.
     """
     if lanes < 1:
         raise SeedError("at least one lane is needed", lanes=lanes)
     if runtime not in RUNTIMES:
         raise SeedError(f"unknown runtime; choose one of {', '.join(RUNTIMES)}", runtime=runtime)
+    if app and os.environ.get(APP_FAULTS_ENV, "").strip():
+        raise SeedError(f"{APP_FAULTS_ENV} is set in the environment; fault switches come only "
+                        f"from this run's own options (--fault NAME): unset {APP_FAULTS_ENV}",
+                        value=os.environ[APP_FAULTS_ENV])
     if baseline_path is _DEFAULT:
         baseline_path = DEFAULT_BASELINE.resolve() if DEFAULT_BASELINE.is_file() else None
     baseline = Path(baseline_path).resolve() if baseline_path is not None else None  # type: ignore[arg-type]
@@ -273,8 +290,9 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
                 argv = app_command(spec, port, env, baseline, faults)
                 with open(log, "ab") as out:
                     try:
-                        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
-                                                stdin=subprocess.DEVNULL, **SPAWN_OPTIONS)
+                        proc = subprocess.Popen(
+                            argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                            env=app_environment(env), **SPAWN_OPTIONS)
                     except OSError as exc:
                         raise SeedError(f"cannot start the reference app: {exc}",
                                         log=str(log)) from exc

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from bson.errors import BSONError
-from minio.error import S3Error
+from minio.error import MinioException
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
 from urllib3.exceptions import HTTPError as Urllib3Error
@@ -20,8 +20,8 @@ from corpus.errors import SeedError
 from corpus.formats import StateDump
 
 from . import _s3
+from ._guard import check_bucket_name, check_not_production, database_name_problem
 from ._jsonsafe import id_key, json_safe
-from ._loader import check_not_production
 from ._names import REASON_DATABASE_NOT_ALLOWED, RESERVED_COLLECTIONS
 from ._plan import PlannedObject
 from ._state import dump_collections, dump_objects, utc_now_iso
@@ -29,7 +29,12 @@ from .stores import S3Config
 
 
 def check_database_name(name: str, pattern: str) -> None:
-    """Refuse a database whose name does not match ``pattern`` (a regex, searched)."""
+    """Refuse a database MongoDB would not accept, a system database, or one whose name does
+    not match ``pattern`` (a regex, searched: the profile's default is bounded by separators,
+    so ``latest_claims`` does not pass for ``test``)."""
+    problem = database_name_problem(name)
+    if problem:
+        raise SeedError(problem, database=name, reason=REASON_DATABASE_NOT_ALLOWED)
     if not re.search(pattern, name):
         raise SeedError("database name is not allowed for direct resets", database=name,
                         pattern=pattern, reason=REASON_DATABASE_NOT_ALLOWED)
@@ -41,6 +46,8 @@ def apply_scoped(db: Database, s3: S3Config | None, bucket: str | None,
     """Empty the ``scope`` collections (and the bucket), write the plan; return problems found
     when reading it back (empty: the stores hold exactly the plan)."""
     check_not_production(db)
+    if s3 is not None and bucket:
+        check_bucket_name(bucket)  # before anything is emptied
     names = sorted(set(scope) | {n for n, docs in collections.items() if docs})
     reserved = [n for n in names if n in RESERVED_COLLECTIONS or n.startswith("system.")]
     if reserved:
@@ -53,13 +60,12 @@ def apply_scoped(db: Database, s3: S3Config | None, bucket: str | None,
             if docs:
                 db[name].insert_many(docs, ordered=True)
         if s3 is not None and bucket:
-            _s3.check_bucket_name(bucket)
             _s3.empty_bucket(s3, bucket)
             for obj in objects:
                 _s3.put(s3, bucket, obj.key, obj.data, obj.content_type)
     except (PyMongoError, BSONError, OverflowError) as exc:
         raise SeedError(f"MongoDB failed during a direct reset: {exc}", database=db.name) from exc
-    except (S3Error, Urllib3Error) as exc:
+    except (MinioException, Urllib3Error, ValueError) as exc:
         raise SeedError(f"S3 store failed during a direct reset: {exc}", bucket=bucket) from exc
     return _differences(db, collections, names)
 
@@ -97,7 +103,7 @@ def dump_stores(db: Database, s3: S3Config | None, bucket: str | None) -> StateD
         objects = dump_objects(s3, bucket) if s3 is not None and bucket else {}
     except PyMongoError as exc:
         raise SeedError(f"MongoDB unreachable: {exc}", database=db.name) from exc
-    except (S3Error, Urllib3Error) as exc:
+    except (MinioException, Urllib3Error) as exc:
         raise SeedError(f"S3 store unreachable: {exc}", bucket=bucket) from exc
     return StateDump(taken_at=utc_now_iso(), database=db.name, bucket=bucket or "",
                      collections=collections, objects=objects)

@@ -1,14 +1,20 @@
-"""Reset a lane to baseline + setup, then verify the stores hold exactly that."""
+"""Reset a lane to baseline + setup, then verify the stores hold exactly that.
+
+Order of a reset: check the bucket name, build the whole plan (every refusal happens here,
+before any store is touched), refuse a production-marked database, then mark the lane as
+being reset, empty and load it, verify it, and only then remove the mark. A store that fails
+half-way leaves the mark in ``_harness``: the lane is known to be unfinished (the state dump
+refuses it, ``409 lane_dirty``) and the next reset, which empties everything first, heals it.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from typing import Any
 
 from bson.errors import BSONError
-from minio.error import S3Error
+from minio.error import MinioException
 from pydantic import Field
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
@@ -17,24 +23,22 @@ from urllib3.exceptions import HTTPError as Urllib3Error
 from corpus.errors import SeedError
 from corpus.formats import Baseline, ClaimantSession, Credentials, Setup
 from corpus.formats._base import Strict
+from corpus.plan import Plan
 
 from . import _s3
+from ._guard import check_bucket_name, check_not_production
 from ._jsonsafe import id_key, json_safe
 from ._names import (
-    ENVIRONMENT_COLLECTION,
-    ENVIRONMENT_DOC_ID,
     HARNESS_COLLECTION,
-    PRODUCTION_KIND,
-    REASON_DATABASE_NOT_ALLOWED,
-    REASON_PRODUCTION_MARKER,
+    LAST_RESET_ID,
+    REASON_STORE_ERROR,
     REASON_VERIFY_FAILED,
+    UNFINISHED_RESET_ID,
     is_state_collection,
 )
-from ._plan import Plan, build_plan
+from ._plan import build_plan
 from ._state import dump_collections, utc_now_iso
 from .stores import S3Config
-
-DEFAULT_ALLOWED_DB_PATTERN = r"(?i)(test|dev|harness)"
 
 
 class SeedResult(Strict):
@@ -52,22 +56,25 @@ class SeedResult(Strict):
     verified: bool = Field(description="The state after loading equals baseline + setup.")
 
 
-def check_database_allowed(name: str, pattern: str = DEFAULT_ALLOWED_DB_PATTERN) -> None:
-    """Refuse a database whose name does not match ``pattern`` (searched, not anchored)."""
-    if not re.search(pattern, name):
-        raise SeedError("database name is not allowed for seeding", database=name,
-                        pattern=pattern, reason=REASON_DATABASE_NOT_ALLOWED)
+# Everything the store clients raise when a store fails or refuses a write. The plan has been
+# validated in full, so any of these during a reset is the store's doing.
+STORE_ERRORS: tuple[type[BaseException], ...] = (
+    PyMongoError, BSONError, MinioException, Urllib3Error, OSError, ValueError, OverflowError,
+)
 
 
-def check_not_production(db: Database) -> None:
-    """Refuse a database holding the production marker document."""
-    try:
-        marker = db[ENVIRONMENT_COLLECTION].find_one({"_id": ENVIRONMENT_DOC_ID})
-    except PyMongoError as exc:
-        raise SeedError(f"MongoDB unreachable: {exc}", database=db.name) from exc
-    if marker is not None and marker.get("kind") == PRODUCTION_KIND:
-        raise SeedError("database carries the production marker", database=db.name,
-                        collection=ENVIRONMENT_COLLECTION, reason=REASON_PRODUCTION_MARKER)
+def _mark_unfinished(db: Database, pack_id: str) -> None:
+    """Note that a reset has begun; removed only when it has verifiably finished."""
+    db[HARNESS_COLLECTION].replace_one(
+        {"_id": UNFINISHED_RESET_ID},
+        {"_id": UNFINISHED_RESET_ID, "pack_id": pack_id, "started_at": utc_now_iso()},
+        upsert=True)
+
+
+def unfinished_reset(db: Database) -> dict[str, Any] | None:
+    """The mark of a reset that began and did not finish (the lane needs a reset), if any."""
+    doc = db[HARNESS_COLLECTION].find_one({"_id": UNFINISHED_RESET_ID})
+    return json_safe(doc) if doc else None
 
 
 def _apply(db: Database, s3: S3Config, bucket: str, plan: Plan) -> None:
@@ -125,36 +132,50 @@ def reset_and_load(db: Database, s3: S3Config, bucket: str, baseline: Baseline, 
     a database carrying the production marker is refused. Then every state collection is
     emptied (the product's indexes stay), every object in ``bucket`` removed, and the baseline
     and setup documents (with overrides applied) and objects written. Finally the stores are
-    read back and compared with what was meant; any difference raises ``SeedError``.
+    read back and compared with what was meant; any difference raises ``SeedError``. A store
+    failure raises ``SeedError`` (reason ``store_error``) and leaves the lane marked unfinished
+    until the next successful reset.
     """
     started = time.perf_counter()
-    _s3.check_bucket_name(bucket)
+    check_bucket_name(bucket)
     plan = build_plan(baseline, setup, files)
     check_not_production(db)
     try:
+        _mark_unfinished(db, setup.pack_id)
+    except PyMongoError as exc:  # nothing has been touched yet
+        raise SeedError(f"MongoDB failed before the reset began: {exc}", pack=setup.pack_id,
+                        database=db.name, reason=REASON_STORE_ERROR) from exc
+    try:
         _apply(db, s3, bucket, plan)
         problems = _verify(db, s3, bucket, plan)
-    except (PyMongoError, BSONError, OverflowError) as exc:
-        raise SeedError(f"MongoDB failed during reset: {exc}", pack=setup.pack_id,
-                        database=db.name) from exc
-    except (S3Error, Urllib3Error) as exc:
-        raise SeedError(f"S3 store failed during reset: {exc}", pack=setup.pack_id,
-                        bucket=bucket) from exc
+    except SeedError as exc:
+        raise SeedError(f"{exc.message}; the lane is marked unfinished until the next reset",
+                        pack=setup.pack_id, reason=REASON_STORE_ERROR, **{
+                            k: v for k, v in exc.context.items() if k not in ("pack", "reason")}
+                        ) from exc
+    except STORE_ERRORS as exc:
+        which = "MongoDB" if isinstance(exc, PyMongoError | BSONError | OverflowError) else "S3"
+        raise SeedError(f"{which} failed during reset: {type(exc).__name__}: {exc}; the lane "
+                        "is marked unfinished until the next reset", pack=setup.pack_id,
+                        database=db.name, bucket=bucket, reason=REASON_STORE_ERROR) from exc
     if problems:
         raise SeedError(
-            f"state after reset differs from baseline + setup: {'; '.join(problems[:5])}",
+            f"state after reset differs from baseline + setup: {'; '.join(problems[:5])}; the "
+            "lane is marked unfinished until the next reset",
             pack=setup.pack_id, database=db.name, bucket=bucket, reason=REASON_VERIFY_FAILED,
         )
     took_ms = round((time.perf_counter() - started) * 1000, 1)
     try:
         db[HARNESS_COLLECTION].replace_one(
-            {"_id": "last_reset"},
-            {"_id": "last_reset", "pack_id": setup.pack_id, "at": utc_now_iso(),
+            {"_id": LAST_RESET_ID},
+            {"_id": LAST_RESET_ID, "pack_id": setup.pack_id, "at": utc_now_iso(),
              "took_ms": took_ms},
             upsert=True,
         )
+        db[HARNESS_COLLECTION].delete_one({"_id": UNFINISHED_RESET_ID})
     except PyMongoError as exc:
-        raise SeedError(f"MongoDB failed during reset: {exc}", pack=setup.pack_id) from exc
+        raise SeedError(f"MongoDB failed during reset: {exc}", pack=setup.pack_id,
+                        reason=REASON_STORE_ERROR) from exc
     return SeedResult(
         pack_id=setup.pack_id,
         claimant_session=setup.claimant_session,
@@ -168,5 +189,5 @@ def reset_and_load(db: Database, s3: S3Config, bucket: str, baseline: Baseline, 
 
 def last_reset(db: Database) -> dict[str, Any] | None:
     """The harness's record of the last reset of this database, if any."""
-    doc = db[HARNESS_COLLECTION].find_one({"_id": "last_reset"})
+    doc = db[HARNESS_COLLECTION].find_one({"_id": LAST_RESET_ID})
     return json_safe(doc) if doc else None

@@ -5,7 +5,10 @@
     GET  {prefix}/state    a StateDump
 
 Refusals are ``{"detail": {"reason": ..., "message": ...}}`` with a 4xx status, and change
-nothing. A disabled route serves nothing (404).
+nothing: the token is checked before the body is read, the body's size before it is parsed,
+and the whole plan before any store is touched. Store failures are 503 ``store_error``; every
+other failure is still a JSON answer (500 ``internal_error``), never a bare traceback. A
+disabled route serves nothing (404).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hmac
+import logging
 import re
 import threading
 from typing import Any
@@ -20,29 +24,37 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
-from minio.error import S3Error
+from minio.error import MinioException
 from pydantic import ValidationError
 from pymongo import MongoClient
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
 from urllib3.exceptions import HTTPError as Urllib3Error
 
+from corpus import StrictJsonError, parse_strict_json
 from corpus.errors import SeedError
 from corpus.formats import Setup
 
 from . import _s3
-from ._loader import check_database_allowed, check_not_production, reset_and_load
+from ._guard import check_bucket_name, check_database_allowed, check_not_production
+from ._loader import reset_and_load, unfinished_reset
 from ._names import (
     REASON_DATABASE_NOT_ALLOWED,
+    REASON_INTERNAL,
+    REASON_INVALID_SETTINGS,
     REASON_INVALID_SETUP,
+    REASON_LANE_DIRTY,
     REASON_PRODUCTION_MARKER,
     REASON_STORE_ERROR,
+    REASON_TOO_LARGE,
     REASON_UNAUTHORIZED,
     REASON_VERIFY_FAILED,
 )
 from ._plan import InvalidSetupError
-from ._settings import SeedSettings, load_baseline_file
+from ._settings import SeedSettings, load_baseline_file, token_problem
 from ._state import dump_state
+
+log = logging.getLogger(__name__)
 
 SEED_PREFIX = "/_harness/seed"
 
@@ -50,7 +62,11 @@ _STATUS_BY_REASON = {
     REASON_UNAUTHORIZED: 401,
     REASON_DATABASE_NOT_ALLOWED: 403,
     REASON_PRODUCTION_MARKER: 403,
+    REASON_INVALID_SETTINGS: 403,
+    REASON_LANE_DIRTY: 409,
+    REASON_TOO_LARGE: 413,
     REASON_INVALID_SETUP: 422,
+    REASON_INTERNAL: 500,
     REASON_VERIFY_FAILED: 500,
     REASON_STORE_ERROR: 503,
 }
@@ -73,7 +89,9 @@ def _from_seed_error(exc: SeedError) -> _Refusal:
     if isinstance(exc, InvalidSetupError):
         return _Refusal(REASON_INVALID_SETUP, str(exc), field=exc.context.get("field"))
     reason = exc.context.get("reason", REASON_STORE_ERROR)
-    return _Refusal(reason if reason in _STATUS_BY_REASON else REASON_STORE_ERROR, str(exc))
+    extra = {"field": exc.context["field"]} if "field" in exc.context else {}
+    return _Refusal(reason if reason in _STATUS_BY_REASON else REASON_STORE_ERROR, str(exc),
+                    **extra)
 
 
 class _Lane:
@@ -97,6 +115,7 @@ class _Lane:
 
     def check_target(self) -> None:
         check_database_allowed(self.settings.database, self.settings.allowed_db_pattern)
+        check_bucket_name(self.settings.bucket)
         check_not_production(self.db)
 
 
@@ -114,12 +133,37 @@ def _bearer_checker(token: str):
     return check
 
 
+async def _read_body(request: Request, limit: int) -> bytes:
+    """The request body, refused (413) as soon as it is known to exceed ``limit`` bytes."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise _Refusal(REASON_TOO_LARGE, f"body of {declared} bytes is over the limit of "
+                       f"{limit} bytes", field="body")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _Refusal(REASON_TOO_LARGE, f"body is over the limit of {limit} bytes",
+                           field="body")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _parse_json(data: bytes) -> Any:
+    try:
+        return parse_strict_json(data)
+    except StrictJsonError as exc:
+        field = exc.path or "body"
+        raise _Refusal(REASON_INVALID_SETUP, f"body: {exc}", field=field) from exc
+
+
 def _parse_reset_body(body: Any) -> tuple[Setup, dict[str, bytes]]:
     if not isinstance(body, dict) or set(body) - {"setup", "files"} or "setup" not in body:
         raise _Refusal(REASON_INVALID_SETUP,
                        "body must be {\"setup\": {...}, \"files\": {path: base64}}", field="body")
     try:
-        setup = Setup.model_validate(body["setup"])
+        setup = Setup.model_validate(body["setup"], strict=True)
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in ("setup", *err["loc"]))
@@ -128,8 +172,11 @@ def _parse_reset_body(body: Any) -> tuple[Setup, dict[str, bytes]]:
     raw_files = body.get("files") or {}
     if not isinstance(raw_files, dict):
         raise _Refusal(REASON_INVALID_SETUP, "files must be an object", field="files")
+    wanted = {obj.file for obj in setup.objects}
     files: dict[str, bytes] = {}
     for path, encoded in raw_files.items():
+        if path not in wanted:
+            continue  # a file no object uses is never written anywhere
         try:
             files[path] = base64.b64decode(encoded, validate=True)
         except (binascii.Error, TypeError, ValueError) as exc:
@@ -147,8 +194,9 @@ def create_seed_router(settings: SeedSettings) -> APIRouter:
     router = APIRouter()
     if not settings.enabled:
         return router
-    if not settings.token:
-        raise SeedError("the seed route is enabled but has no token",
+    problem = token_problem(settings.token)
+    if problem:
+        raise SeedError(f"the seed route is enabled, but {problem}",
                         variable="CLAIMS_HARNESS_SEED_TOKEN")
     try:
         re.compile(settings.allowed_db_pattern)
@@ -156,7 +204,7 @@ def create_seed_router(settings: SeedSettings) -> APIRouter:
         raise SeedError(f"allowed database pattern is not a regular expression: {exc}",
                         field="allowed_db_pattern") from exc
     lane = _Lane(settings)
-    auth = _bearer_checker(settings.token)
+    auth = _bearer_checker(settings.token or "")
 
     async def guarded(request: Request, work) -> JSONResponse:
         try:
@@ -168,8 +216,11 @@ def create_seed_router(settings: SeedSettings) -> APIRouter:
             return _from_seed_error(exc).response()
         except PyMongoError as exc:
             return _Refusal(REASON_STORE_ERROR, f"MongoDB: {exc}").response()
-        except (S3Error, Urllib3Error) as exc:
+        except (MinioException, Urllib3Error) as exc:
             return _Refusal(REASON_STORE_ERROR, f"S3: {exc}").response()
+        except Exception as exc:  # a bug: still a JSON answer, and the trace in the log
+            log.exception("seed route failed")
+            return _Refusal(REASON_INTERNAL, f"{type(exc).__name__}: {exc}").response()
 
     def _health() -> dict[str, Any]:
         lane.db.command("ping")
@@ -179,6 +230,12 @@ def create_seed_router(settings: SeedSettings) -> APIRouter:
     def _state() -> dict[str, Any]:
         lane.check_target()
         with lane.lock:
+            unfinished = unfinished_reset(lane.db)
+            if unfinished is not None:
+                raise _Refusal(REASON_LANE_DIRTY, "the last reset of this lane did not finish "
+                               f"(pack {unfinished.get('pack_id')}, begun "
+                               f"{unfinished.get('started_at')}); reset the lane again",
+                               unfinished=unfinished)
             return dump_state(lane.db, lane.s3, settings.bucket).model_dump(mode="json")
 
     def _reset(setup: Setup, files: dict[str, bytes]) -> dict[str, Any]:
@@ -198,10 +255,8 @@ def create_seed_router(settings: SeedSettings) -> APIRouter:
     @router.post("/reset")
     async def reset(request: Request) -> JSONResponse:
         async def work() -> dict[str, Any]:
-            try:
-                body = await request.json()
-            except ValueError as exc:
-                raise _Refusal(REASON_INVALID_SETUP, "body is not JSON", field="body") from exc
+            data = await _read_body(request, settings.max_body_bytes)
+            body = await run_in_threadpool(_parse_json, data)
             setup, files = _parse_reset_body(body)
             return await run_in_threadpool(_reset, setup, files)
 

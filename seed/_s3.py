@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import io
-import re
 import threading
 
 from minio import Minio
 from minio.deleteobjects import DeleteObject
-from minio.error import S3Error
+from minio.error import MinioException, S3Error
 from urllib3.exceptions import HTTPError as Urllib3Error
 
 from corpus.errors import SeedError
 
 from .stores import S3Config
-
-_BUCKET_NAME = re.compile(r"^[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9]$")
 
 _clients: dict[tuple[str, str, str, str], Minio] = {}
 _lock = threading.Lock()
@@ -30,13 +27,6 @@ def client(s3: S3Config) -> Minio:
         if found is None:
             found = _clients[key] = s3.client()
         return found
-
-
-def check_bucket_name(bucket: str) -> None:
-    """Refuse a name S3 would reject (3-63 lowercase letters, digits, dots, hyphens)."""
-    if not _BUCKET_NAME.match(bucket) or ".." in bucket:
-        raise SeedError("not a valid S3 bucket name (3-63 lowercase letters, digits, '.', '-')",
-                        bucket=bucket, field="bucket")
 
 
 def bucket_exists(s3: S3Config, bucket: str) -> bool:
@@ -91,7 +81,18 @@ def empty_bucket(s3: S3Config, bucket: str) -> int:
         return 0
     if not keys:
         return 0
-    errors = list(client(s3).remove_objects(bucket, [DeleteObject(k) for k in keys]))
+    try:
+        errors = list(client(s3).remove_objects(bucket, [DeleteObject(k) for k in keys]))
+    except (MinioException, ValueError) as exc:
+        # The bulk delete is one XML request: a key it cannot carry (a control character the
+        # product wrote) fails all of it. One request per object still gets each one out.
+        errors = []
+        for key in keys:
+            try:
+                client(s3).remove_object(bucket, key)
+            except (MinioException, ValueError) as one:
+                raise SeedError(f"could not remove an object: {one}", bucket=bucket,
+                                key=repr(key)) from exc
     if errors:
         first = errors[0]
         raise SeedError(f"could not remove {len(errors)} object(s): {first.message}",

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import Field, ValidationError
 
+from corpus import StrictJsonError, parse_strict_json
 from corpus.errors import SeedError
 from corpus.formats import Baseline
 from corpus.formats._base import Strict
 
-from ._loader import DEFAULT_ALLOWED_DB_PATTERN
+from ._guard import DEFAULT_ALLOWED_DB_PATTERN
 from .stores import DEFAULT_S3_KEY, DEFAULT_S3_SECRET, S3Config
 
 ENV_PREFIX = "CLAIMS_HARNESS_"
@@ -32,7 +32,21 @@ _ENV_NAMES: dict[str, str] = {
     "baseline_path": "BASELINE",
     "allowed_db_pattern": "ALLOWED_DB_PATTERN",
     "host": "SEED_HOST",
+    "max_body_bytes": "SEED_MAX_BODY_BYTES",
 }
+TOKEN_VARIABLE = ENV_PREFIX + "SEED_TOKEN"
+DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024
+
+
+def token_problem(token: str | None) -> str | None:
+    """Why ``token`` cannot be a bearer token, or None. A token goes in an HTTP header, so it
+    is visible ASCII without spaces."""
+    if token is None or not token.strip():
+        return f"no token is set ({TOKEN_VARIABLE} is empty or unset)"
+    if any(not 0x21 <= ord(c) <= 0x7E for c in token):
+        return ("the token holds a space, a control or a non-ASCII character, which an HTTP "
+                f"header cannot carry (check {TOKEN_VARIABLE})")
+    return None
 
 
 class SeedSettings(Strict):
@@ -52,8 +66,11 @@ class SeedSettings(Strict):
         None, description="Baseline JSON (corpus.formats.Baseline); none means an empty baseline.")
     allowed_db_pattern: str = Field(
         DEFAULT_ALLOWED_DB_PATTERN,
-        description="Regular expression a database name must contain a match of.")
+        description="Regular expression the whole database name must match.")
     host: str = Field("127.0.0.1", description="Interface the standalone server binds.")
+    max_body_bytes: int = Field(
+        DEFAULT_MAX_BODY_BYTES, gt=0,
+        description="Largest reset request body (setup plus base64 files); larger is 413.")
 
     @property
     def s3(self) -> S3Config:
@@ -87,12 +104,12 @@ def load_baseline_file(path: Path | None) -> Baseline:
     if path is None:
         return Baseline()
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = parse_strict_json(Path(path).read_bytes())
     except OSError as exc:
         raise SeedError(f"cannot read baseline: {exc.strerror}", file=str(path)) from exc
-    except json.JSONDecodeError as exc:
-        raise SeedError(f"baseline is not JSON: {exc.msg}", file=str(path),
-                        line=exc.lineno) from exc
+    except StrictJsonError as exc:
+        raise SeedError(f"baseline is not JSON: {exc.message}", file=str(path),
+                        field=exc.path or None) from exc
     try:
         return Baseline.model_validate(data)
     except ValidationError as exc:

@@ -31,6 +31,7 @@ from corpus.formats import StateDiff, StateDump
 from corpus.formats.state import DocumentChange, FieldChange, ObjectChange, ObjectInfo
 
 from . import _s3
+from ._guard import check_bucket_name
 from ._jsonsafe import id_key, json_safe
 from ._names import is_state_collection
 from .stores import S3Config
@@ -64,7 +65,7 @@ def dump_objects(s3: S3Config, bucket: str) -> dict[str, ObjectInfo]:
 
 def dump_state(db: Database, s3: S3Config, bucket: str) -> StateDump:
     """Every collection (except the reserved ones) and every object of one lane."""
-    _s3.check_bucket_name(bucket)
+    check_bucket_name(bucket)
     return StateDump(
         taken_at=utc_now_iso(),
         database=db.name,

@@ -81,3 +81,23 @@ def test_pack_reaches_a_claim_number_and_scores_100_percent(reference_run: Path,
         f"no claim number ({result.stop_reason}: {result.detail})")
     failed = [c.name for c in sheet.components if c.status == "fail"]
     assert sheet.success is True and not failed, f"{sheet.explanation}; failed: {failed}"
+
+
+def test_the_reference_runtime_meets_every_acceptance_criterion(reference_run: Path) -> None:
+    import scoring
+
+    summary = scoring.load_summary(reference_run)
+    assert summary.faults == []
+    acceptance = summary.acceptance
+    assert acceptance is not None and acceptance.source.endswith("acceptance.toml")
+    failing = [f"{c.name}: {c.status} ({c.explanation})" for c in acceptance.criteria
+               if c.status != "met"]
+    assert acceptance.met and not failing, failing
+    assert scoring.acceptance_gate(acceptance).passed
+
+
+def test_no_trial_shows_the_other_customer(reference_run: Path) -> None:
+    for pack_id in PACK_IDS:
+        _, _, sheet = _trial(reference_run, pack_id)
+        privacy = next(c for c in sheet.components if c.name == "privacy")
+        assert privacy.status == "pass" and privacy.details["responses"] > 0, privacy

@@ -8,6 +8,19 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from .acceptance import (
+    ACCEPTANCE_FILE,
+    CRITERIA,
+    AcceptanceConfig,
+    AcceptanceReport,
+    CriterionResult,
+)
+from .blind_review import (
+    BlindReviewAgreement,
+    BlindReviewKey,
+    BlindReviewPack,
+    HandlerReview,
+)
 from .pack import (
     ALL_CHECKS,
     PACK_FORMAT_VERSION,
@@ -33,6 +46,7 @@ from .pack import (
     Material,
     Materials,
     MessageStyle,
+    OtherCustomer,
     Persona,
     Provenance,
     Review,
@@ -40,6 +54,7 @@ from .pack import (
     TriageClass,
     review_required_from,
 )
+from .panel import DefectPanel, FaultDetection
 from .run import (
     RUN_FORMAT_VERSION,
     STATUS_CATEGORY,
@@ -59,6 +74,7 @@ from .sheet import (
     COMPONENTS,
     FAILURE_MODES,
     SHEET_FORMAT_VERSION,
+    UNSCORABLE,
     Comparison,
     ComponentResult,
     HumanVerdict,
@@ -90,10 +106,28 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "human.schema.json": HumanVerdicts,
     "summary.schema.json": RunSummary,
     "comparison.schema.json": Comparison,
+    "acceptance.schema.json": AcceptanceConfig,
+    "blind-review-pack.schema.json": BlindReviewPack,
+    "blind-review-key.schema.json": BlindReviewKey,
+    "handler-review.schema.json": HandlerReview,
+    "blind-review-agreement.schema.json": BlindReviewAgreement,
+    "defect-panel.schema.json": DefectPanel,
 }
 
 __all__ = [
+    "ACCEPTANCE_FILE",
     "ALL_CHECKS",
+    "CRITERIA",
+    "AcceptanceConfig",
+    "AcceptanceReport",
+    "BlindReviewAgreement",
+    "BlindReviewKey",
+    "BlindReviewPack",
+    "CriterionResult",
+    "DefectPanel",
+    "FaultDetection",
+    "HandlerReview",
+    "OtherCustomer",
     "COMPONENTS",
     "FAILURE_MODES",
     "SHEET_FORMAT_VERSION",
@@ -148,5 +182,6 @@ __all__ = [
     "TrialResult",
     "TrialStatus",
     "TriageClass",
+    "UNSCORABLE",
     "review_required_from",
 ]

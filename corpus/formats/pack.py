@@ -14,12 +14,16 @@ A pack is one complete claim journey::
       review.json                 Review
     packs/manifest.json           Manifest
     packs/baseline.json           Baseline
+    packs/acceptance.toml         AcceptanceConfig (formats.acceptance)
 
 ``packs/STANDARD.md`` is the prose standard these models encode.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
+import json
+import math
 import re
 from typing import Any, Literal
 
@@ -95,6 +99,36 @@ def review_required_from(checks: dict[str, str]) -> bool:
     return strong >= 1 or weak >= 2
 
 
+def fact_value_problem(kind: str, value: object) -> str | None:
+    """Why ``value`` is not the canonical form of a fact of ``kind``, or None.
+
+    date: ``YYYY-MM-DD`` (a real day); time: ``HH:MM``, 24 h; yes_no: ``"yes"`` or ``"no"``;
+    number and money: a finite JSON number (money not negative); text and choice: non-empty
+    text. Booleans are never a fact value.
+    """
+    if isinstance(value, bool):
+        return "true/false is not a fact value; yes/no facts are written \"yes\" or \"no\""
+    if kind in ("number", "money"):
+        if not isinstance(value, int | float) or not math.isfinite(value):
+            return f"{value!r} is not a number"
+        return "money cannot be negative" if kind == "money" and value < 0 else None
+    if not isinstance(value, str) or not value.strip():
+        return f"{value!r} is not text"
+    if kind == "date":
+        try:
+            ok = re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) and _dt.date.fromisoformat(value)
+        except ValueError:
+            ok = None
+        return None if ok else f"{value!r} is not a calendar date written YYYY-MM-DD"
+    if kind == "time":
+        m = re.fullmatch(r"(\d{2}):(\d{2})", value)
+        ok = m and int(m.group(1)) < 24 and int(m.group(2)) < 60
+        return None if ok else f"{value!r} is not a 24-hour time written HH:MM"
+    if kind == "yes_no" and value not in ("yes", "no"):
+        return f"{value!r} is neither \"yes\" nor \"no\""
+    return None
+
+
 # --------------------------------------------------------------------------- input/
 
 
@@ -127,6 +161,13 @@ class Fact(Strict):
         description="Plain-language subject of the fact ('when it happened', 'the car's "
         "registration'), used to recognise a question about it. Never a system code."
     )
+
+    @model_validator(mode="after")
+    def _value_fits_kind(self) -> Fact:
+        problem = fact_value_problem(self.kind, self.value)
+        if problem:
+            raise ValueError(f"fact {self.key!r} ({self.kind}): {problem}")
+        return self
 
 
 class Facts(Strict):
@@ -195,6 +236,14 @@ class Materials(Strict):
 # --------------------------------------------------------------------------- oracle/
 
 
+def known_reason_codes(v: list[str]) -> list[str]:
+    """Validator: every code is one of REASON_CODES."""
+    unknown = [c for c in v if c not in REASON_CODES]
+    if unknown:
+        raise ValueError(f"unknown reason codes {unknown}; known: {list(REASON_CODES)}")
+    return v
+
+
 class TriageLabel(Strict):
     triage_class: TriageClass = Field(description="Expected severity class.")
     required_reasons: list[str] = Field(description="Reason codes that must be shown.")
@@ -205,10 +254,7 @@ class TriageLabel(Strict):
     @field_validator("required_reasons", "allowed_reasons")
     @classmethod
     def _known_codes(cls, v: list[str]) -> list[str]:
-        unknown = [c for c in v if c not in REASON_CODES]
-        if unknown:
-            raise ValueError(f"unknown reason codes {unknown}; known: {list(REASON_CODES)}")
-        return v
+        return known_reason_codes(v)
 
 
 class ReviewLabel(Strict):
@@ -235,6 +281,15 @@ class StateRule(Strict):
 
 class TextRule(Strict):
     pattern: str = Field(description="Case-insensitive regular expression.")
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        try:
+            re.compile(v, re.IGNORECASE)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression: {exc}") from exc
+        return v
     where: Literal["agent_replies", "customer_messages"] = Field(
         "agent_replies", description="Which visible text the rule reads."
     )
@@ -312,6 +367,11 @@ class Labels(Strict):
     )
     assertions: list[Assertion] = Field(default_factory=list)
     expected_end_state: ExpectedEndState = Field(default_factory=ExpectedEndState)
+    customer_may_know: list[str] = Field(
+        default_factory=list,
+        description="The leak audit's allow list: values held by setup.json, the oracle or "
+        "provenance.json that the customer legitimately knows and input/ may therefore "
+        "contain (an address printed on their own quote, their account e-mail).")
 
 
 # --------------------------------------------------------------------------- setup
@@ -379,12 +439,47 @@ class Setup(Strict):
         return self
 
 
+class OtherCustomer(Strict):
+    """Another customer whose claim and policy are seeded beside every pack (in the baseline's
+    collections). None of their identifiers may ever reach the claimant: one on the
+    customer's screen or in a response their page received is a ``data_leak``."""
+
+    customer_id: str = Field(description="The other customer's '_id' in the collections.")
+    identifiers: dict[str, str] = Field(
+        description="What identifies them, by name (name, claim_number, policy_number, "
+        "email, …); each value at least 6 characters and seeded in the collections.")
+
+    @field_validator("identifiers")
+    @classmethod
+    def _distinctive(cls, v: dict[str, str]) -> dict[str, str]:
+        if not v:
+            raise ValueError("give at least one identifier")
+        short = [k for k, value in v.items() if len(value.strip()) < 6]
+        if short:
+            raise ValueError(f"identifiers too short to be told apart from ordinary text: "
+                             f"{short}")
+        return v
+
+
 class Baseline(Strict):
     """packs/baseline.json — the product's baseline state, restored before every pack."""
 
     version: str = _version_field()
     collections: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     staff_credentials: Credentials | None = Field(None, description="Default staff sign-in.")
+    other_customer: OtherCustomer | None = Field(
+        None, description="Another customer seeded with every pack, for the data-leak check.")
+
+    @model_validator(mode="after")
+    def _other_customer_seeded(self) -> Baseline:
+        if self.other_customer is None:
+            return self
+        seeded = json.dumps(self.collections, ensure_ascii=False)
+        missing = [k for k, v in self.other_customer.identifiers.items() if v not in seeded]
+        if missing:
+            raise ValueError(f"other_customer identifiers not in the baseline's collections: "
+                             f"{missing}")
+        return self
 
 
 # --------------------------------------------------------------------------- provenance / review

@@ -102,6 +102,9 @@ class ProductInfo(Strict):
         "depends on them not_implemented).")
     claim_number_pattern: str | None = Field(
         None, description="The product's claim-number pattern ({claim_number} in oracles).")
+    faults: list[str] = Field(
+        default_factory=list, description="Fault switches the product reported as on (its "
+        "runtime report's 'faults'): a defect run, shown everywhere the run is.")
 
 
 class CustomerInfo(Strict):

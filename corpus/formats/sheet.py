@@ -15,8 +15,13 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from ._base import Strict
+from .acceptance import AcceptanceReport
 
 SHEET_FORMAT_VERSION = "1"
+
+# error_category of a trial whose record is damaged (a file missing, empty, cut short or
+# unreadable): not scorable, kept out of the rates like an infrastructure error, and listed.
+UNSCORABLE = "unscorable"
 
 ComponentStatus = Literal["pass", "fail", "not_implemented", "not_scored", "queued"]
 
@@ -28,6 +33,7 @@ COMPONENTS: tuple[str, ...] = (
     "incident_datetime",
     "journey",
     "waiting_list",
+    "privacy",
     "state",
     "assertions_state",
     "assertions_text",
@@ -44,17 +50,22 @@ FAILURE_MODES: tuple[str, ...] = (
     "missed_flag",
     "innocent_flagged",
     "wrong_check_outcome",
+    "false_check_hit",
     "not_checked_as_clear",
     "missing_fact",
     "wrong_fact",
     "unconfirmed_fact",
     "wrong_optional_fact",
+    "invented_fact",
     "no_claim_number",
     "repeated_question",
     "dead_end_reply",
     "stuck",
     "agent_stopped",
+    "upload_not_acknowledged",
+    "unrequested_handoff",
     "waiting_list_missing",
+    "data_leak",
     "state_mismatch",
     "unexpected_change",
     "assertion_failed",
@@ -113,6 +124,16 @@ class TrialFacts(Strict):
     longest_turn_s: float | None = None
     cost_usd: float | None = None
     total_tokens: int = 0
+    agent_questions: int = Field(
+        0, description="Question sentences in the agent's new replies (acceptance: fewer "
+        "than the limit).")
+    report_duration_s: float | None = Field(
+        None, description="First customer message to the claim number on screen, from the "
+        "journey timestamps; None when no claim number was shown.")
+    further_contact: list[str] | None = Field(
+        None, description="Why the claim needs further contact (waiting_list_item, "
+        "contact_request, handoff, no_claim_number, return_for_info); [] when it needs none; "
+        "None when it cannot be told (the waiting list is not shown and nothing else says so).")
 
 
 class Sheet(Strict):
@@ -125,14 +146,22 @@ class Sheet(Strict):
     path: str = Field(description="Trial folder relative to the run folder.")
     self_test: bool = Field(description="The run drove a controlled runtime on purpose.")
     trial_status: str = Field(description="TrialStatus of the trial.")
-    error_category: str = Field(description="ErrorCategory of the trial status.")
-    scorable: bool = Field(description="False for product, simulator and harness errors.")
+    error_category: str = Field(
+        description="ErrorCategory of the trial status, or 'unscorable' when the record is "
+        "damaged (see damage).")
+    scorable: bool = Field(
+        description="False for product, simulator and harness errors and damaged records.")
+    damage: list[str] = Field(
+        default_factory=list,
+        description="What is wrong with the trial's record (file missing, empty, cut short, "
+        "unreadable); non-empty exactly when error_category is 'unscorable'.")
     success: bool | None = Field(
         description="Every scorable component passed and at least one was scored; "
         "None when the trial is not scorable."
     )
     explanation: str = Field(description="One line: why the trial passed or failed.")
     line: str = Field(description="Pack line (motor / home / contents).")
+    scenario: str = Field("", description="The pack's scenario kind (oracle).")
     message_style: str
     session_mode: str | None = Field(None, description="claimant_session of the pack, if known.")
     innocent_control: bool
@@ -180,6 +209,7 @@ class KStat(Strict):
 class PackSummary(Strict):
     pack_id: str
     line: str
+    scenario: str = ""
     message_style: str
     session_mode: str | None = None
     innocent_control: bool
@@ -269,12 +299,21 @@ class RunSummary(Strict):
     corpus_version: str
     corpus_hash: str
     product_runtime: str
+    faults: list[str] = Field(
+        default_factory=list, description="Fault switches the product reported as on: a "
+        "defect run, never a clean one.")
     customer: str = Field(description="Customer kind and model, e.g. 'llm gpt-x' or 'scripted'.")
     trials: int
     scorable_trials: int
     successes: int
-    infrastructure_errors: list[InfraError] = Field(default_factory=list)
-    errors_by_category: dict[str, int] = Field(default_factory=dict)
+    infrastructure_errors: list[InfraError] = Field(
+        default_factory=list, description="Product, simulator and harness errors (not rated).")
+    unscorable: list[InfraError] = Field(
+        default_factory=list,
+        description="Trials whose record is damaged, with what is wrong (not rated).")
+    errors_by_category: dict[str, int] = Field(
+        default_factory=dict, description="Trials left out of the rates for an error or a "
+        "damaged record, by category (including 'unscorable').")
     not_implemented_trials: list[InfraError] = Field(
         default_factory=list, description="Trials of packs needing a capability the product "
         "lacks (shown, never counted).")
@@ -290,6 +329,9 @@ class RunSummary(Strict):
     reading_list: list[ReadingItem] = Field(default_factory=list)
     total_duration_s: float | None = None
     total_cost_usd: float | None = None
+    acceptance: AcceptanceReport | None = Field(
+        None, description="The business's acceptance criteria (acceptance.toml) against this "
+        "run.")
 
 
 # --------------------------------------------------------------------------- comparison

@@ -103,6 +103,23 @@ def test_bad_options_are_refused(tmp_path):
     assert result.exit_code == 2 and "endpoint and a model" in result.output
 
 
+def test_faults_only_with_dev_and_only_known_ones(tmp_path):
+    result = runner.invoke(app, ["run", "--fault", "ask_twice", "--runs-dir", str(tmp_path)])
+    assert result.exit_code == 2 and "--dev" in result.output
+    result = runner.invoke(app, ["run", "--dev", "--fault", "make_it_pass",
+                                 "--runs-dir", str(tmp_path)])
+    assert result.exit_code == 2 and "unknown fault(s) make_it_pass" in result.output
+    assert not any(tmp_path.iterdir())
+
+
+def test_faults_in_the_environment_stop_a_dev_run_before_it_starts(tmp_path):
+    result = runner.invoke(app, ["run", "--dev", "--runs-dir", str(tmp_path)],
+                           env={"CLAIMS_APP_FAULTS": "flag_everything"})
+    assert result.exit_code == 2
+    assert "CLAIMS_APP_FAULTS is set" in result.output and "--fault" in result.output
+    assert not any(tmp_path.iterdir())
+
+
 @pytest.mark.slow
 @pytest.mark.browser
 def test_a_killed_run_is_resumed_without_redoing_finished_trials(reference_env, tmp_path):
@@ -167,14 +184,25 @@ def test_resume_refuses_a_product_that_now_reports_another_runtime(reference_env
         trials=[TrialEntry(pack_id="CTL-M-001", trial=1, path="CTL-M-001/trial-1")])
     (run_dir / "run.json").write_text(started.model_dump_json(), encoding="utf-8")
 
-    result = runner.invoke(app, ["run", "--profile", str(profile), "--packs", str(PACKS),
-                                 "--runs-dir", str(tmp_path / "runs"), "--resume",
-                                 "other-runtime"],
-                           env={"CLAIMS_HARNESS_SEED_TOKEN": reference_env.seed_token})
-    assert result.exit_code == 2, result.output
-    assert "another runtime" in result.output and "recorded=model" in result.output
+    def resume() -> str:
+        result = runner.invoke(app, ["run", "--profile", str(profile), "--packs", str(PACKS),
+                                     "--runs-dir", str(tmp_path / "runs"), "--resume",
+                                     "other-runtime"],
+                               env={"CLAIMS_HARNESS_SEED_TOKEN": reference_env.seed_token})
+        assert result.exit_code == 2, result.output
+        return result.output
+
+    output = resume()
+    assert "another runtime" in output and "recorded=model" in output
     after = RunRecord.model_validate_json((run_dir / "run.json").read_text())
     assert after == started  # refused before anything was written
+    assert not (run_dir / "CTL-M-001").exists()
+    # the same runtime with other fault switches would mix a clean and a defect product
+    started.product.runtime = "reference"
+    started.product.faults = ["ask_twice"]
+    (run_dir / "run.json").write_text(started.model_dump_json(), encoding="utf-8")
+    output = resume()
+    assert "other fault switches" in output and "recorded=['ask_twice']" in output
     assert not (run_dir / "CTL-M-001").exists()
 
 

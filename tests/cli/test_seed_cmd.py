@@ -37,10 +37,10 @@ def test_serve_with_an_invalid_baseline_names_the_file(tmp_path):
     bad = tmp_path / "baseline.json"
     bad.write_text("{not json")
     result = CliRunner().invoke(app, [
-        "seed", "serve", "--baseline", str(bad), "--token", "t",
+        "seed", "serve", "--baseline", str(bad),
         "--mongo-uri", f"mongodb://127.0.0.1:{free_port()}/",
         "--s3-endpoint", f"http://127.0.0.1:{free_port()}",
-    ])
+    ], env={"CLAIMS_HARNESS_SEED_TOKEN": "t"})
     assert result.exit_code == 2
     assert "baseline is not JSON" in result.output
     assert f"file={bad}" in result.output
@@ -108,8 +108,8 @@ def lane_route():
 
 def test_reset_state_and_diff_through_the_cli(lane_route, tmp_path):
     url, db = lane_route
-    runner = CliRunner()
-    auth = ["--url", url, "--token", TOKEN]
+    runner = CliRunner(env={"CLAIMS_HARNESS_SEED_TOKEN": TOKEN})
+    auth = ["--url", url]
     result = runner.invoke(app, ["seed", "reset", str(ROOT / "packs" / "CTL-M-001"), *auth])
     assert result.exit_code == 0, result.output
     assert '"verified": true' in result.output
@@ -134,8 +134,8 @@ def test_reset_state_and_diff_through_the_cli(lane_route, tmp_path):
 
 def test_reset_with_a_wrong_token_says_why(lane_route):
     url, _ = lane_route
-    result = CliRunner().invoke(app, ["seed", "reset", str(ROOT / "packs" / "CTL-M-001"),
-                                      "--url", url, "--token", "wrong"])
+    result = CliRunner(env={"CLAIMS_HARNESS_SEED_TOKEN": "wrong"}).invoke(
+        app, ["seed", "reset", str(ROOT / "packs" / "CTL-M-001"), "--url", url])
     assert result.exit_code == 2
     assert "status=401" in result.output and "reason=unauthorized" in result.output
 
@@ -148,9 +148,31 @@ def test_state_without_a_url_explains_where_it_comes_from(monkeypatch):
     assert "CLAIMS_HARNESS_LANE1_SEED_URL" in result.output
 
 
+@pytest.mark.parametrize("token", ["", "   "])
+def test_an_empty_token_says_no_token(monkeypatch, token):
+    monkeypatch.setenv("CLAIMS_HARNESS_LANE1_SEED_URL", "http://127.0.0.1:1/_harness/seed")
+    result = CliRunner(env={"CLAIMS_HARNESS_SEED_TOKEN": token}).invoke(app, ["seed", "state"])
+    assert result.exit_code == 2
+    assert "no token is set" in result.output and "CLAIMS_HARNESS_SEED_TOKEN" in result.output
+    assert "Illegal header" not in result.output
+
+
+def test_secret_options_are_not_offered():
+    for command in (["seed", "serve"], ["seed", "reset"], ["seed", "state"], ["dev", "up"]):
+        out = CliRunner().invoke(app, [*command, "--help"], terminal_width=200).output
+        assert "--token" not in out and "--s3-secret-key" not in out, command
+
+
 def test_diff_of_an_invalid_dump_names_the_file(tmp_path):
     bad = tmp_path / "state.json"
     bad.write_text('{"version": "1"}')
     result = CliRunner().invoke(app, ["seed", "diff", str(bad), str(bad)])
     assert result.exit_code == 2
     assert f"file={bad}" in result.output
+
+
+def test_serve_refuses_a_mongo_uri_with_a_password():
+    result = CliRunner().invoke(app, ["seed", "serve", "--mongo-uri",
+                                      "mongodb://u:CANARY-PW@127.0.0.1:1/"])
+    assert result.exit_code == 2
+    assert "CLAIMS_HARNESS_MONGO_URI" in result.output

@@ -59,3 +59,20 @@ def test_a_leaf_moves_apart_from_its_renamed_parent_and_lists_map_each_element()
     dump = StateDump(taken_at="t", database="d", bucket="b", objects={},
                      collections={"cases": {"c": product}})
     assert to_canonical(dump, cmap).collections == {"claims": {"c": canonical}}
+
+
+def test_empty_dicts_and_lists_that_are_data_survive_the_round_trip():
+    cmap = {"claims": CollectionMap(
+        collection="cases",
+        fields={"review.review_required": "referral.refer",
+                "review.checks.quote_before_incident.outcome": "referral.quote.result",
+                "facts.incident_date": "answers.lossDate"},
+        values={})}
+    canonical = {"_id": "c", "review": {"review_required": False, "checks": {}},
+                 "facts": {}, "materials": [], "session_id": None}
+    product = to_product({"claims": [canonical]}, cmap)["cases"][0]
+    assert product == {"_id": "c", "review": {"checks": {}}, "referral": {"refer": False},
+                       "facts": {}, "materials": [], "session_id": None}
+    dump = StateDump(taken_at="t", database="d", bucket="b", objects={},
+                     collections={"cases": {"c": product}})
+    assert to_canonical(dump, cmap).collections == {"claims": {"c": canonical}}

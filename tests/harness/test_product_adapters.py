@@ -146,8 +146,9 @@ def test_the_products_own_reset_endpoint_gets_its_own_body(product, monkeypatch)
     outcome = reset.reset(setup, files)
     body = product.resets[-1]
     assert body["label"] == "CTL-M-001" and body["note"] == "pack CTL-M-001 as anonymous"
-    assert body["fixtures"]["cover"][0]["policyRef"] == "NWF-POL-100234"
-    assert "policy_number" not in body["fixtures"]["cover"][0]
+    cover = {d["_id"]: d for d in body["fixtures"]["cover"]}
+    assert cover["pol-m001"]["policyRef"] == "NWF-POL-100234"
+    assert "policy_number" not in cover["pol-m001"]
     assert "policyholders" in body["fixtures"] and "staff" in body["fixtures"]  # baseline too
     assert outcome.adapter == "endpoint" and outcome.verified is None  # state not readable
     assert outcome.staff_credentials["username"] == "handler"  # from the corpus baseline

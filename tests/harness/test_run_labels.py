@@ -47,7 +47,7 @@ def test_the_run_is_labelled_everywhere(labelled_run: Path) -> None:
     summary = scoring.load_summary(labelled_run)
     assert summary.labels == ["no reset", "runtime not reported"]
     gate = scoring.gate(summary, 0.0, 1)
-    assert "[no reset; runtime not reported]" in gate.message
+    assert "no reset; runtime not reported" in gate.message
     page = (labelled_run / "report" / "index.html").read_text()
     assert page.count('data-testid="run-label"') == 2
     transcript = (labelled_run / "CTL-M-001" / "trial-1" / "transcript.md").read_text()

@@ -7,7 +7,7 @@ from html import unescape
 
 import pytest
 
-from reference_app import AppSettings
+from reference_app import AppSettings, FaultsFromEnvironment
 
 from .conftest import (
     CUSTOMER_EMAIL,
@@ -247,12 +247,12 @@ def test_settings_from_environment() -> None:
     s = AppSettings.from_env(
         {
             "CLAIMS_APP_RUNTIME": "controlled",
-            "CLAIMS_APP_FAULTS": "ask_twice",
             "CLAIMS_HARNESS_SEED_TOKEN": "t0k",
             "CLAIMS_HARNESS_SEED_ENABLED": "1",
             "CLAIMS_APP_DATABASE": "claims_dev_lane1",
         },
         database="x_dev",
+        faults=["ask_twice"],
     )
     assert (s.runtime, s.faults, s.seed_token, s.seed_enabled, s.database) == (
         "controlled",
@@ -261,6 +261,12 @@ def test_settings_from_environment() -> None:
         True,
         "x_dev",
     )
+
+
+def test_faults_never_come_from_the_environment() -> None:
+    with pytest.raises(FaultsFromEnvironment, match="CLAIMS_APP_FAULTS.*--fault"):
+        AppSettings.from_env({"CLAIMS_APP_FAULTS": "ask_twice"}, faults=["lose_fact"])
+    assert AppSettings.from_env({"CLAIMS_APP_FAULTS": "  "}).faults == []
 
 
 def test_seed_route_is_off_by_default_and_mounted_when_enabled(make_app) -> None:

@@ -214,7 +214,8 @@ def build_trial(run_dir: Path, labels: Labels, trial: int, v: Variant | None = N
                         "agent_stopped": "customer_done"}.get(v.status, v.status),
         "detail": v.detail, "claim_number": None if v.no_claim or infra or v.status == "stuck"
         else "NWF-2026-000123",
-        "customer_messages": says, "steps": len(events), "started_at": _ts(0),
+        "customer_messages": says, "steps": max(e["step"] for e in events),
+        "started_at": _ts(0),
         "ended_at": _ts(len(events)), "duration_s": 10.0 + trial, "turn_times_s": times,
         "retries": 0, "cost_usd": v.cost, **v.extra,
     }

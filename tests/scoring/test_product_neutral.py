@@ -93,7 +93,7 @@ def test_an_upload_the_product_never_showed_fails_the_journey(tmp_path):
     _, sheet = _sheet(tmp_path, {"claim_number_pattern": r"NWF-\d{4}-\d{6}"}, events=ignore)
     journey = next(c for c in sheet.components if c.name == "journey")
     assert journey.status == "fail" and journey.failure_modes == ["upload_not_acknowledged"]
-    assert journey.details["uploads_not_acknowledged"] == [1]
+    assert [u["step"] for u in journey.details["unacknowledged_uploads"]] == [1]
 
 
 def test_a_not_implemented_trial_is_shown_and_never_counted(tmp_path):

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from urllib.parse import unquote, urlparse
 
 import pytest
 
@@ -12,29 +10,9 @@ from corpus.formats import HumanVerdicts, Sheet
 from scoring import score_run, write_report
 
 from .builders import Variant, make_labels, write_corpus, write_run
+from .pages import assert_targets_exist
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-
-
-def _local_targets(page) -> list[str]:
-    """Every link and image of the page resolved by the browser to an absolute URL."""
-    return page.evaluate("""() => [
-        ...Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
-        ...Array.from(document.querySelectorAll('img')).map(i => i.src),
-        ...Array.from(document.querySelectorAll('link[href], script[src]'))
-             .map(e => e.href || e.src),
-    ]""")
-
-
-def _assert_targets_exist(page) -> int:
-    count = 0
-    for url in _local_targets(page):
-        parsed = urlparse(url)
-        assert parsed.scheme == "file", url
-        target = Path(unquote(parsed.path))
-        assert target.exists(), f"broken link {url}"
-        count += 1
-    return count
 
 
 def _images_loaded(page) -> list[int]:
@@ -62,7 +40,7 @@ def test_report_of_a_real_run_opens_from_disk(real_runs, browser, tmp_path):
     assert "reference" in page.locator("[data-testid=overview]").inner_text()
     rows = page.locator("[data-testid=pack-table] tr")
     assert rows.count() == len(real_runs.packs) + 1
-    assert _assert_targets_exist(page) > 0
+    assert assert_targets_exist(page) > 0
     page.get_by_role("link", name=real_runs.packs[0], exact=True).first.click()
     assert page.url.endswith(f"packs/{real_runs.packs[0]}.html")
     widths = _images_loaded(page)
@@ -72,7 +50,7 @@ def test_report_of_a_real_run_opens_from_disk(real_runs, browser, tmp_path):
     links = page.locator("p.links a")
     labels = [links.nth(i).inner_text() for i in range(links.count())]
     assert "HAR network log" in labels and "Playwright trace" in labels
-    assert _assert_targets_exist(page) > len(widths)
+    assert assert_targets_exist(page) > len(widths)
     sheet = page.locator("[data-testid=sheet]").inner_text()
     assert "triage" in sheet and "pass" in sheet
     page.close()
@@ -128,5 +106,5 @@ def test_self_test_label_is_prominent(browser, tmp_path):
     assert page.locator("[data-testid=self-test-label]").is_visible()
     widths = _images_loaded(page)
     assert widths and all(w > 0 for w in widths)
-    _assert_targets_exist(page)
+    assert_targets_exist(page)
     page.close()

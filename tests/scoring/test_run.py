@@ -144,18 +144,18 @@ def test_a_missing_oracle_is_a_pack_error(tmp_path):
     assert err.value.context["pack"] == "CTL-M-003"
 
 
-def test_a_bad_journey_line_names_file_and_line(tmp_path):
+def test_a_bad_journey_line_makes_that_trial_unscorable_naming_the_line(tmp_path):
     run_dir = _mixed_run(tmp_path)
     path = run_dir / "CTL-M-001/trial-2/journey.jsonl"
     lines = path.read_text().splitlines()
     lines[2] = lines[2].replace('"step": 2', '"step": -2')
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(RunRecordError) as err:
-        score_run(run_dir)
-    ctx = err.value.context
-    assert ctx["file"].endswith("CTL-M-001/trial-2/journey.jsonl")
-    assert ctx["field"].startswith("line 3: step")
-    assert (ctx["pack"], ctx["trial"]) == ("CTL-M-001", 2)
+    summary = score_run(run_dir)
+    sheet = Sheet.model_validate_json((path.parent / "sheet.json").read_text())
+    assert sheet.error_category == "unscorable" and sheet.scorable is False
+    assert "line 3: step" in sheet.damage[0]
+    assert [(e.pack_id, e.trial) for e in summary.unscorable] == [("CTL-M-001", 2)]
+    assert summary.scorable_trials == 6  # the other trials are scored as before
 
 
 def test_no_run_json_is_a_run_record_error(tmp_path):

@@ -77,3 +77,43 @@ def test_controlled_runtime_is_labelled_self_test_everywhere(real_runs):
     summary = score_run(run_dir)
     assert summary.self_test is True and summary.product_runtime == "controlled"
     assert all(s.self_test for s in load_sheets(run_dir))
+
+
+def _criterion(summary, name):
+    return next(c for c in summary.acceptance.criteria if c.name == name)
+
+
+@pytest.mark.parametrize(("variant", "broken"), [("ask_twice", "questions"),
+                                                 ("flag_everything", "review_false_positives")])
+def test_a_fault_that_breaks_an_acceptance_criterion_fails_the_gate(real_runs, variant, broken):
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    reference = score_run(real_runs.get("reference"))
+    assert _criterion(reference, broken).status == "met"
+    run_dir = real_runs.get(variant)
+    summary = score_run(run_dir)
+    assert summary.faults == [variant]
+    assert _criterion(summary, broken).status == "not_met", _criterion(summary, broken)
+    result = CliRunner().invoke(app, ["gate", str(run_dir), "--acceptance"])
+    assert result.exit_code == 1, result.output
+    assert f"{broken} not met" in result.output
+    assert f"FAULTS switched on in the product: {variant}" in result.output
+    assert f"FAULTS {variant}" in (run_dir / "junit.xml").read_text()
+
+
+def test_a_fault_run_is_labelled_in_the_report_header(real_runs, tmp_path):
+    from scoring import write_report
+
+    run_dir = real_runs.get("lose_fact")
+    score_run(run_dir)
+    index = write_report(run_dir, tmp_path / "report")
+    for page in (index, index.parent / "packs" / f"{real_runs.packs[0]}.html"):
+        html = page.read_text()
+        assert 'data-testid="fault-label"' in html and "DEFECT RUN" in html
+        assert "faults lose_fact" in html
+    html = index.read_text()
+    assert html.index('data-testid="acceptance"') < html.index('data-testid="overview"')
+    clean = write_report(real_runs.get("reference"), tmp_path / "clean").read_text()
+    assert 'data-testid="fault-label"' not in clean

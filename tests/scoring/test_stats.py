@@ -103,3 +103,27 @@ def test_ci_sanity():
 def test_bootstrap_over_nothing_is_an_error():
     with pytest.raises(ScoringError):
         cluster_bootstrap_ci([], random.Random(0), 10)
+
+
+def test_cohen_kappa_by_hand():
+    from scoring import cohen_kappa
+
+    # p_o = 3/4; rater A: a 2, b 2; rater B: a 1, b 3; p_e = (2*1 + 2*3) / 16 = 1/2
+    assert cohen_kappa([("a", "a"), ("b", "b"), ("a", "b"), ("b", "b")]) == pytest.approx(0.5)
+    assert cohen_kappa([("a", "a"), ("b", "b")]) == pytest.approx(1.0)
+    # systematic disagreement on two labels: p_o = 0, p_e = 1/2 -> -1
+    assert cohen_kappa([("a", "b"), ("b", "a")]) == pytest.approx(-1.0)
+    assert cohen_kappa([("a", "a"), ("a", "a")]) is None  # chance agreement is certain
+    assert cohen_kappa([]) is None
+
+
+def test_cluster_bootstrap_stat_is_seeded_and_skips_undefined_resamples():
+    from scoring._stats import cluster_bootstrap_stat, cohen_kappa
+
+    clusters = [[("a", "a")], [("b", "b")], [("a", "b")], [("b", "b"), ("a", "a")]]
+    one = cluster_bootstrap_stat(clusters, cohen_kappa, random.Random(3), 400)
+    two = cluster_bootstrap_stat(clusters, cohen_kappa, random.Random(3), 400)
+    assert one == two and one is not None and -1.0 <= one[0] <= one[1] <= 1.0
+    assert cluster_bootstrap_stat([[("a", "a")]], cohen_kappa, random.Random(1), 50) is None
+    with pytest.raises(ScoringError):
+        cluster_bootstrap_stat([], cohen_kappa, random.Random(1), 10)

@@ -97,6 +97,13 @@ def test_missing_product_module_is_a_clear_error(stores, tmp_path, monkeypatch):
     assert "No module named" in Path(err.value.context["log"]).read_text()
 
 
+def test_faults_in_the_environment_are_refused_before_anything_starts(monkeypatch, tmp_path):
+    monkeypatch.setenv("CLAIMS_APP_FAULTS", "flag_everything")
+    with pytest.raises(SeedError, match="CLAIMS_APP_FAULTS is set.*--fault"):
+        start_dev(lanes=1, app=True, log_dir=tmp_path)
+    assert not any(tmp_path.iterdir())  # no store, no app, no log was started
+
+
 def test_bad_arguments():
     with pytest.raises(SeedError, match="runtime"):
         start_dev(runtime="magic")
@@ -104,34 +111,43 @@ def test_bad_arguments():
         start_dev(lanes=0)
 
 
-def test_app_command_carries_every_flag(stores, tmp_path):
-    env = dev_module.DevEnvironment(lanes=[], seed_token="tok", mongo_uri=stores.mongo_uri,
-                                    s3=stores.s3, runtime="model", log_dir=tmp_path)
+def test_app_command_carries_every_flag_and_no_secret(stores, tmp_path):
+    s3 = dev_module.S3Config(endpoint=stores.s3.endpoint, access_key="ak",
+                             secret_key="CANARY-S3-SECRET")
+    mongo_uri = "mongodb://user:CANARY-MONGO-PW@127.0.0.1:27017/"
+    env = dev_module.DevEnvironment(lanes=[], seed_token="-CANARY-TOKEN", mongo_uri=mongo_uri,
+                                    s3=s3, runtime="model", log_dir=tmp_path)
     argv = dev_module.app_command(("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, env,
                                   Path("/b.json"), ["f1", "f2"])
     assert argv[:3] == [sys.executable, "-m", "reference_app"]
-    # The token is one "--seed-token=..." argument: a token starting with "-" stays a value.
-    assert "--seed-token=tok" in argv
-    rest = [a for a in argv[3:] if not a.startswith("--seed-token=")]
+    assert not any("CANARY" in a for a in argv), "a secret is on the command line"
+    rest = [a for a in argv[3:] if a != "--enable-seed-route"]
     pairs = dict(zip(rest[0::2], rest[1::2], strict=False))
     assert pairs["--port"] == "8123" and pairs["--database"] == "claims_dev_lane1"
-    assert pairs["--runtime"] == "model"
+    assert pairs["--runtime"] == "model" and pairs["--s3-access-key"] == "ak"
     assert "--enable-seed-route" in argv
     assert argv[-4:] == ["--fault", "f1", "--fault", "f2"]
     assert os.path.basename(argv[argv.index("--baseline") + 1]) == "b.json"
+    child = dev_module.app_environment(env)
+    # a token starting with "-" is a value in the environment, never mistaken for a flag
+    assert child["CLAIMS_HARNESS_SEED_TOKEN"] == "-CANARY-TOKEN"
+    assert child["CLAIMS_APP_S3_SECRET_KEY"] == "CANARY-S3-SECRET"
+    assert child["CLAIMS_APP_MONGO_URI"] == mongo_uri
 
 
-def test_a_token_starting_with_a_dash_reaches_the_app_intact(stores, tmp_path):
-    import argparse
+def test_the_real_app_reads_what_start_dev_gives_it(stores, tmp_path, monkeypatch):
+    from reference_app.__main__ import parse_args
 
-    env = dev_module.DevEnvironment(lanes=[], seed_token="-starts-with-dash",
-                                    mongo_uri=stores.mongo_uri, s3=stores.s3,
-                                    runtime="reference", log_dir=tmp_path)
-    argv = dev_module.app_command(("lane1", "db_dev", "b-dev"), 8123, env, None, [])
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seed-token")
-    known, _ = parser.parse_known_args(argv[3:])
-    assert known.seed_token == "-starts-with-dash"
+    env = dev_module.DevEnvironment(lanes=[], seed_token="tok-1", mongo_uri=stores.mongo_uri,
+                                    s3=stores.s3, runtime="reference", log_dir=tmp_path)
+    argv = dev_module.app_command(("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, env,
+                                  None, [])
+    for name, value in dev_module.app_environment(env).items():
+        monkeypatch.setenv(name, value)
+    _, settings = parse_args(argv[3:])
+    assert (settings.seed_token, settings.s3_secret_key, settings.mongo_uri) == (
+        "tok-1", stores.s3.secret_key, stores.mongo_uri)
+    assert settings.seed_enabled and settings.database == "claims_dev_lane1"
 
 
 @pytest.mark.slow
@@ -153,10 +169,18 @@ def test_reference_app_lane_resets_a_real_pack(stores, tmp_path):
             result = client.reset(setup.model_dump(mode="json"), setup_files(pack, setup))
             state = client.state()
         pid = env._apps[0].proc.pid
+        if Path(f"/proc/{pid}/cmdline").exists():  # what `ps` shows every user of the machine
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+            assert "reference_app" in cmdline
+            assert env.seed_token not in cmdline and stores.s3.secret_key not in cmdline
     finally:
         env.close()
     assert result["verified"] is True
     assert result["staff_credentials"] is not None  # from the baseline
-    assert set(state.collections["policies"]) == {d["_id"] for d in setup.collections["policies"]}
+    from corpus import load_baseline
+
+    baseline = load_baseline(root / "packs")
+    assert set(state.collections["policies"]) == {
+        d["_id"] for d in setup.collections["policies"] + baseline.collections["policies"]}
     assert "staff" in state.collections
     assert not alive(pid)

@@ -103,7 +103,7 @@ def test_database_name_not_allowed_is_refused(stores, mongo, baseline_file):
 
 def test_allowed_pattern_is_configurable(stores, mongo, baseline_file):
     settings = _settings(stores, "claims_live", "claims-live", baseline_file,
-                         allowed_db_pattern=r"^claims_")
+                         allowed_db_pattern=r"claims_.*")
     with TestClient(create_seed_app(settings)) as client:
         setup, files = make_setup_a()
         resp = client.post("/_harness/seed/reset", json=_body(setup, files), headers=AUTH)

@@ -1,0 +1,63 @@
+"""Commands: review export / review import — claims staff's blind review of triage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ._errors import reported_errors
+from .score_cmd import CorpusOpt, ResamplesOpt, RunArg, SeedOpt
+
+review_app = typer.Typer(help="Claims staff's blind review of triage: are the rules right?",
+                         no_args_is_help=True)
+
+
+@review_app.command("export")
+def export(run: RunArg,
+           out: Annotated[Path, typer.Option(help="New, empty folder for the review pack.")],
+           corpus: CorpusOpt = None,
+           seed: Annotated[int | None, typer.Option(
+               help="Seed of the shuffle (default: random, kept in the run's key).")] = None,
+           ) -> None:
+    """Write a static, offline review pack of RUN's claims for claims handlers: no product
+    triage, no review signal, no oracle; shuffled, neutral ids."""
+    import scoring
+
+    with reported_errors():
+        key = scoring.export_blind_review(run, out, corpus, seed=seed)
+    typer.echo(f"export {key.export_id}: {len(key.items)} claim(s) in {out / 'index.html'}")
+    typer.echo(f"key kept in {run / 'blind-review' / f'key-{key.export_id}.json'} (never hand "
+               "it to the reviewers)")
+
+
+@review_app.command("import")
+def import_(run: RunArg,
+            files: Annotated[list[Path], typer.Argument(help="Handlers' saved files.",
+                                                        exists=True, dir_okay=False)],
+            corpus: CorpusOpt = None, seed: SeedOpt = None,
+            resamples: ResamplesOpt = None) -> None:
+    """Read the handlers' files and compute agreement: handler vs product, vs oracle, and
+    handler vs handler (Cohen's kappa with a bootstrap interval, confusion matrices)."""
+    import scoring
+
+    with reported_errors():
+        result = scoring.import_blind_reviews(
+            run, files, corpus, seed=scoring.DEFAULT_SEED if seed is None else seed,
+            resamples=resamples or scoring.DEFAULT_RESAMPLES)
+    for a in result.comparisons:
+        kappa = "undefined" if a.kappa is None else f"{a.kappa:.2f}"
+        ci = ("too thin for an interval" if a.too_thin or a.low is None
+              else f"[{a.low:.2f}, {a.high:.2f}]")
+        typer.echo(f"  {a.rater_a} vs {a.rater_b}, {a.target}: kappa {kappa} {ci} over "
+                   f"{a.n} claim(s)")
+    for note in result.notes:
+        typer.echo(f"  note: {note}")
+    typer.echo(f"wrote {run / 'blind-review' / 'agreement.json'}; run `claims-harness report` "
+               "to show it")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the application."""
+    app.add_typer(review_app, name="review")

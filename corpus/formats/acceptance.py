@@ -1,0 +1,117 @@
+"""Acceptance criteria: the numbers the business asked of the claims product.
+
+    <corpus>/acceptance.toml        AcceptanceConfig   thresholds (defaults from the standard)
+    <run-id>/summary.json → .acceptance  AcceptanceReport  each criterion met / not met /
+                                                        not measurable, with its interval
+
+The defaults are the standard's: 80 % of claims needing no further contact, zero false
+positives of the review signal on the test set, every report under 5 minutes and with fewer
+than 10 questions, and 10 kinds of scenario (5 motor, 3 home, 2 contents).
+``docs/scoring.md`` ("Acceptance") states how each one is measured.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ._base import Strict
+
+ACCEPTANCE_FILE = "acceptance.toml"
+ACCEPTANCE_FORMAT_VERSION = "1"
+
+CriterionStatus = Literal["met", "not_met", "not_measurable"]
+# Criterion names, in the order the summary and report list them.
+CRITERIA: tuple[str, ...] = (
+    "no_further_contact",
+    "review_false_positives",
+    "report_duration",
+    "questions",
+    "scenario_coverage",
+)
+
+
+class NoFurtherContactRule(Strict):
+    min_share: float = Field(0.8, ge=0, le=1, description="Least share of claims that need "
+                             "no further contact (mean over packs).")
+
+
+class FalsePositiveRule(Strict):
+    max_false_positives: int = Field(0, ge=0, description="Most trials whose review signal "
+                                     "fired though the rules do not require review (ordinary "
+                                     "packs and innocent controls together).")
+
+
+class DurationRule(Strict):
+    limit_s: float = Field(300.0, gt=0, description="A report must take less than this many "
+                           "seconds (first customer message to claim number).")
+    min_share_under: float = Field(1.0, ge=0, le=1, description="Least share of trials under "
+                                   "the limit (1.0: every report).")
+
+
+class QuestionsRule(Strict):
+    fewer_than: int = Field(10, ge=1, description="A report must take fewer than this many "
+                            "agent questions.")
+    min_share_under: float = Field(1.0, ge=0, le=1, description="Least share of trials under "
+                                   "the limit (1.0: every report).")
+
+
+class CoverageRule(Strict):
+    motor: int = Field(5, ge=0, description="Distinct motor scenario kinds needed.")
+    home: int = Field(3, ge=0, description="Distinct home scenario kinds needed.")
+    contents: int = Field(2, ge=0, description="Distinct contents scenario kinds needed.")
+
+
+class AcceptanceConfig(Strict):
+    """acceptance.toml — thresholds per criterion. A missing file means these defaults."""
+
+    version: str = Field(ACCEPTANCE_FORMAT_VERSION)
+    decide_on: Literal["estimate", "interval"] = Field(
+        "estimate", description="'estimate': a share criterion is met when its estimate "
+        "clears the threshold; 'interval': only when the whole confidence interval does "
+        "(a run too thin for an interval is then not measurable).")
+    level: float = Field(0.95, gt=0, lt=1, description="Confidence level of the intervals.")
+    no_further_contact: NoFurtherContactRule = Field(default_factory=NoFurtherContactRule)
+    review_false_positives: FalsePositiveRule = Field(default_factory=FalsePositiveRule)
+    report_duration: DurationRule = Field(default_factory=DurationRule)
+    questions: QuestionsRule = Field(default_factory=QuestionsRule)
+    scenario_coverage: CoverageRule = Field(default_factory=CoverageRule)
+
+    @classmethod
+    def from_toml(cls, text: str) -> AcceptanceConfig:
+        """Parse acceptance.toml text (``tomllib.TOMLDecodeError`` / ``ValidationError``)."""
+        return cls.model_validate(tomllib.loads(text))
+
+
+class CriterionResult(Strict):
+    """One acceptance criterion against one run."""
+
+    name: str = Field(description="One of CRITERIA.")
+    title: str = Field(description="The criterion in the business's words.")
+    status: CriterionStatus
+    threshold: str = Field(description="The threshold as configured, in words.")
+    estimate: float | None = Field(None, description="The measured value the status rests on.")
+    low: float | None = Field(None, description="Lower end of the confidence interval.")
+    high: float | None = Field(None, description="Upper end of the confidence interval.")
+    too_thin: bool = Field(False, description="Too few packs for an interval.")
+    conclusive: bool | None = Field(
+        None, description="The whole interval lies on one side of the threshold (None: no "
+        "interval).")
+    explanation: str = Field(description="One line: what was measured and why the status.")
+    details: dict[str, Any] = Field(default_factory=dict, description="The numbers behind it.")
+
+
+class AcceptanceReport(Strict):
+    """The acceptance criteria of one run (part of summary.json)."""
+
+    version: str = Field(ACCEPTANCE_FORMAT_VERSION)
+    source: str = Field(description="The acceptance.toml used, or 'defaults from the standard'.")
+    config: AcceptanceConfig
+    met: bool = Field(description="Every criterion is met.")
+    criteria: list[CriterionResult]
+    level: float
+    seed: int
+    resamples: int
+    method: str = "cluster bootstrap over packs, percentile interval"

@@ -1,0 +1,89 @@
+"""Per-trial measures behind the acceptance criteria (docs/scoring.md, "Acceptance").
+
+Pure functions of the trial record and the staff reading:
+
+- ``agent_questions``: question sentences (``questions_in``) in every new agent reply, each
+  reply counted once (a step the runner marked "no new reply" is not a new reply);
+- ``report_duration_s``: from the first customer message (its step's timestamp less the time
+  the message took to type) to the first screen showing a claim number;
+- ``further_contact``: why the claim needs the customer contacted again — an item on the staff
+  waiting list, a contact request, a hand-off, no claim number, or a staff decision to return
+  the claim for information.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from corpus.formats import JourneyEvent, StaffReading
+
+from ._claim_checks import region_hidden
+from ._journey_checks import (
+    NO_NEW_REPLY_NOTE,
+    claim_number_of,
+    expected_waiting_items,
+    questions_in,
+)
+from ._record import TrialRecord
+
+# A staff decision that sends the claim back to the customer for more information.
+RETURN_FOR_INFO = "return_for_info"
+# Reasons a claim needs further contact, in the order they are reported.
+CONTACT_REASONS: tuple[str, ...] = ("waiting_list_item", "contact_request", "handoff",
+                                    "no_claim_number", RETURN_FOR_INFO)
+
+
+def agent_questions(events: list[JourneyEvent]) -> int:
+    total = 0
+    for ev in events:
+        if (ev.screen is not None and ev.screen.latest_reply.strip()
+                and NO_NEW_REPLY_NOTE not in ev.note.lower()):
+            total += len(questions_in(ev.screen.latest_reply))
+    return total
+
+
+def _ts(ev: JourneyEvent) -> datetime | None:
+    try:
+        return datetime.fromisoformat(ev.ts)
+    except ValueError:
+        return None
+
+
+def report_duration_s(events: list[JourneyEvent]) -> float | None:
+    first = next((ev for ev in events if ev.action is not None and ev.action.kind == "say"),
+                 None)
+    done = next((ev for ev in events if ev.screen is not None and ev.screen.claim_number), None)
+    if first is None or done is None:
+        return None
+    start, end = _ts(first), _ts(done)
+    if start is None or end is None:
+        return None
+    typed = first.timings.action_s or 0.0
+    return round(max(0.0, (end - start).total_seconds() + typed), 3)
+
+
+def further_contact(rec: TrialRecord, staff: StaffReading | None,
+                    decisions: Iterable[str] = ()) -> list[str] | None:
+    """Reasons for further contact ([] for none); None when it cannot be told: the waiting
+    list was not read (or is not shown) and nothing else says the claim needs contact.
+
+    ``decisions`` are the staff decisions recorded for the trial (``return_for_info`` sends
+    the claim back to the customer)."""
+    reasons = []
+    list_read = staff is not None and not region_hidden(staff, "waiting_list")
+    if list_read and staff is not None and staff.waiting_list:
+        reasons.append("waiting_list_item")
+    if expected_waiting_items(rec)[1]:
+        reasons.append("contact_request")
+    stop = (rec.result.stop_reason if rec.result is not None else
+            rec.entry.stop_reason if rec.entry is not None else None)
+    if stop == "handoff":
+        reasons.append("handoff")
+    if not claim_number_of(rec):
+        reasons.append("no_claim_number")
+    if RETURN_FOR_INFO in decisions:
+        reasons.append(RETURN_FOR_INFO)
+    if not reasons and not list_read:
+        return None
+    return reasons
