@@ -106,3 +106,63 @@ def driver_pids(pids: list[int]) -> set[int]:
         if b"run-driver" in cmd:
             out.add(pid)
     return out
+
+
+class Sampler:
+    """CPU seconds of this process's whole tree over a stretch of time in which processes
+    come and go (a run launches and closes its own browser).
+
+    A thread reads every process of the tree every ``interval`` seconds and keeps, per process,
+    the last own time it saw; the total is the sum. A process's time after its last reading is
+    missed (at most ``interval`` each), so this undercounts a little, never double counts.
+    Processes under the children alive at ``start`` (the product, its stores) are the product
+    side; everything else (this process, Playwright's driver, Chromium) the harness side.
+    """
+
+    def __init__(self, interval: float = 0.2) -> None:
+        import threading
+
+        self.interval = interval
+        self._seen: dict[int, tuple[bool, float]] = {}
+        self._base: dict[int, float] = {}
+        self._product_roots: set[int] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="cpu-sampler", daemon=True)
+
+    def _sample(self) -> None:
+        children = _children()
+        me = os.getpid()
+        product = set()
+        for root in self._product_roots:
+            product.update(_tree(root, children))
+        for pid in _tree(me, children):
+            st = _stat(pid)
+            if st is not None:
+                self._seen[pid] = (pid in product, st[1])
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._sample()
+
+    def start(self) -> None:
+        if not available():
+            return
+        self._product_roots = set(_children().get(os.getpid(), []))
+        self._sample()
+        self._base = {pid: cpu for pid, (_, cpu) in self._seen.items()}
+        self._thread.start()
+
+    def stop(self) -> CpuReading | None:
+        if not available():
+            return None
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+        harness = product = 0.0
+        for pid, (is_product, cpu) in self._seen.items():
+            used = cpu - self._base.get(pid, 0.0)
+            if is_product:
+                product += used
+            else:
+                harness += used
+        return CpuReading(harness=harness, product=product)

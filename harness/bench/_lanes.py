@@ -42,15 +42,18 @@ def measure_lanes(packs_root: Path, pack_ids: list[str], lane_counts: list[int],
                                      seed_token=token, browser_executable=browser_executable,
                                      run_id=f"lanes-{n}",
                                      progress=lambda e: progress(str(e)) if e.status else None)
-                before, t0 = _cpu.read(), time.perf_counter()
-                record, _ = run(options)
-                wall = time.perf_counter() - t0
-                after = _cpu.read()
+                sampler = _cpu.Sampler()
+                sampler.start()
+                t0 = time.perf_counter()
+                try:
+                    record, _ = run(options)
+                finally:
+                    wall = time.perf_counter() - t0
+                    used = sampler.stop()
             done = len(record.trials)
             statuses: dict[str, int] = {}
             for t in record.trials:
                 statuses[t.status.value] = statuses.get(t.status.value, 0) + 1
-            used = after - before if before is not None and after is not None else None
             nightly = nightly_packs * nightly_trials
             out["lanes"][str(n)] = {
                 "wall_s": round(wall, 2), "trials": done, "statuses": statuses,
