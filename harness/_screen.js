@@ -16,6 +16,11 @@
 (args) => {
   const R = args.regions;
   const C = args.completion;
+  // args.marks (watching with Playwright-only selectors): how many elements each mark had
+  // when it was set; a different count means the page re-rendered them: "stale", mark again.
+  for (const [sel, n] of Object.entries(args.marks || {})) {
+    if (document.querySelectorAll(sel).length !== n) return "stale";
+  }
   const visible = (el) => {
     if (!el) return false;
     const style = window.getComputedStyle(el);
