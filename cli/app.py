@@ -13,6 +13,7 @@ from . import (
     score_cmd,
     seed_cmd,
     selftest_cmd,
+    simulator_cmd,
 )
 
 app = typer.Typer(
@@ -44,6 +45,7 @@ profile_cmd.register(app)
 score_cmd.register(app)
 review_cmd.register(app)
 selftest_cmd.register(app)
+simulator_cmd.register(selftest_cmd.selftest_app)
 
 
 def main() -> None:

@@ -50,12 +50,25 @@ def run(
     fault: list[str] = typer.Option(
         [], "--fault", help="With --dev: switch on a fault of the reference app (repeatable; "
         "docs/reference-app.md). The run is labelled a defect run everywhere."),
-    llm_base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint."),
+    llm_base_url: str | None = typer.Option(
+        None, help="OpenAI-compatible endpoint (default $CLAIMS_HARNESS_LLM_BASE_URL, then "
+        "$OPENAI_BASE_URL). The key comes only from $CLAIMS_HARNESS_LLM_API_KEY or "
+        "$OPENAI_API_KEY."),
     llm_model: str | None = typer.Option(None, help="Customer model name."),
     llm_temperature: float | None = typer.Option(None, help="Customer model temperature."),
     llm_seed: int | None = typer.Option(None, help="Customer model seed."),
-    llm_max_attempts: int = typer.Option(4, min=1, help="Attempts per customer decision."),
-    llm_backoff: float = typer.Option(1.0, min=0, help="First retry delay in seconds (doubles)."),
+    llm_max_tokens: int | None = typer.Option(None, min=1, help="Most tokens per answer."),
+    llm_timeout: float | None = typer.Option(None, min=0.1, help="Seconds per model request "
+                                             "(default 60)."),
+    llm_max_retries: int | None = typer.Option(
+        None, min=0, help="Client retries on 429, 5xx, timeouts, lost connections (default 2)."),
+    llm_malformed_retries: int | None = typer.Option(
+        None, min=0, help="Times an unusable answer is asked again (default 2)."),
+    llm_response_format: str | None = typer.Option(
+        None, help="Structured output: auto | json_schema | json_object | off (default auto)."),
+    prompt_view: str | None = typer.Option(
+        None, help="What the customer model sees: screen (the standard; default) | wide "
+        "(whole conversation and panels; labelled in every report)."),
     llm_price_prompt: float | None = typer.Option(None, help="USD per million prompt tokens."),
     llm_price_completion: float | None = typer.Option(
         None, help="USD per million completion tokens."),
@@ -86,9 +99,14 @@ def run(
         if customer == "llm":
             llm = LlmSettings.from_options(
                 base_url=llm_base_url, model=llm_model, temperature=llm_temperature,
-                seed=llm_seed, max_attempts=llm_max_attempts, backoff_s=llm_backoff,
+                seed=llm_seed, max_tokens=llm_max_tokens, timeout_s=llm_timeout,
+                max_retries=llm_max_retries, malformed_retries=llm_malformed_retries,
+                response_format=llm_response_format, prompt_view=prompt_view,
                 price_prompt_per_mtok=llm_price_prompt,
                 price_completion_per_mtok=llm_price_completion)
+        elif prompt_view is not None:
+            raise typer.BadParameter("only the llm customer reads a prompt",
+                                     param_hint="--prompt-view")
         recorded = {
             "profile": profile, "packs": str(packs), "pack": list(pack), "trials": trials,
             "lanes": lanes, "dev": dev, "customer": customer, "tracing": tracing,

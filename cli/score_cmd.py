@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from corpus.formats import RunSummary
 
 from ._errors import reported_errors
 
@@ -15,10 +18,20 @@ CorpusOpt = Annotated[Path | None, typer.Option(
     "--corpus", help="Corpus root; default: the path recorded in run.json.")]
 SeedOpt = Annotated[int | None, typer.Option(help="Bootstrap seed (default: fixed, recorded).")]
 ResamplesOpt = Annotated[int | None, typer.Option(help="Bootstrap resamples.")]
+StrictOpt = Annotated[bool, typer.Option(
+    "--strict-fidelity", help="Any fidelity finding of the simulated customer makes the run "
+    "invalid (exit 1); for CI.")]
 
 
 def _pct(v: float | None) -> str:
     return "–" if v is None else f"{100 * v:.1f}%"
+
+
+def _fidelity(summary: RunSummary) -> None:
+    f = summary.fidelity
+    typer.echo(f"simulator fidelity: {f.explanation}")
+    for item in f.suspects:
+        typer.echo(f"  SUSPECT {item.pack_id} trial {item.trial}: {item.first}")
 
 
 def _labels(summary) -> None:
@@ -43,13 +56,14 @@ def _acceptance(report) -> None:
 
 
 def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
-          resamples: ResamplesOpt = None) -> None:
+          resamples: ResamplesOpt = None, strict_fidelity: StrictOpt = False) -> None:
     """Score every trial of RUN: writes sheet.json per trial and summary.json."""
     import scoring
 
     with reported_errors():
         s = scoring.score_run(run, corpus, seed=seed or scoring.DEFAULT_SEED,
-                              resamples=resamples or scoring.DEFAULT_RESAMPLES)
+                              resamples=resamples or scoring.DEFAULT_RESAMPLES,
+                              strict_fidelity=strict_fidelity)
     _labels(s)
     if s.not_implemented_trials:
         typer.echo(f"not implemented by the product (shown, not counted): "
@@ -72,7 +86,10 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
     for item in s.reading_list:
         typer.echo(f"  FAIL {item.pack_id} trial {item.trial}: {item.explanation}")
     _acceptance(s.acceptance)
+    _fidelity(s)
     typer.echo(f"wrote {run / 'summary.json'}")
+    if not s.fidelity.valid:
+        raise typer.Exit(1)
 
 
 def compare(run: RunArg,
@@ -110,9 +127,11 @@ def gate(run: RunArg,
              "to be met; one not met or not measurable fails the gate.")] = False,
          junit: Annotated[Path | None, typer.Option(
              help="JUnit XML path; default <RUN>/junit.xml.")] = None,
-         corpus: CorpusOpt = None) -> None:
-    """Exit 1 when the run's pass^k is below the floor, or (with --acceptance) when an
-    acceptance criterion is not met; write JUnit XML either way."""
+         corpus: CorpusOpt = None, strict_fidelity: StrictOpt = False) -> None:
+    """Exit 1 when the run's pass^k is below the floor, (with --acceptance) when an
+    acceptance criterion is not met, or (with --strict-fidelity, or a summary scored strict)
+    when any trial is simulator-suspect; write JUnit XML either way. The simulator-suspect
+    trials are always shown."""
     import scoring
 
     if min_pass_hat_k is None and not acceptance:
@@ -123,8 +142,9 @@ def gate(run: RunArg,
         result = (scoring.gate(summary, min_pass_hat_k, k) if min_pass_hat_k is not None
                   else None)
         accepted = scoring.acceptance_gate(summary.acceptance) if acceptance else None
+        fidelity = scoring.fidelity_gate(summary, strict_fidelity)
         path = scoring.write_junit(result, summary, junit or run / "junit.xml",
-                                   summary.acceptance if acceptance else None)
+                                   summary.acceptance if acceptance else None, fidelity)
     _labels(summary)
     passed = True
     if result is not None:
@@ -137,6 +157,10 @@ def gate(run: RunArg,
         typer.echo(f"{'PASS' if accepted.passed else 'FAIL'}: acceptance: {accepted.message}"
                    f"{scoring.run_label(summary)}")
         passed = passed and accepted.passed
+    for item in summary.fidelity.suspects:
+        typer.echo(f"  SUSPECT {item.pack_id} trial {item.trial}: {item.first}")
+    typer.echo(f"{'PASS' if fidelity.ok else 'FAIL'}: {fidelity.message}")
+    passed = passed and fidelity.ok
     typer.echo(f"wrote {path}")
     if not passed:
         raise typer.Exit(1)

@@ -26,7 +26,12 @@ from ._loading import (
     setup_files,
 )
 from ._manifest import update_manifest
-from ._prompt import build_customer_messages, without_product_text
+from ._prompt import (
+    PROMPT_VIEWS,
+    build_customer_messages,
+    build_repair_messages,
+    without_product_text,
+)
 from ._review import (
     BlindLookReport,
     VisionSettings,
@@ -66,7 +71,9 @@ __all__ = [
     "Problem",
     "Leak",
     "LeakGuard",
+    "PROMPT_VIEWS",
     "build_customer_messages",
+    "build_repair_messages",
     "check_corpus",
     "system_vocabulary",
     "without_product_text",

@@ -33,7 +33,7 @@ from typing import Any, get_args
 
 from . import _io
 from ._loading import load_labels, load_provenance, load_setup
-from ._prompt import SYSTEM_TEMPLATE, TURN_TEMPLATE, template_text, without_product_text
+from ._prompt import TEMPLATES, template_text, without_product_text
 from ._view import load_customer_view
 from .errors import LeakError
 from .formats import REASON_CODES, CheckId, CheckOutcome, TriageClass
@@ -153,8 +153,7 @@ class LeakGuard:
     @classmethod
     def _base(cls, pack_dir: Path) -> LeakGuard:
         view = load_customer_view(pack_dir)
-        allowed = "\n".join([view.visible_text(), template_text(SYSTEM_TEMPLATE),
-                             template_text(TURN_TEMPLATE)])
+        allowed = "\n".join([view.visible_text(), *(template_text(t) for t in TEMPLATES)])
         guard = cls(view.pack_id, allowed)
         guard._add_setup(pack_dir)
         return guard
@@ -213,8 +212,7 @@ class LeakGuard:
         known = [str(v) for v in (*labels.expected_facts.values(),
                                   *labels.optional_facts.values())]
         known += [*setup.known_ids.values(), view.persona.name, *labels.customer_may_know]
-        allowed = "\n".join([template_text(SYSTEM_TEMPLATE), template_text(TURN_TEMPLATE),
-                             *known])
+        allowed = "\n".join([*(template_text(t) for t in TEMPLATES), *known])
         guard = cls(view.pack_id, allowed)
         guard._add_setup(pack_dir)
         guard._add_oracle_and_provenance(pack_dir)

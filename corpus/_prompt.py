@@ -1,34 +1,54 @@
-"""The simulated customer's prompt: customer view + visible screen text -> chat messages.
+"""The simulated customer's prompt: customer view + memory + visible screen -> chat messages.
 
-Templates live in ``corpus/prompts/``. Text that comes from the product (the conversation
-and the screen) is wrapped in the section markers below, so the leak guard can check exactly
-the parts of a prompt built from the pack.
+Two views of the screen, named in ``run.json`` (``CustomerInfo.prompt_view``):
+
+- ``screen`` (the default, and what the standard asks for): the visible text of the latest
+  reply, the cards and dialogs that ask the customer to act, and the labels of the actions it
+  can take (answer buttons, other buttons, attaching a file). Nothing else of the screen.
+- ``wide``: also the whole conversation, the next-step bar, the panels and the sidebar. A
+  team may choose it; every report labels a run that did.
+
+Either way the customer keeps its own memory: persona, facts, files, what it has said and
+done, and what it has uploaded. Templates live in ``corpus/prompts/``. Text that comes from
+the product or from the model (screen, conversation, what the customer said) is wrapped in
+the section markers below, so the leak guard checks exactly the parts built from the pack.
 """
 
 from __future__ import annotations
 
 from importlib import resources
 from string import Template
+from typing import get_args
 
 from ._view import CustomerView
 from .formats import ScreenReading
+from .formats.run import PromptView
 
 SYSTEM_TEMPLATE = "customer_system.md"
-TURN_TEMPLATE = "customer_turn.md"
+TURN_TEMPLATES: dict[str, str] = {"screen": "customer_turn.md", "wide": "customer_turn_wide.md"}
+REPAIR_TEMPLATE = "customer_repair.md"
+TEMPLATES: tuple[str, ...] = (SYSTEM_TEMPLATE, *TURN_TEMPLATES.values(), REPAIR_TEMPLATE)
+PROMPT_VIEWS: tuple[str, ...] = get_args(PromptView)
+DEFAULT_PROMPT_VIEW = "screen"
 
-# Section markers (control tokens) around product text in a prompt.
+# Section markers (control tokens) around text that is not built from the pack.
 CONVERSATION_OPEN = "<conversation>"
 CONVERSATION_CLOSE = "</conversation>"
 SCREEN_OPEN = "<screen>"
 SCREEN_CLOSE = "</screen>"
+SAID_OPEN = "<said>"
+SAID_CLOSE = "</said>"
 PRODUCT_SECTIONS: tuple[tuple[str, str], ...] = (
     (CONVERSATION_OPEN, CONVERSATION_CLOSE),
     (SCREEN_OPEN, SCREEN_CLOSE),
+    (SAID_OPEN, SAID_CLOSE),
 )
 MARKERS: tuple[str, ...] = tuple(m for pair in PRODUCT_SECTIONS for m in pair)
 
 SPEAKERS = {"agent": "Assistant", "customer": "You"}
 NOTHING = "(none)"
+ATTACH_ACTION = "Attach a file (upload one of the files you have now)"
+TYPE_ACTION = "Type a message"
 
 
 def template_text(name: str) -> str:
@@ -45,6 +65,10 @@ def _defang(text: str) -> str:
 
 def _bullets(items: list[str]) -> str:
     return "\n".join(f"- {i}" for i in items) if items else NOTHING
+
+
+def _section(open_: str, close: str, body: str) -> str:
+    return f"{open_}\n{_defang(body)}\n{close}"
 
 
 def render_system(view: CustomerView) -> str:
@@ -84,33 +108,48 @@ def render_files(view: CustomerView, available_files: list[str],
     return _defang(available), _defang(later)
 
 
-def render_screen(screen: ScreenReading) -> str:
-    """The visible text of the screen regions, one labelled line or block each."""
-    lines = [f"Latest reply from the assistant:\n{screen.latest_reply or NOTHING}"]
-    chips = " | ".join(screen.chips) if screen.chips else NOTHING
-    lines.append(f"Buttons under the reply: {chips}")
-    lines.append(f"Next-step bar: {screen.todo or NOTHING}")
-    if screen.cards:
-        lines.append("Cards asking you to act:\n" + "\n".join(screen.cards))
-    if screen.dialogs:
-        lines.append("Open dialogs:\n" + "\n".join(screen.dialogs))
+def _needing_action(screen: ScreenReading) -> list[str]:
+    """Cards and dialogs that ask the customer to act, as visible text."""
+    items = [*screen.cards, *screen.dialogs]
+    if screen.sign_in_prompt:
+        items.append("A sign-in window is open.")
     if screen.upload_error:
-        lines.append(f"Upload error: {screen.upload_error}")
-    lines.append(f"Sign-in window open: {'yes' if screen.sign_in_prompt else 'no'}")
-    if screen.facts_panel:
-        lines.append(f"Panel 'what we have so far':\n{screen.facts_panel}")
-    if screen.sidebar:
-        lines.append(f"Sidebar:\n{screen.sidebar}")
-    if screen.buttons:
-        lines.append(f"Other buttons: {' | '.join(screen.buttons)}")
-    lines.append(f"Claim number shown: {screen.claim_number or NOTHING}")
-    return _defang("\n".join(lines))
+        items.append(f"Upload problem: {screen.upload_error}")
+    return items
+
+
+def _labels(labels: list[str]) -> str:
+    return " | ".join(f'"{label}"' for label in labels) if labels else NOTHING
+
+
+def render_screen(screen: ScreenReading, prompt_view: str = DEFAULT_PROMPT_VIEW,
+                  can_attach: bool = True) -> str:
+    """The visible screen as the customer model is shown it, in ``prompt_view``."""
+    actions = [f"Answer buttons under the reply: {_labels(screen.chips)}",
+               f"Other buttons: {_labels(screen.buttons)}"]
+    if can_attach:
+        actions.append(ATTACH_ACTION)
+    actions.append(TYPE_ACTION)
+    lines = [f"Latest reply from the assistant:\n{screen.latest_reply or NOTHING}",
+             f"Cards and windows asking you to act:\n{_bullets(_needing_action(screen))}",
+             f"What you can do:\n{_bullets(actions)}"]
+    if prompt_view == "wide":
+        lines += [f"Next-step bar: {screen.todo or NOTHING}",
+                  f"Panel 'what we have so far':\n{screen.facts_panel or NOTHING}",
+                  f"Sidebar:\n{screen.sidebar or NOTHING}",
+                  f"Claim number shown: {screen.claim_number or NOTHING}"]
+    return "\n\n".join(lines)
 
 
 def render_conversation(history: list[tuple[str, str]]) -> str:
     if not history:
         return NOTHING
-    return _defang("\n\n".join(f"{SPEAKERS.get(who, who)}: {text}" for who, text in history))
+    return "\n\n".join(f"{SPEAKERS.get(who, who)}: {text}" for who, text in history)
+
+
+def render_said(history: list[tuple[str, str]]) -> str:
+    """The customer's own messages and actions so far (its memory), oldest first."""
+    return _bullets([text for who, text in history if who == "customer"])
 
 
 def build_customer_messages(
@@ -119,27 +158,46 @@ def build_customer_messages(
     history: list[tuple[str, str]],
     available_files: list[str],
     later_files: list[str],
+    *,
+    uploaded: list[str] | tuple[str, ...] = (),
+    prompt_view: str = DEFAULT_PROMPT_VIEW,
+    can_attach: bool = True,
 ) -> list[dict[str, str]]:
     """OpenAI chat messages for the customer's next action.
 
     ``history`` is the conversation as the customer saw it, as ("agent"|"customer", text);
-    ``available_files`` / ``later_files`` are material file names the customer has now / will
-    have later. Materials appear only as file name and plain label; the screen only as the
-    visible text of its regions.
+    in the ``screen`` view only the customer's own entries are used. ``available_files`` /
+    ``later_files`` are material file names the customer has now / will have later,
+    ``uploaded`` those it has sent. Materials appear only as file name and plain label.
     """
+    if prompt_view not in TURN_TEMPLATES:
+        raise ValueError(f"unknown prompt view {prompt_view!r}; use one of {PROMPT_VIEWS}")
     available, later = render_files(view, available_files, later_files)
-    turn = Template(template_text(TURN_TEMPLATE)).substitute(
-        conversation=f"{CONVERSATION_OPEN}\n{render_conversation(history)}\n{CONVERSATION_CLOSE}",
-        screen=f"{SCREEN_OPEN}\n{render_screen(screen)}\n{SCREEN_CLOSE}",
-        available=available,
-        later=later,
+    sent = _defang(_bullets(list(uploaded)))
+    turn = Template(template_text(TURN_TEMPLATES[prompt_view])).substitute(
+        said=_section(SAID_OPEN, SAID_CLOSE, render_said(history)),
+        conversation=_section(CONVERSATION_OPEN, CONVERSATION_CLOSE,
+                              render_conversation(history)),
+        screen=_section(SCREEN_OPEN, SCREEN_CLOSE,
+                        render_screen(screen, prompt_view, can_attach)),
+        uploaded=sent, available=available, later=later,
     ).strip()
     return [{"role": "system", "content": render_system(view)},
             {"role": "user", "content": turn}]
 
 
+def build_repair_messages(answer: str, problem: str) -> list[dict[str, str]]:
+    """The two messages that ask again after an unusable answer: the model's own answer as
+    given, and a note saying what was wrong with it (the problem inside a section the leak
+    guard skips, as it may quote the answer)."""
+    note = Template(template_text(REPAIR_TEMPLATE)).substitute(
+        problem=_section(SAID_OPEN, SAID_CLOSE, problem)).strip()
+    return [{"role": "assistant", "content": answer}, {"role": "user", "content": note}]
+
+
 def without_product_text(text: str) -> str:
-    """``text`` with every product section (conversation, screen) removed."""
+    """``text`` with every section not built from the pack (screen, conversation, said)
+    removed."""
     for open_, close in PRODUCT_SECTIONS:
         out: list[str] = []
         rest = text

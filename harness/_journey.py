@@ -182,6 +182,7 @@ async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str
         step=j.step, messages_sent=j.messages_sent, history=list(j.history),
         available_files=available, later_files=later, uploaded=list(j.uploaded),
         signed_in=j.signed_in, record_call=j.record_call,
+        can_attach=bool(cp.sc.attach_input),
     )
     t = time.monotonic()
     try:

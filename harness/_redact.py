@@ -247,6 +247,12 @@ class SecretMatcher:
         return out
 
 
+def redact_literals(text: str, secrets: list[str]) -> str:
+    """``text`` with every secret, in every spelling ``SecretMatcher`` knows, replaced by
+    REDACTED (for records other than HAR and trace: model calls, error messages)."""
+    return SecretMatcher([s for s in secrets if s]).text(text)
+
+
 def _secrets(extra: list[str] | None) -> list[str]:
     return [s for s in (extra or []) if s and len(s) >= 4]
 

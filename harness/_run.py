@@ -161,7 +161,7 @@ def _entry_from(result: TrialResult, path: str) -> TrialEntry:
         pack_id=result.pack_id, trial=result.trial, lane=result.lane, status=result.status,
         stop_reason=result.stop_reason, detail=result.detail.splitlines()[0][:300] if
         result.detail else "", started_at=result.started_at, ended_at=result.ended_at,
-        duration_s=result.duration_s, path=path,
+        duration_s=result.duration_s, path=path, tokens=result.tokens, cost_usd=result.cost_usd,
     )
 
 

@@ -52,6 +52,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, AppSe
     p.add_argument("--model-base-url")
     p.add_argument("--model-name")
     p.add_argument("--model-timeout", type=float, dest="model_timeout_s")
+    p.add_argument("--model-max-retries", type=int, dest="model_max_retries")
     p.add_argument("--max-upload-bytes", type=int)
     for flag in SECRET_FLAGS:
         p.add_argument(flag, action=_SecretOnCommandLine, help=argparse.SUPPRESS)

@@ -1,6 +1,11 @@
 """The ``model`` runtime: an LLM behind any OpenAI-compatible chat-completions endpoint,
-working through four tools. Errors and timeouts are shown on screen; there is no fallback
-to another runtime."""
+working through four tools. The endpoint is reached only through the ``openai`` client (its
+timeout, retries and error types); the app builds its own client and never imports the
+harness. Errors and timeouts are shown on screen; there is no fallback to another runtime.
+
+The agent interface is synchronous (FastAPI runs the handlers in its thread pool), so the
+runtime uses the SDK's synchronous ``OpenAI`` client.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import httpx
+import openai
 
 from . import rules
 from ._journey import Journey
@@ -69,20 +74,41 @@ TOOLS: list[dict[str, Any]] = [
 _UPLOAD_KINDS = {"photo": "damage_photo", "quote": "repair_quote", "receipt": "purchase_receipt"}
 
 
+# Sent as the bearer key when none is configured: the SDK insists on one, local servers
+# ignore it.
+NO_KEY = "no-key"
+
+
 class ModelUnavailable(Exception):
     """The model endpoint failed; the reason is shown to the customer as is."""
+
+
+def _reason(exc: Exception, timeout_s: float) -> str:
+    """The on-screen reason for a failed request; never the body (it may echo the key)."""
+    if isinstance(exc, openai.APITimeoutError):
+        return f"the model endpoint timed out after {timeout_s:g} s"
+    if isinstance(exc, openai.APIConnectionError):
+        return f"the model endpoint could not be reached ({type(exc).__name__})"
+    if isinstance(exc, openai.APIStatusError):
+        return f"the model endpoint answered HTTP {exc.status_code}"
+    return "the model endpoint sent an answer that could not be read"
 
 
 class ModelAgent:
     name = "model"
 
     def __init__(
-        self, base_url: str | None, model: str | None, api_key: str | None, timeout_s: float
+        self, base_url: str | None, model: str | None, api_key: str | None, timeout_s: float,
+        max_retries: int = 2,
     ) -> None:
         self.base_url = (base_url or "").rstrip("/")
         self.model = model
-        self.api_key = api_key
         self.timeout_s = timeout_s
+        self._client = (
+            openai.OpenAI(base_url=self.base_url, api_key=api_key or NO_KEY,
+                          timeout=timeout_s, max_retries=max_retries)
+            if self.base_url else None
+        )
 
     # ------------------------------------------------------------------ events
     def on_message(self, j: Journey, text: str) -> None:
@@ -136,33 +162,21 @@ class ModelAgent:
             j.say(wording()["model"]["unavailable"].format(reason=exc), kind="error")
 
     def _complete(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        if not self.base_url or not self.model:
+        if self._client is None or not self.model:
             raise ModelUnavailable("no model endpoint is configured")
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        body = {"model": self.model, "messages": messages, "tools": TOOLS, "temperature": 0}
         try:
-            resp = httpx.post(
-                f"{self.base_url}/chat/completions",
-                json=body,
-                headers=headers,
-                timeout=self.timeout_s,
-            )
-        except httpx.TimeoutException as exc:
-            raise ModelUnavailable(
-                f"the model endpoint timed out after {self.timeout_s:g} s"
-            ) from exc
-        except httpx.HTTPError as exc:
-            raise ModelUnavailable(
-                f"the model endpoint could not be reached ({type(exc).__name__})"
-            ) from exc
-        if resp.status_code != 200:
-            raise ModelUnavailable(f"the model endpoint answered HTTP {resp.status_code}")
-        try:
-            return resp.json()["choices"][0]["message"]
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise ModelUnavailable(
-                "the model endpoint sent an answer that could not be read"
-            ) from exc
+            result = self._client.chat.completions.create(
+                model=self.model, messages=messages, tools=TOOLS, temperature=0)
+        except Exception as exc:  # every SDK error, and an answer it could not decode
+            raise ModelUnavailable(_reason(exc, self.timeout_s)) from exc
+        choices = getattr(result, "choices", None)
+        message = getattr(choices[0], "message", None) if choices else None
+        if message is None:
+            raise ModelUnavailable("the model endpoint sent an answer that could not be read")
+        calls = [{"id": c.id, "type": "function",
+                  "function": {"name": c.function.name, "arguments": c.function.arguments}}
+                 for c in (getattr(message, "tool_calls", None) or [])]
+        return {"content": message.content, "tool_calls": calls}
 
     def _messages(self, j: Journey, event: str | None) -> list[dict[str, Any]]:
         state = {

@@ -34,6 +34,7 @@ def make_agent(settings: AppSettings):
             settings.model_name,
             settings.model_api_key,
             settings.model_timeout_s,
+            settings.model_max_retries,
         )
     return ReferenceAgent()
 

@@ -66,7 +66,7 @@ class AppSettings(BaseModel):
     only from explicit options (``--fault``): a stray ``CLAIMS_APP_FAULTS`` is refused, so an
     inherited variable can never turn a clean run into a defect run."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)  # secrets in inputs
 
     mongo_uri: str = Field("mongodb://127.0.0.1:27017/", description="MongoDB URI.")
     database: str = Field("claims", description="MongoDB database name.")
@@ -84,8 +84,20 @@ class AppSettings(BaseModel):
     model_name: str | None = Field(None, description="Model name sent to the endpoint.")
     model_api_key: str | None = Field(None, description="API key for the model endpoint.")
     model_timeout_s: float = Field(60.0, gt=0, description="Timeout of one model request.")
+    model_max_retries: int = Field(
+        2, ge=0, description="Client retries of a model request (429, 5xx, timeouts).")
     max_upload_bytes: int = Field(5 * 1024 * 1024, gt=0, description="Largest accepted upload.")
     claim_prefix: str = Field("NWF", description="Claim number prefix, e.g. NWF-2026-000123.")
+
+    @field_validator("model_base_url")
+    @classmethod
+    def _no_credentials_in_url(cls, v: str | None) -> str | None:
+        from urllib.parse import urlsplit
+
+        if v and (urlsplit(v).username is not None or urlsplit(v).password is not None):
+            raise ValueError("the model base URL carries credentials (user:password@); remove "
+                             "them and give the key as model_api_key")
+        return v
 
     @field_validator("faults")
     @classmethod

@@ -8,9 +8,11 @@ from ._acceptance import AcceptanceGate, acceptance_gate, evaluate_acceptance
 from ._blind_agreement import agreement, import_blind_reviews, load_agreement
 from ._blind_export import audit_export, export_blind_review, forbidden_values
 from ._compare import (
+    FidelityGate,
     GateResult,
     PackGate,
     compare,
+    fidelity_gate,
     gate,
     load_summary,
     run_label,
@@ -42,6 +44,7 @@ __all__ = [
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
     "AcceptanceGate",
+    "FidelityGate",
     "GateResult",
     "PackContext",
     "PackGate",
@@ -58,6 +61,7 @@ __all__ = [
     "evaluate_acceptance",
     "export_blind_review",
     "forbidden_values",
+    "fidelity_gate",
     "gate",
     "import_blind_reviews",
     "load_acceptance",

@@ -1,4 +1,5 @@
-"""Paired comparison of two scored runs, and the pass^k gate with its JUnit XML."""
+"""Paired comparison of two scored runs, and the gates (pass^k, simulator fidelity) with
+their JUnit XML."""
 
 from __future__ import annotations
 
@@ -127,6 +128,32 @@ def gate(summary: RunSummary, min_pass_hat_k: float, k: int) -> GateResult:
                       f"floor {min_pass_hat_k}{label}", packs)
 
 
+@dataclass
+class FidelityGate:
+    """The simulated customer's fidelity, for the gate: ok unless strict with a suspect."""
+
+    ok: bool
+    strict: bool
+    message: str
+
+
+def fidelity_gate(summary: RunSummary, strict: bool = False) -> FidelityGate:
+    """The run's simulator-suspect trials, always shown; under strict fidelity (``strict`` or
+    a summary scored strict) any of them fails the gate."""
+    f = summary.fidelity
+    strict = strict or f.strict
+    ok = not (strict and f.suspect_trials)
+    line = (f"simulator fidelity ({'strict' if strict else 'not strict'}): "
+            f"{f.suspect_trials} simulator-suspect trial(s) kept out of the rates")
+    if f.findings_by_rule:
+        line += " (" + ", ".join(f"{k} {v}" for k, v in f.findings_by_rule.items()) + ")"
+    if f.not_audited_trials:
+        line += f"; {f.not_audited_trials} trial(s) not audited"
+    if not ok:
+        line += "; the run is not valid under strict fidelity"
+    return FidelityGate(ok, strict, line)
+
+
 def run_label(summary: RunSummary) -> str:
     """' SELF-TEST; FAULTS a, b; no reset' for a run that is not an ordinary one, else ''."""
     parts = ["SELF-TEST"] if summary.self_test else []
@@ -156,9 +183,11 @@ def _suite(suites: ET.Element, name: str, cases: int, failures: int,
 
 
 def write_junit(result: GateResult | None, summary: RunSummary, path: Path | str,
-                acceptance: AcceptanceReport | None = None) -> Path:
+                acceptance: AcceptanceReport | None = None,
+                fidelity: FidelityGate | None = None) -> Path:
     """A testsuite for the pass^k gate (one testcase per scorable pack) and, when given, one
-    for the acceptance criteria (one testcase per criterion)."""
+    for the acceptance criteria (one testcase per criterion) and one for the simulated
+    customer's fidelity (one testcase, failing only under strict fidelity)."""
     name = f"claims-harness {summary.run_id}{run_label(summary)}"
     common = (("self_test", summary.self_test), ("faults", " ".join(summary.faults)),
               ("labels", ", ".join(summary.labels)),
@@ -180,6 +209,11 @@ def write_junit(result: GateResult | None, summary: RunSummary, path: Path | str
             _case(suite, f"acceptance.{summary.run_id}", c.name, c.status == "met",
                   f"{c.status.replace('_', ' ')} ({c.threshold}): {c.explanation}",
                   "acceptance")
+    if fidelity is not None:
+        suite = _suite(suites, f"{name} simulator fidelity", 1, int(not fidelity.ok),
+                       (("strict", fidelity.strict), *common))
+        _case(suite, f"fidelity.{summary.run_id}", "simulator-fidelity", fidelity.ok,
+              fidelity.message, "fidelity")
     ET.indent(suites)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,7 @@ FACT_KINDS: dict[str, str] = {
     "police_reference": "code",
 }
 
-_MONTHS = {
+MONTHS = {
     m: i
     for i, names in enumerate(
         [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
@@ -83,11 +83,11 @@ def parse_date(value: object) -> dt.date | None:
         if m:  # day first (UK)
             return dt.date(int(m[3]), int(m[2]), int(m[1]))
         m = re.search(r"(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+),?\s+(\d{4})", text)
-        if m and m[2] in _MONTHS:
-            return dt.date(int(m[3]), _MONTHS[m[2]], int(m[1]))
+        if m and m[2] in MONTHS:
+            return dt.date(int(m[3]), MONTHS[m[2]], int(m[1]))
         m = re.search(r"([a-z]+)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", text)
-        if m and m[1] in _MONTHS:
-            return dt.date(int(m[3]), _MONTHS[m[1]], int(m[2]))
+        if m and m[1] in MONTHS:
+            return dt.date(int(m[3]), MONTHS[m[1]], int(m[2]))
     except ValueError:
         return None
     return None

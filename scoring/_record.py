@@ -12,11 +12,11 @@ import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from corpus.errors import PackError, RunRecordError
+from corpus.errors import HarnessError, PackError, RunRecordError
 from corpus.formats import (
     ACCEPTANCE_FILE,
     STATUS_CATEGORY,
@@ -278,11 +278,13 @@ def load_labels(corpus_root: Path, pack_id: str) -> Labels:
 @dataclass(frozen=True)
 class PackContext:
     """What the scorer knows of a pack besides its labels: the fact keys its customer knows
-    (``input/facts.json``; None when the pack has none) and the identifiers of the other
-    customer the baseline seeds beside it (empty when it seeds none)."""
+    (``input/facts.json``; None when the pack has none), the identifiers of the other
+    customer the baseline seeds beside it (empty when it seeds none), and the pack's customer
+    view, which the fidelity audit reads (None when the customer files cannot be read)."""
 
     known_facts: frozenset[str] | None = None
     other_customer: dict[str, str] = field(default_factory=dict)
+    view: Any = None  # corpus.CustomerView for the fidelity audit; None: not readable
 
 
 def load_other_customer(corpus_root: Path) -> dict[str, str]:
@@ -300,7 +302,18 @@ def load_pack_context(corpus_root: Path, pack_id: str,
     known = (frozenset(f.key for f in parse_model(Facts, path, error=PackError,
                                                   pack=pack_id).facts)
              if path.exists() else None)
-    return PackContext(known_facts=known, other_customer=dict(other_customer or {}))
+    return PackContext(known_facts=known, other_customer=dict(other_customer or {}),
+                       view=_customer_view(Path(corpus_root) / pack_id))
+
+
+def _customer_view(pack_dir: Path) -> Any:
+    """The pack's customer view; None when its customer files cannot be read."""
+    import corpus
+
+    try:
+        return corpus.load_customer_view(pack_dir)
+    except HarnessError:
+        return None
 
 
 def load_acceptance(corpus_root: Path) -> tuple[AcceptanceConfig, str]:

@@ -18,7 +18,13 @@ from corpus.formats import JourneyEvent, RunRecord, RunSummary, Sheet, StaffRead
 
 from ._blind_agreement import load_agreement
 from ._compare import load_summary
-from ._record import HUMAN_FILE, SHEET_FILE, load_events, load_run_record, parse_model
+from ._record import (
+    HUMAN_FILE,
+    SHEET_FILE,
+    load_events,
+    load_run_record,
+    parse_model,
+)
 from ._summary import load_sheets
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -44,19 +50,7 @@ def _rel(target: Path, start: Path) -> str:
 
 
 def _action_text(ev: JourneyEvent) -> str | None:
-    a = ev.action
-    if a is None:
-        return None
-    if a.kind == "say":
-        return a.text or ""
-    if a.kind == "click":
-        return f"[clicked “{a.label}”]"
-    if a.kind == "upload":
-        return f"[uploaded {a.file}]"
-    if a.kind == "sign_in":
-        return "[signed in]"
-    last = f"{a.text} " if a.text else ""
-    return f"{last}[ended: {a.reason or 'done'}]"
+    return ev.action.describe() if ev.action is not None else None
 
 
 def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import statistics
+from typing import Any
 
 from corpus.formats import (
     COMPONENTS,
     UNSCORABLE,
     ComponentResult,
+    ErrorCategory,
+    FidelityAudit,
     HumanVerdicts,
     Labels,
     Sheet,
@@ -27,6 +30,7 @@ from ._journey_checks import analyse_events, check_journey, check_waiting_list, 
 from ._privacy_checks import check_privacy
 from ._record import HUMAN_FILE, PackContext, TrialRecord
 from ._state_checks import check_assertions, check_state
+from .fidelity import audit_trial, not_audited
 
 SCORED = ("pass", "fail")
 
@@ -95,18 +99,33 @@ def _numbers(rec: TrialRecord, components: list[ComponentResult]) -> TrialFacts:
     )
 
 
+def _fidelity(record: TrialRecord, view: Any) -> FidelityAudit:
+    if view is None:
+        return not_audited("the pack's customer view could not be read: the customer's "
+                           "messages were not audited")
+    return audit_trial(record.events, view)
+
+
 def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None = None,
                 pack: PackContext | None = None) -> Sheet:
-    """Score one trial against its pack's oracle (``pack``: the facts its customer knows and
-    the other customer seeded beside it). Pure: reads nothing, writes nothing."""
+    """Score one trial against its pack's oracle (``pack``: the facts its customer knows,
+    the other customer seeded beside it, and its customer view), and audit its customer
+    against that view (None: not audited). Pure: reads nothing, writes nothing.
+
+    A trial whose customer broke a behaviour rule is ``simulator_suspect``: its components
+    are scored and shown, but it is not scorable and stays out of the agent's rates.
+    """
     pack = pack or PackContext()
-    scorable = record.error_category in ("none", "agent_failure")
-    components = (_checks(record, labels, human, pack) if scorable
+    fidelity = _fidelity(record, pack.view)
+    by_status = record.error_category in ("none", "agent_failure")
+    suspect = bool(fidelity.findings)
+    scorable = by_status and not suspect
+    components = (_checks(record, labels, human, pack) if by_status
                   else _not_scored(record, labels, pack))
     scored = [c for c in components if c.status in SCORED]
     failed = [c for c in scored if c.status == "fail"]
     modes = sorted({m for c in components for m in c.failure_modes})
-    if not scorable:
+    if not by_status:
         success = None
         explanation = components[0].explanation if components else record.status.value
     elif not scored:
@@ -121,6 +140,12 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
             tail = (" (" + ", ".join(f"{c.name} {c.status}" for c in others) + ")"
                     if others else "")
             explanation = f"all {len(scored)} scored components passed{tail}"
+    category = record.error_category
+    if by_status and suspect:
+        first = fidelity.findings[0]
+        explanation = (f"simulator suspect, kept out of the rates: {first.rule} at step "
+                       f"{first.step}: {first.evidence} (as scored: {explanation})")
+        success, category = None, ErrorCategory.SIMULATOR_SUSPECT.value
     return Sheet(
         run_id=record.run_id,
         pack_id=record.pack_id,
@@ -128,7 +153,7 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         path=record.path,
         self_test=record.self_test,
         trial_status=record.status.value,
-        error_category=record.error_category,
+        error_category=category,
         scorable=scorable,
         damage=list(record.damage) if record.error_category == UNSCORABLE else [],
         success=success,
@@ -143,4 +168,6 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         failure_modes=modes,
         numbers=_numbers(record, components),
         human_file=HUMAN_FILE if human is not None else None,
+        simulator_suspect=suspect,
+        fidelity=fidelity,
     )

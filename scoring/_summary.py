@@ -12,7 +12,15 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from corpus.errors import RunRecordError
-from corpus.formats import UNSCORABLE, AcceptanceConfig, Labels, RunRecord, RunSummary, Sheet
+from corpus.formats import (
+    UNSCORABLE,
+    AcceptanceConfig,
+    ErrorCategory,
+    Labels,
+    RunRecord,
+    RunSummary,
+    Sheet,
+)
 from corpus.formats.sheet import (
     ComponentCounts,
     InfraError,
@@ -49,6 +57,7 @@ from ._stats import (
     pass_at_k,
     pass_hat_k,
 )
+from .fidelity import fidelity_summary
 
 _SERIAL = itertools.count()
 
@@ -77,8 +86,12 @@ def corpus_root_of(run: RunRecord, run_dir: Path, corpus_root: Path | None) -> P
 
 
 def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
-              seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> RunSummary:
-    """Score a run folder. Writes only ``sheet.json`` per trial and ``summary.json``."""
+              seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
+              strict_fidelity: bool = False) -> RunSummary:
+    """Score a run folder. Writes only ``sheet.json`` per trial and ``summary.json``.
+
+    ``strict_fidelity``: any fidelity finding makes the run invalid (for CI).
+    """
     run_dir = Path(run_dir)
     run = load_run_record(run_dir)
     root = corpus_root_of(run, run_dir, Path(corpus_root) if corpus_root else None)
@@ -106,7 +119,7 @@ def score_run(run_dir: Path | str, corpus_root: Path | str | None = None, *,
             write_json_atomic(tdir / SHEET_FILE, sheet)
         sheets.append(sheet)
     summary = summarise(run, sheets, seed=seed, resamples=resamples, acceptance=acceptance,
-                        acceptance_source=source)
+                        acceptance_source=source, strict_fidelity=strict_fidelity)
     write_json_atomic(run_dir / SUMMARY_FILE, summary)
     return summary
 
@@ -209,7 +222,8 @@ def run_faults(run: RunRecord) -> list[str]:
 
 def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
               resamples: int = DEFAULT_RESAMPLES, acceptance: AcceptanceConfig | None = None,
-              acceptance_source: str = "defaults from the standard") -> RunSummary:
+              acceptance_source: str = "defaults from the standard",
+              strict_fidelity: bool = False) -> RunSummary:
     """Statistics over the sheets of one run (pure); ``acceptance``: the thresholds of
     acceptance.toml (default: the standard's)."""
     by_pack: dict[str, list[Sheet]] = defaultdict(list)
@@ -228,17 +242,22 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
     for s in sheets:
         for c in s.components:
             counts = components[c.name]
-            attr = {"pass": "passed", "fail": "failed"}.get(c.status, c.status)
+            status = c.status if s.scorable else "not_scored"  # suspect trials: shown only
+            attr = {"pass": "passed", "fail": "failed"}.get(status, status)
             setattr(counts, attr, getattr(counts, attr) + 1)
     unscored = [InfraError(pack_id=s.pack_id, trial=s.trial, path=s.path,
                            status=s.trial_status, category=s.error_category,
                            detail="; ".join(s.damage) if s.damage else s.explanation)
                 for s in sheets if not s.scorable]
-    errors = [e for e in unscored if e.category not in ("not_implemented", UNSCORABLE)]
+    # not implemented, damaged and simulator-suspect trials are shown apart, not as errors
+    shown_elsewhere = ("not_implemented", UNSCORABLE, ErrorCategory.SIMULATOR_SUSPECT.value)
+    errors = [e for e in unscored if e.category not in shown_elsewhere]
     damaged = [e for e in unscored if e.category == UNSCORABLE]
     durations = [s.numbers.duration_s for s in sheets if s.numbers.duration_s is not None]
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     customer = run.customer.kind + (f" {run.customer.model}" if run.customer.model else "")
+    if run.customer.prompt_view == "wide":
+        customer += " [wide prompt view]"
     return RunSummary(
         run_id=run.run_id, self_test=run.self_test, labels=list(run.labels),
         corpus_version=run.corpus.version,
@@ -263,4 +282,5 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
         total_cost_usd=sum(costs) if costs else None,
         acceptance=evaluate_acceptance(sheets, acceptance or AcceptanceConfig(),
                                        acceptance_source, seed=seed, resamples=resamples),
+        fidelity=fidelity_summary(sheets, strict_fidelity),
     )

@@ -101,3 +101,16 @@ def test_no_trial_shows_the_other_customer(reference_run: Path) -> None:
         _, _, sheet = _trial(reference_run, pack_id)
         privacy = next(c for c in sheet.components if c.name == "privacy")
         assert privacy.status == "pass" and privacy.details["responses"] > 0, privacy
+
+
+def test_the_scripted_customer_keeps_every_fidelity_rule_across_the_corpus(
+        reference_run: Path) -> None:
+    """The fidelity audit finds nothing in any message or action of the scripted customer."""
+    audited = 0
+    for pack_id in PACK_IDS:
+        _, _, sheet = _trial(reference_run, pack_id)
+        assert sheet.fidelity is not None and sheet.fidelity.audited, pack_id
+        assert sheet.fidelity.findings == [], (pack_id, sheet.fidelity.findings)
+        assert not sheet.simulator_suspect
+        audited += sheet.fidelity.messages + sheet.fidelity.actions
+    assert audited >= 8 * len(PACK_IDS)  # the audit looked at every step

@@ -70,13 +70,17 @@ from .run import (
     TrialStatus,
 )
 from .scene import PhotoRecipe, Scene
+from .screens import SCREENS_FORMAT_VERSION, PanelScreens
 from .sheet import (
     COMPONENTS,
     FAILURE_MODES,
+    FIDELITY_RULES,
     SHEET_FORMAT_VERSION,
     UNSCORABLE,
     Comparison,
     ComponentResult,
+    FidelityAudit,
+    FidelityFinding,
     HumanVerdict,
     HumanVerdicts,
     RunSummary,
@@ -112,6 +116,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "handler-review.schema.json": HandlerReview,
     "blind-review-agreement.schema.json": BlindReviewAgreement,
     "defect-panel.schema.json": DefectPanel,
+    "panel-screens.schema.json": PanelScreens,
 }
 
 __all__ = [
@@ -130,9 +135,11 @@ __all__ = [
     "OtherCustomer",
     "COMPONENTS",
     "FAILURE_MODES",
+    "FIDELITY_RULES",
     "SHEET_FORMAT_VERSION",
     "PACK_FORMAT_VERSION",
     "PACK_ID_PATTERN",
+    "SCREENS_FORMAT_VERSION",
     "REASON_CODES",
     "RUN_FORMAT_VERSION",
     "SCHEMAS",
@@ -154,6 +161,8 @@ __all__ = [
     "ExpectedEndState",
     "Fact",
     "Facts",
+    "FidelityAudit",
+    "FidelityFinding",
     "HumanVerdict",
     "HumanVerdicts",
     "JourneyEvent",
@@ -165,6 +174,7 @@ __all__ = [
     "Material",
     "Materials",
     "MessageStyle",
+    "PanelScreens",
     "Persona",
     "PhotoRecipe",
     "Provenance",

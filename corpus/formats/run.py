@@ -35,7 +35,11 @@ class TrialStatus(StrEnum):
 
 
 class ErrorCategory(StrEnum):
-    """Whose failure a trial's outcome is. Infrastructure errors stay out of the rates."""
+    """Whose failure a trial's outcome is. Everything but NONE and AGENT stays out of the rates.
+
+    ``SIMULATOR_SUSPECT`` is never a trial status: the scorer gives it to a trial whose
+    customer broke a behaviour rule (the fidelity audit, docs/scoring.md).
+    """
 
     NONE = "none"
     AGENT = "agent_failure"
@@ -43,6 +47,7 @@ class ErrorCategory(StrEnum):
     SIMULATOR = "simulator_error"
     HARNESS = "harness_error"
     NOT_IMPLEMENTED = "not_implemented"  # shown, never counted
+    SIMULATOR_SUSPECT = "simulator_suspect"
 
 
 STATUS_CATEGORY: dict[TrialStatus, ErrorCategory] = {
@@ -73,6 +78,24 @@ StopReason = Literal[
 LABEL_SELF_TEST = "self-test"
 LABEL_NO_RESET = "no reset"
 LABEL_RUNTIME_NOT_REPORTED = "runtime not reported"
+
+
+SimulatorErrorKind = Literal[
+    "rate_limit",        # HTTP 429 after the client's retries
+    "timeout",           # no answer within the timeout, after the client's retries
+    "server",            # HTTP 5xx after the client's retries
+    "connection",        # the endpoint could not be reached
+    "request_rejected",  # any other HTTP 4xx (key, model name, request shape)
+    "malformed_output",  # an answer that is not one usable customer action
+]
+PromptView = Literal["screen", "wide"]
+ResponseFormatMode = Literal["auto", "json_schema", "json_object", "off"]
+
+
+class TokenUsage(Strict):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
 
 
 class HarnessInfo(Strict):
@@ -108,11 +131,29 @@ class ProductInfo(Strict):
 
 
 class CustomerInfo(Strict):
+    """The simulated customer of a run and every setting that shapes its answers."""
+
     kind: Literal["scripted", "llm"]
     model: str | None = None
-    endpoint_host: str | None = Field(None, description="Host only; never the key.")
+    endpoint_host: str | None = Field(
+        None, description="Host and port only; never the key, a path or any userinfo.")
     temperature: float | None = None
     seed: int | None = None
+    max_tokens: int | None = Field(None, description="Most completion tokens per answer.")
+    timeout_s: float | None = Field(None, description="Timeout of one model request.")
+    max_retries: int | None = Field(
+        None, description="Transport retries of the client (429, 5xx, timeouts, connection).")
+    malformed_retries: int | None = Field(
+        None, description="Times an unusable answer is asked again before giving up.")
+    response_format: ResponseFormatMode | None = Field(
+        None, description="Structured output: auto (JSON schema, falling back to none when "
+        "the endpoint refuses it), json_schema, json_object or off.")
+    prompt_view: PromptView | None = Field(
+        None, description="What of the screen the customer model sees: 'screen' (the "
+        "standard: latest reply, cards and dialogs needing action, action labels) or 'wide' "
+        "(also the whole conversation and every panel; labelled in every report).")
+    price_prompt_per_mtok: float | None = Field(None, description="USD per million tokens.")
+    price_completion_per_mtok: float | None = Field(None, description="USD per million tokens.")
 
 
 class LaneInfo(Strict):
@@ -133,6 +174,9 @@ class TrialEntry(Strict):
     ended_at: str | None = None
     duration_s: float | None = None
     path: str = Field(description="Trial folder relative to the run folder.")
+    tokens: TokenUsage = Field(default_factory=TokenUsage,
+                               description="Customer-model tokens of the trial.")
+    cost_usd: float | None = Field(None, description="Customer-model cost of the trial.")
 
 
 class RunRecord(Strict):
@@ -182,6 +226,20 @@ class CustomerAction(Strict):
     file: str | None = Field(None, description="Material file name ('upload').")
     reason: str | None = Field(None, description="Why the customer ended ('done').")
 
+    def describe(self) -> str:
+        """What the customer did, in one line: the message it typed, else the action in
+        brackets ("[clicked: Yes]", "[uploaded: quote.pdf]", "[signed in]", "[ended: ...]")."""
+        if self.kind == "say":
+            return self.text or ""
+        if self.kind == "click":
+            return f"[clicked: {self.label}]"
+        if self.kind == "upload":
+            return f"[uploaded: {self.file}]"
+        if self.kind == "sign_in":
+            return "[signed in]"
+        last = f"{self.text} " if self.text else ""
+        return f"{last}[ended: {self.reason or 'no reason given'}]"
+
 
 class Timings(Strict):
     reply_wait_s: float | None = Field(None, description="Waiting for the product's reply.")
@@ -205,24 +263,24 @@ class JourneyEvent(Strict):
     note: str = ""
 
 
-class TokenUsage(Strict):
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    total_tokens: int = 0
-
-
 class CustomerModelCall(Strict):
     """One line of customer-model.jsonl."""
 
     version: str = Field(RUN_FORMAT_VERSION)
     step: int
-    attempt: int = Field(ge=1)
+    attempt: int = Field(ge=1, description="1, then one more for each re-ask after an "
+                         "unusable answer (transport retries are in http_statuses).")
     ts: str
     request: dict[str, Any] = Field(description="Request body sent (messages, model, params).")
     reply: str | None = Field(None, description="Raw reply text.")
     action: CustomerAction | None = None
-    error: str | None = None
-    status_code: int | None = None
+    error: str | None = Field(None, description="What went wrong; never holds the API key.")
+    error_kind: SimulatorErrorKind | None = None
+    status_code: int | None = Field(None, description="HTTP status of the last attempt.")
+    http_statuses: list[int | None] = Field(
+        default_factory=list, description="One per HTTP attempt the client made for this "
+        "call, retries included; null when no answer came (timeout, connection).")
+    response_format: str | None = Field(None, description="Structured-output mode used.")
     usage: TokenUsage = Field(default_factory=TokenUsage)
     cost_usd: float | None = None
     latency_s: float | None = None

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import Field, field_validator
 
@@ -75,6 +75,18 @@ FAILURE_MODES: tuple[str, ...] = (
 )
 
 
+# Every rule of the fidelity audit of the simulated customer (docs/scoring.md, "Fidelity").
+FidelityRule = Literal[
+    "invented",            # a specific value in no source the customer has
+    "volunteered",         # a fact given before the agent asked for it
+    "unrequested_upload",  # a file nobody asked for
+    "hinting",             # steering or correcting the agent
+    "out_of_character",    # talking about being a model, prompts, tests, JSON
+    "premature_give_up",   # ending while the screen asked something it could answer
+]
+FIDELITY_RULES: tuple[str, ...] = get_args(FidelityRule)
+
+
 def _known_modes(v: list[str]) -> list[str]:
     unknown = [m for m in v if m not in FAILURE_MODES]
     if unknown:
@@ -136,6 +148,27 @@ class TrialFacts(Strict):
         "None when it cannot be told (the waiting list is not shown and nothing else says so).")
 
 
+class FidelityFinding(Strict):
+    """One customer message or action that broke a behaviour rule of the simulated customer."""
+
+    rule: FidelityRule
+    step: int = Field(ge=0, description="Journey step of the message or action.")
+    message: str = Field(description="What the customer sent or did, as recorded.")
+    evidence: str = Field(description="One line: what broke the rule.")
+    value: str | None = Field(None, description="The value at fault, when there is one.")
+
+
+class FidelityAudit(Strict):
+    """The fidelity audit of one trial's customer: every message and action, by rule."""
+
+    audited: bool = Field(description="False when the record or the pack's customer view "
+                          "could not be read; the note says why.")
+    note: str = ""
+    messages: int = Field(0, description="Customer messages audited (the first is the pack's).")
+    actions: int = Field(0, description="Customer actions audited (clicks, uploads, ...).")
+    findings: list[FidelityFinding] = Field(default_factory=list)
+
+
 class Sheet(Strict):
     """sheet.json — the scoring sheet of one trial."""
 
@@ -150,7 +183,8 @@ class Sheet(Strict):
         description="ErrorCategory of the trial status, or 'unscorable' when the record is "
         "damaged (see damage).")
     scorable: bool = Field(
-        description="False for product, simulator and harness errors and damaged records.")
+        description="False for product, simulator and harness errors, damaged records and "
+        "simulator-suspect trials.")
     damage: list[str] = Field(
         default_factory=list,
         description="What is wrong with the trial's record (file missing, empty, cut short, "
@@ -170,6 +204,10 @@ class Sheet(Strict):
     failure_modes: list[str] = Field(default_factory=list)
     numbers: TrialFacts = Field(default_factory=TrialFacts)
     human_file: str | None = Field(None, description="human.json used, relative to the trial.")
+    simulator_suspect: bool = Field(
+        False, description="The fidelity audit found the customer at fault: the trial is "
+        "shown but kept out of the agent's rates.")
+    fidelity: FidelityAudit | None = Field(None, description="The customer's fidelity audit.")
 
     @field_validator("failure_modes")
     @classmethod
@@ -219,7 +257,8 @@ class PackSummary(Strict):
     c: int = Field(description="Successful scorable trials.")
     success_rate: float | None = Field(None, description="c / n; None when n = 0.")
     errors: dict[str, int] = Field(
-        default_factory=dict, description="Infrastructure errors by category (not in rates)."
+        default_factory=dict, description="Trials kept out of the rates, by category: "
+        "infrastructure errors and simulator_suspect."
     )
     k_stats: list[KStat] = Field(default_factory=list, description="For k = 1..n.")
     mean_duration_s: float | None = None
@@ -288,6 +327,28 @@ class InfraError(Strict):
     detail: str = ""
 
 
+class SuspectTrial(Strict):
+    pack_id: str
+    trial: int
+    path: str
+    rules: list[str] = Field(description="Fidelity rules broken, each once.")
+    first: str = Field(description="The first finding, in one line.")
+
+
+class FidelitySummary(Strict):
+    """The fidelity audit over a run: how far the simulated customer can be trusted."""
+
+    strict: bool = Field(False, description="Scored with strict fidelity: any finding makes "
+                         "the run invalid.")
+    valid: bool = Field(True, description="False only under strict fidelity with a finding.")
+    audited_trials: int = 0
+    not_audited_trials: int = 0
+    suspect_trials: int = Field(0, description="Trials with a finding (not in the rates).")
+    findings_by_rule: dict[str, int] = Field(default_factory=dict)
+    suspects: list[SuspectTrial] = Field(default_factory=list)
+    explanation: str = ""
+
+
 class RunSummary(Strict):
     """summary.json — statistics over a scored run."""
 
@@ -302,7 +363,8 @@ class RunSummary(Strict):
     faults: list[str] = Field(
         default_factory=list, description="Fault switches the product reported as on: a "
         "defect run, never a clean one.")
-    customer: str = Field(description="Customer kind and model, e.g. 'llm gpt-x' or 'scripted'.")
+    customer: str = Field(description="Customer kind and model, e.g. 'llm gpt-x' or 'scripted'; "
+                          "a wide prompt view is named in it.")
     trials: int
     scorable_trials: int
     successes: int
@@ -332,6 +394,7 @@ class RunSummary(Strict):
     acceptance: AcceptanceReport | None = Field(
         None, description="The business's acceptance criteria (acceptance.toml) against this "
         "run.")
+    fidelity: FidelitySummary = Field(default_factory=FidelitySummary)
 
 
 # --------------------------------------------------------------------------- comparison

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ._action import action_schema, parse_action
 from ._base import Customer, CustomerContext, material_availability
-from ._llm import LlmCustomer, LlmSettings, parse_action
+from ._endpoint import ENV_PREFIX, SDK_ENV, EndpointError, LlmSettings
+from ._llm import LlmCustomer
 from ._match import Synonyms
 from ._scripted import ScriptedCustomer
 
@@ -32,6 +34,7 @@ def make_customer(
             llm,
             guard=corpus.LeakGuard.for_runtime(pack_dir),
             build_messages=corpus.build_customer_messages,
+            build_repair=corpus.build_repair_messages,
         )
     from corpus.errors import SimulatorError
 
@@ -41,12 +44,16 @@ def make_customer(
 
 
 __all__ = [
+    "ENV_PREFIX",
+    "SDK_ENV",
     "Customer",
     "CustomerContext",
+    "EndpointError",
     "LlmCustomer",
     "LlmSettings",
     "ScriptedCustomer",
     "Synonyms",
+    "action_schema",
     "make_customer",
     "material_availability",
     "parse_action",

@@ -21,6 +21,7 @@ class CustomerContext:
     later_files: list[str] = field(default_factory=list)
     uploaded: list[str] = field(default_factory=list)
     signed_in: bool = False
+    can_attach: bool = True  # the product has an attach-file control
     record_call: Callable[[CustomerModelCall], None] = lambda call: None
 
 

@@ -1,117 +1,26 @@
-"""The LLM customer: any OpenAI-compatible chat-completions endpoint.
+"""The LLM customer: any OpenAI-compatible chat-completions endpoint, through ``openai``.
 
-The prompt comes only from ``corpus.build_customer_messages`` (customer view + visible
-screen) and passes the runtime leak guard before it is sent. The reply must be one JSON
-``CustomerAction`` (a ```json fence is tolerated, nothing else). Malformed replies, 429, 5xx
-and timeouts are retried with exponential backoff up to a bound, then ``SimulatorError``.
+The prompt comes only from ``corpus.build_customer_messages`` (customer view + its own
+memory + the visible screen, in the run's prompt view) and passes the runtime leak guard
+before it is sent. The answer must be one ``CustomerAction`` (``_action``) that fits the
+screen. An unusable answer is asked again, with a note saying what was wrong, up to
+``malformed_retries`` times; transport failures are retried by the ``openai`` client alone
+(``_endpoint``). What cannot be recovered is a ``SimulatorError`` with its kind.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import os
-import re
-import time
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
-import httpx
 from pydantic import ValidationError
 
 from corpus.errors import SimulatorError
 from corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
-from corpus.formats.run import CustomerInfo, TokenUsage
 
+from ._action import exact_label, misfit, parse_action, schema_response_format
 from ._base import CustomerContext
-
-ENV_PREFIX = "CLAIMS_HARNESS_LLM_"
-_FENCE = re.compile(r"^```(?:json)?\s*\n(.*?)\n?```$", re.S)
-_RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
-
-
-@dataclass(frozen=True)
-class LlmSettings:
-    """Endpoint and sampling settings. ``api_key`` is only ever sent as a header."""
-
-    base_url: str
-    model: str
-    api_key: str = ""
-    temperature: float | None = None
-    seed: int | None = None
-    max_attempts: int = 4
-    backoff_s: float = 1.0
-    timeout_s: float = 60.0
-    price_prompt_per_mtok: float | None = None
-    price_completion_per_mtok: float | None = None
-
-    @classmethod
-    def from_options(cls, **options: Any) -> LlmSettings:
-        """Options given explicitly win; the rest come from CLAIMS_HARNESS_LLM_* variables."""
-        env = os.environ
-
-        def pick(name: str, cast: Any = str) -> Any:
-            value = options.get(name)
-            if value is None:
-                raw = env.get(ENV_PREFIX + name.upper())
-                value = cast(raw) if raw not in (None, "") else None
-            return value
-
-        base_url, model = pick("base_url"), pick("model")
-        if not base_url or not model:
-            missing = "base_url" if not base_url else "model"
-            raise SimulatorError(
-                "the llm customer needs an endpoint and a model "
-                f"(--llm-{missing.replace('_', '-')} or {ENV_PREFIX}{missing.upper()})",
-                field=missing,
-            )
-        extra = {
-            k: options[k]
-            for k in ("max_attempts", "backoff_s", "timeout_s", "price_prompt_per_mtok",
-                      "price_completion_per_mtok")
-            if options.get(k) is not None
-        }
-        return cls(
-            base_url=base_url,
-            model=model,
-            api_key=pick("api_key") or "",
-            temperature=pick("temperature", float),
-            seed=pick("seed", int),
-            **extra,
-        )
-
-    def info(self) -> CustomerInfo:
-        return CustomerInfo(
-            kind="llm",
-            model=self.model,
-            endpoint_host=urlsplit(self.base_url).netloc or None,
-            temperature=self.temperature,
-            seed=self.seed,
-        )
-
-    def cost(self, usage: TokenUsage) -> float | None:
-        if self.price_prompt_per_mtok is None or self.price_completion_per_mtok is None:
-            return None
-        return (usage.prompt_tokens * self.price_prompt_per_mtok
-                + usage.completion_tokens * self.price_completion_per_mtok) / 1_000_000
-
-
-def parse_action(text: str) -> CustomerAction:
-    """Strictly parse a model reply into a ``CustomerAction`` (raises ``ValueError``)."""
-    body = text.strip()
-    fenced = _FENCE.match(body)
-    if fenced:
-        body = fenced.group(1).strip()
-    data = json.loads(body)
-    if not isinstance(data, dict):
-        raise ValueError("the reply is not a JSON object")
-    action = CustomerAction.model_validate(data)
-    need = {"say": "text", "click": "label", "upload": "file"}.get(action.kind)
-    if need and not (getattr(action, need) or "").strip():
-        raise ValueError(f"a '{action.kind}' action needs '{need}'")
-    return action
+from ._endpoint import Endpoint, EndpointError, LlmSettings
 
 
 def _now() -> str:
@@ -121,89 +30,75 @@ def _now() -> str:
 class LlmCustomer:
     """A customer played by a chat model, deciding from its view and the screen only."""
 
-    def __init__(
-        self,
-        view: Any,
-        settings: LlmSettings,
-        *,
-        guard: Any,
-        build_messages: Any,
-        client: httpx.AsyncClient | None = None,
-    ) -> None:
+    def __init__(self, view: Any, settings: LlmSettings, *, guard: Any, build_messages: Any,
+                 build_repair: Any) -> None:
         self.view = view
         self.settings = settings
         self.info = settings.info()
         self._guard = guard
         self._build = build_messages
-        self._client = client or httpx.AsyncClient(timeout=settings.timeout_s)
+        self._repair = build_repair
+        self._endpoint = Endpoint(settings)
+        self._format = schema_response_format()
         self.retries = 0
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        await self._endpoint.aclose()
 
-    def _url(self) -> str:
-        base = self.settings.base_url.rstrip("/")
-        return base + ("/chat/completions" if base.endswith("/v1") else "/v1/chat/completions")
-
-    def request_body(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.settings.model, "messages": messages}
-        if self.settings.temperature is not None:
-            body["temperature"] = self.settings.temperature
-        if self.settings.seed is not None:
-            body["seed"] = self.settings.seed
-        return body
+    def messages(self, screen: ScreenReading, ctx: CustomerContext) -> list[dict[str, Any]]:
+        """The prompt for this screen, checked by the leak guard."""
+        messages = self._build(
+            self.view, screen, list(ctx.history), list(ctx.available_files),
+            list(ctx.later_files), uploaded=list(ctx.uploaded),
+            prompt_view=self.settings.prompt_view, can_attach=ctx.can_attach)
+        self._guard.check(messages)
+        return messages
 
     async def next_action(self, screen: ScreenReading, ctx: CustomerContext) -> CustomerAction:
-        messages = self._build(
-            self.view, screen, list(ctx.history), list(ctx.available_files), list(ctx.later_files)
-        )
-        self._guard.check(messages)
-        body = self.request_body(messages)
-        key = self.settings.api_key
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        last_error = "no attempt made"
-        for attempt in range(1, self.settings.max_attempts + 1):
+        messages = self.messages(screen, ctx)
+        attempts = 1 + self.settings.malformed_retries
+        problem = "no attempt made"
+        for attempt in range(1, attempts + 1):
             if attempt > 1:
                 self.retries += 1
-                await asyncio.sleep(self.settings.backoff_s * 2 ** (attempt - 2))
-            call = CustomerModelCall(step=ctx.step, attempt=attempt, ts=_now(), request=body)
-            started = time.monotonic()
+            body = self._endpoint.body(messages, self._format)
+            call = CustomerModelCall(step=ctx.step, attempt=attempt, ts=_now(), request=body,
+                                     response_format=self._endpoint.response_format)
             try:
-                resp = await self._client.post(self._url(), json=body, headers=headers)
-            except httpx.HTTPError as exc:
-                last_error = f"{type(exc).__name__}: {exc}"
-                call.error, call.latency_s = last_error, time.monotonic() - started
+                done = await self._endpoint.complete(body)
+            except EndpointError as exc:
+                self.retries += max(0, len(exc.statuses) - 1)
+                call.error, call.error_kind = exc.message, exc.kind  # type: ignore[assignment]
+                call.http_statuses, call.status_code = exc.statuses, exc.status_code
+                call.usage, call.cost_usd = exc.usage, self.settings.cost(exc.usage)
                 ctx.record_call(call)
+                if exc.kind != "malformed_output":
+                    raise SimulatorError(f"the customer model failed: {exc.kind}",
+                                         kind=exc.kind, step=ctx.step,
+                                         last_error=exc.message) from None
+                problem = exc.message
                 continue
-            call.latency_s = time.monotonic() - started
-            call.status_code = resp.status_code
-            if resp.status_code != 200:
-                last_error = f"HTTP {resp.status_code}"
-                call.error, call.reply = last_error, resp.text[:2000]
-                ctx.record_call(call)
-                if resp.status_code in _RETRY_STATUS:
-                    continue
-                break
+            self.retries += max(0, len(done.statuses) - 1)
+            call.request, call.response_format = done.body, self._endpoint.response_format
+            call.http_statuses = done.statuses
+            call.status_code = next((s for s in reversed(done.statuses) if s), None)
+            call.latency_s, call.usage = round(done.latency_s, 3), done.usage
+            call.cost_usd = self.settings.cost(done.usage)
+            call.reply = self._endpoint.scrub(done.text)
             try:
-                payload = resp.json()
-                usage = TokenUsage(**{k: int(v) for k, v in (payload.get("usage") or {}).items()
-                                      if k in TokenUsage.model_fields})
-                call.usage, call.cost_usd = usage, self.settings.cost(usage)
-                call.reply = payload["choices"][0]["message"]["content"]
-                call.action = parse_action(call.reply or "")
-            except (ValueError, KeyError, IndexError, TypeError, ValidationError) as exc:
-                last_error = f"malformed reply: {exc}".splitlines()[0][:300]
-                call.error = last_error
+                action = parse_action(done.text)
+                problem = misfit(action, screen, ctx) or ""
+            except (ValueError, ValidationError) as exc:
+                problem = f"not one customer action: {exc}".splitlines()[0][:300]
+            if not problem:
+                call.action = exact_label(action, screen)
                 ctx.record_call(call)
-                continue
-            if call.action.kind == "upload" and call.action.file not in ctx.available_files:
-                last_error = f"malformed reply: upload of a file not available: {call.action.file}"
-                call.error, call.action = last_error, None
-                ctx.record_call(call)
-                continue
+                return call.action
+            call.error, call.error_kind = f"malformed reply: {problem}", "malformed_output"
             ctx.record_call(call)
-            return call.action
+            repair = self._repair(call.reply or "", problem)
+            self._guard.check(repair[1:])  # the note; the model's own answer is not pack text
+            messages = [*messages, *repair]
         raise SimulatorError(
-            "the customer model gave no usable action", step=ctx.step,
-            attempts=self.settings.max_attempts, last_error=last_error,
-        )
+            "the customer model gave no usable action", kind="malformed_output",
+            step=ctx.step, attempts=attempts, last_error=self._endpoint.scrub(problem))

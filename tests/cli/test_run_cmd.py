@@ -100,7 +100,14 @@ def test_bad_options_are_refused(tmp_path):
     assert result.exit_code == 2 and "no such profile" in result.output
     result = runner.invoke(app, ["run", "--customer", "llm", "--runs-dir", str(tmp_path)],
                            env={"CLAIMS_HARNESS_LLM_BASE_URL": "", "CLAIMS_HARNESS_LLM_MODEL": ""})
-    assert result.exit_code == 2 and "endpoint and a model" in result.output
+    assert result.exit_code == 2 and "needs a model" in result.output
+    result = runner.invoke(app, ["run", "--customer", "llm", "--llm-model", "m",
+                                 "--llm-base-url", "https://me:pw-CANARY@llm.example/v1",
+                                 "--runs-dir", str(tmp_path)])
+    assert result.exit_code == 2 and "carries credentials" in result.output
+    assert "pw-CANARY" not in result.output
+    result = runner.invoke(app, ["run", "--prompt-view", "wide", "--runs-dir", str(tmp_path)])
+    assert result.exit_code != 0 and "--prompt-view" in result.output
 
 
 def test_faults_only_with_dev_and_only_known_ones(tmp_path):

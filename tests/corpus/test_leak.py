@@ -23,19 +23,21 @@ REPRESENTATIVE_SCREEN = ScreenReading(
 )
 
 
-def _messages(view: corpus.CustomerView) -> list[dict[str, str]]:
+def _messages(view: corpus.CustomerView, prompt_view: str = "screen") -> list[dict[str, str]]:
     now = [m.file for m in view.materials if m.availability == "at_start"]
     later = [m.file for m in view.materials if m.availability == "later"]
     history = [("customer", view.initial_message),
                ("agent", "I'm sorry to hear that. When did it happen?"),
                ("customer", view.facts[0].say)]
-    return corpus.build_customer_messages(view, REPRESENTATIVE_SCREEN, history, now, later)
+    return corpus.build_customer_messages(view, REPRESENTATIVE_SCREEN, history, now, later,
+                                          uploaded=now[:1], prompt_view=prompt_view)
 
 
+@pytest.mark.parametrize("prompt_view", corpus.PROMPT_VIEWS)
 @pytest.mark.parametrize("pack_dir", corpus.list_packs(PACKS), ids=lambda p: p.name)
-def test_no_leak_in_any_pack_prompt(pack_dir: Path) -> None:
+def test_no_leak_in_any_pack_prompt(pack_dir: Path, prompt_view: str) -> None:
     view = corpus.load_customer_view(pack_dir)
-    messages = _messages(view)
+    messages = _messages(view, prompt_view)
     audit = corpus.LeakGuard.for_audit(pack_dir)
     assert audit.find(messages) == []
     corpus.LeakGuard.for_runtime(pack_dir).check(messages)

@@ -15,7 +15,7 @@ from corpus import load_labels
 from corpus.formats import JourneyEvent, RunRecord, StaffReading, StateDump, TrialResult
 
 from .conftest import PACKS, copy_corpus, edit_json, profile_for, run_packs, start_env
-from .fake_openai import FakeOpenAI, completion
+from .fake_openai import FakeOpenAI
 from .har_check import check_har
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -122,29 +122,34 @@ def test_anonymous_then_sign_in_signs_in_when_asked(dev_env, tmp_path):
         assert PASSWORD_CANARY not in path.read_text(encoding="utf-8", errors="replace"), path
 
 
-def test_llm_customer_failures_become_simulator_errors(dev_env, tmp_path):
+def _llm_run(dev_env, tmp_path: Path, server: FakeOpenAI, run_id: str, **settings):
+    """CTL-M-001 once with the llm customer on ``server``; (record, trial folder, result)."""
     from harness.customers import LlmSettings
 
-    with FakeOpenAI() as server:
-        server.queue(429, {"error": "slow down"})
-        server.queue(500, {"error": "boom"})
-        server.queue(200, completion("I think I'll say hello"))
-        server.queue(200, completion('{"kind": "say"}'))
-        llm = LlmSettings(base_url=server.url + "/v1", model="fake", api_key="sk-CANARY-LLM",
-                          max_attempts=4, backoff_s=0.01, timeout_s=5)
-        record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
-                                    pack_ids=["CTL-M-001"], customer="llm", llm=llm,
-                                    run_id="llm")
+    llm = LlmSettings(base_url=server.base_url, model=run_id, **settings)
+    record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
+                                pack_ids=["CTL-M-001"], customer="llm", llm=llm,
+                                run_id=run_id)
     trial = run_dir / "CTL-M-001" / "trial-1"
-    result = TrialResult.model_validate_json((trial / "trial.json").read_text())
+    return record, trial, TrialResult.model_validate_json((trial / "trial.json").read_text())
+
+
+def test_llm_customer_failures_become_simulator_errors(dev_env, tmp_path):
+    key = "sk-CANARY-LLM"
+    with FakeOpenAI() as server:
+        for _ in range(3):  # the client's first try and its two retries
+            server.queue(429, {"error": {"message": f"slow down, {key}"}})
+        record, trial, result = _llm_run(dev_env, tmp_path, server, "llm", api_key=key,
+                                         max_retries=2, timeout_s=5)
+    run_dir = trial.parent.parent
     assert result.status == "simulator_error"
-    assert result.stop_reason == "simulator_error"
-    assert result.retries == 3
-    calls = (trial / "customer-model.jsonl").read_text().splitlines()
-    assert len(calls) == 4 and all(json.loads(c)["error"] for c in calls)
+    assert result.stop_reason == "simulator_error" and "kind=rate_limit" in result.detail
+    assert result.retries == 2
+    [call] = [json.loads(c) for c in (trial / "customer-model.jsonl").read_text().splitlines()]
+    assert call["http_statuses"] == [429, 429, 429] and call["error_kind"] == "rate_limit"
     assert record.customer.kind == "llm" and record.customer.endpoint_host
+    assert record.customer.max_retries == 2 and record.customer.prompt_view == "screen"
     # prompts: the screen's visible text and permitted fields only
-    latest = _events(trial)[-1].screen
     first_reply = next(e.screen.latest_reply for e in _events(trial) if e.screen
                        and e.screen.latest_reply)
     prompt = json.dumps(server.requests[0]["messages"])
@@ -152,9 +157,52 @@ def test_llm_customer_failures_become_simulator_errors(dev_env, tmp_path):
     labels = load_labels(PACKS / "CTL-M-001")
     for value in [labels.scenario, "damage_photo", "repair_quote", *labels.review.checks]:
         assert value not in prompt, value
-    assert latest is None or latest.claim_number is None
     for path in _text_files(run_dir):
-        assert "sk-CANARY-LLM" not in path.read_text(encoding="utf-8", errors="replace")
+        assert key not in path.read_text(encoding="utf-8", errors="replace"), path
+
+
+def test_llm_customer_completes_a_journey_with_permitted_prompts_only(dev_env, tmp_path):
+    """The panel's well-behaved stand-in plays a whole journey from the screen-only prompt:
+    the prompt holds enough, and nothing it may not hold."""
+    import scoring
+    from harness.panel import well_behaved
+
+    with FakeOpenAI(default=well_behaved) as server:
+        server.queue(503, {"error": {"message": "warming up"}})
+        record, trial, result = _llm_run(dev_env, tmp_path, server, "llm-ok",
+                                         api_key="sk-CANARY-LLM-2", timeout_s=10,
+                                         price_prompt_per_mtok=0.5,
+                                         price_completion_per_mtok=1.5)
+    run_dir = trial.parent.parent
+    assert result.status == "completed", result.detail
+    assert result.retries == 1 and result.tokens.total_tokens > 0
+    assert result.cost_usd == pytest.approx(result.tokens.prompt_tokens * 0.5e-6
+                                            + result.tokens.completion_tokens * 1.5e-6)
+    [entry] = RunRecord.model_validate_json((run_dir / "run.json").read_text()).trials
+    assert entry.tokens == result.tokens and entry.cost_usd == result.cost_usd
+    labels = load_labels(PACKS / "CTL-M-001")
+    forbidden = [labels.scenario, labels.triage.triage_class, "damage_photo", "repair_quote",
+                 "evidence_kind", *labels.triage.required_reasons, *labels.review.checks,
+                 dev_env.seed_token]
+    # one prompt per decision (after the failed first attempt), each holding the reply on
+    # screen and no earlier reply of the agent
+    steps = [e.screen for e in _events(trial)
+             if e.screen and e.action and e.note != "initial message"]
+    prompts = [json.dumps(r["messages"]) for r in server.requests]
+    assert len(steps) > 5 and len(prompts) == len(steps) + 1
+    assert prompts[0] == prompts[1]
+    for i, (screen, prompt) in enumerate(zip(steps, prompts[1:], strict=True)):
+        assert json.dumps(screen.latest_reply)[1:-1] in prompt
+        for earlier in steps[:i]:
+            if earlier.latest_reply != screen.latest_reply:
+                assert json.dumps(earlier.latest_reply)[1:-1] not in prompt
+    for prompt in prompts:
+        for value in forbidden:
+            assert value not in prompt, value
+    for path in _text_files(run_dir):
+        assert "sk-CANARY-LLM-2" not in path.read_text(encoding="utf-8", errors="replace")
+    summary = scoring.score_run(run_dir, PACKS)
+    assert summary.fidelity.audited_trials == 1 and summary.fidelity.suspect_trials == 0
 
 
 def test_product_killed_mid_journey_is_a_product_error_and_the_run_continues(
@@ -193,75 +241,3 @@ def test_product_killed_mid_journey_is_a_product_error_and_the_run_continues(
         assert result.status == "product_error" and result.detail
     finally:
         env.close()
-
-
-def _screen_from_prompt(prompt: str):
-    """Rebuild the visible screen from the customer prompt (as a stand-in model would)."""
-    import re
-
-    from corpus.formats import ScreenReading
-
-    screen = prompt[prompt.index("<screen>"):prompt.index("</screen>")]
-
-    def line(label: str) -> str:
-        m = re.search(rf"^{re.escape(label)}:? ?(.*)$", screen, re.M)
-        return m.group(1).strip() if m else ""
-
-    reply = screen.split("Latest reply from the assistant:\n", 1)[1].split(
-        "\nButtons under the reply:", 1)[0].strip()
-    chips = [c.strip() for c in line("Buttons under the reply").split(" | ") if c.strip()]
-    buttons = [b.strip() for b in line("Other buttons").split(" | ") if b.strip()]
-    claim = line("Claim number shown")
-    return ScreenReading(latest_reply=reply, chips=chips, todo=line("Next-step bar"),
-                         buttons=buttons, sign_in_prompt=line("Sign-in window open") == "yes",
-                         claim_number=claim if claim.startswith("NWF-") else None)
-
-
-def test_llm_customer_completes_a_journey_with_permitted_prompts_only(dev_env, tmp_path):
-    """A stand-in model that decides like the scripted customer, but only from the prompt."""
-    from corpus import load_customer_view
-    from harness.customers import CustomerContext, LlmSettings, ScriptedCustomer
-
-    view = load_customer_view(PACKS / "CTL-M-001")
-    stand_in = ScriptedCustomer(view)
-
-    def model(body):
-        prompt = body["messages"][-1]["content"]
-        uploaded = [m.file for m in view.materials if f"[uploaded: {m.file}]" in prompt
-                    or f"Uploaded {m.file}" in prompt]
-        ctx = CustomerContext(step=0, available_files=[m.file for m in view.materials],
-                              uploaded=uploaded)
-        action = stand_in.decide(_screen_from_prompt(prompt), ctx)
-        return completion(action.model_dump_json(exclude_none=True), 900, 30)
-
-    with FakeOpenAI(default=model) as server:
-        server.queue(503, {"error": "warming up"})
-        llm = LlmSettings(base_url=server.url, model="stand-in", api_key="sk-CANARY-LLM-2",
-                          max_attempts=3, backoff_s=0.01, timeout_s=10,
-                          price_prompt_per_mtok=0.5, price_completion_per_mtok=1.5)
-        record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
-                                    pack_ids=["CTL-M-001"], customer="llm", llm=llm,
-                                    run_id="llm-ok")
-    trial = run_dir / "CTL-M-001" / "trial-1"
-    result = TrialResult.model_validate_json((trial / "trial.json").read_text())
-    assert result.status == "completed", result.detail
-    assert result.retries == 1 and result.tokens.total_tokens > 0
-    assert result.cost_usd == pytest.approx(result.tokens.prompt_tokens * 0.5e-6
-                                            + result.tokens.completion_tokens * 1.5e-6)
-    labels = load_labels(PACKS / "CTL-M-001")
-    forbidden = [labels.scenario, labels.triage.triage_class, "damage_photo", "repair_quote",
-                 "evidence_kind", *labels.triage.required_reasons, *labels.review.checks,
-                 dev_env.seed_token]
-    # one prompt per decision (after the failed first attempt), each holding the reply on screen
-    replies = [e.screen.latest_reply for e in _events(trial)
-               if e.screen and e.action and e.note != "initial message"]
-    prompts = [json.dumps(r["messages"]) for r in server.requests]
-    assert len(replies) > 5 and len(prompts) == len(replies) + 1
-    assert prompts[0] == prompts[1]
-    for reply, prompt in zip(replies, prompts[1:], strict=True):
-        assert json.dumps(reply)[1:-1] in prompt
-    for prompt in prompts:
-        for value in forbidden:
-            assert value not in prompt, value
-    for path in _text_files(run_dir):
-        assert "sk-CANARY-LLM-2" not in path.read_text(encoding="utf-8", errors="replace")

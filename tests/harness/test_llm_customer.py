@@ -1,14 +1,18 @@
-"""The llm customer against a local OpenAI-compatible server started by the test."""
+"""The llm customer against a local OpenAI-compatible stand-in started by each test.
+
+Every fault the ``openai`` client meets — 429 then success, timeouts, 5xx, a body that is
+not JSON, an answer without choices — ends as a recovered call or a ``SimulatorError``
+with its kind, and every attempt is on record.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
 import pytest
 
-from corpus import load_customer_view, load_labels, load_setup
+from corpus import load_customer_view
 from corpus.errors import SimulatorError
 from corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
 from harness.customers import (
@@ -24,20 +28,22 @@ from .fake_openai import FakeOpenAI, completion
 PACK = Path(__file__).resolve().parents[2] / "packs" / "CTL-M-001"
 KEY = "sk-test-CANARY-KEY-5f4e3d"
 SCREEN = ScreenReading(latest_reply="Thanks. What is the registration of the car?",
-                       chips=[], todo="Tell us about the incident",
+                       chips=[], todo="Tell us about the incident", buttons=["Talk to a person"],
                        facts_panel="Date of incident: 2026-03-12 (suggested)")
 SAY_REG = json.dumps({"kind": "say", "text": "The registration is LK19 XRD."})
 
 
 def _settings(url: str, **kw) -> LlmSettings:
-    base = dict(base_url=url, model="fake-customer", api_key=KEY, temperature=0.2, seed=7,
-                max_attempts=4, backoff_s=0.01, timeout_s=2.0, price_prompt_per_mtok=1.0,
-                price_completion_per_mtok=2.0)
+    base = dict(base_url=url + "/v1", model="fake-customer", api_key=KEY, temperature=0.2,
+                seed=7, max_retries=2, malformed_retries=2, timeout_s=2.0,
+                price_prompt_per_mtok=1.0, price_completion_per_mtok=2.0)
     base.update(kw)
     return LlmSettings(**base)
 
 
-def _decide(server: FakeOpenAI, settings: LlmSettings | None = None):
+async def _decide(server: FakeOpenAI, settings: LlmSettings | None = None,
+                  screen: ScreenReading = SCREEN):
+    """One decision; returns (action or SimulatorError, recorded calls, customer)."""
     view = load_customer_view(PACK)
     customer = make_customer("llm", view, PACK, settings or _settings(server.url))
     calls: list[CustomerModelCall] = []
@@ -48,119 +54,202 @@ def _decide(server: FakeOpenAI, settings: LlmSettings | None = None):
                                    ("customer", "My policy number is NWF-POL-100234.")],
                           available_files=available, later_files=later,
                           record_call=calls.append)
-
-    async def go():
-        try:
-            return await customer.next_action(SCREEN, ctx)
-        finally:
-            await customer.aclose()
-
     try:
-        return asyncio.run(go()), calls, customer
+        return await customer.next_action(screen, ctx), calls, customer
     except SimulatorError as exc:
         return exc, calls, customer
+    finally:
+        await customer.aclose()
 
 
-def test_a_fenced_json_action_is_accepted_and_logged_with_usage_and_cost():
+@pytest.mark.asyncio
+async def test_a_fenced_json_action_is_accepted_and_logged_with_usage_and_cost():
     with FakeOpenAI() as server:
         server.queue(200, completion("```json\n" + SAY_REG + "\n```", 1000, 50))
-        action, calls, _ = _decide(server)
+        action, calls, _ = await _decide(server)
     assert action == CustomerAction(kind="say", text="The registration is LK19 XRD.")
-    assert len(calls) == 1
-    call = calls[0]
-    assert call.usage.total_tokens == 1050
+    [call] = calls
+    assert call.usage.total_tokens == 1050 and call.http_statuses == [200]
     assert call.cost_usd == pytest.approx((1000 * 1.0 + 50 * 2.0) / 1e6)
-    assert call.request["model"] == "fake-customer"
-    assert call.request["temperature"] == 0.2 and call.request["seed"] == 7
-    assert server.headers[0]["Authorization"] == f"Bearer {KEY}"
+    body = server.requests[0]
+    assert call.request == body
+    assert body["model"] == "fake-customer" and body["temperature"] == 0.2
+    assert body["seed"] == 7
+    assert body["response_format"]["type"] == "json_schema"
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["kind"]["enum"] == ["say", "click", "upload", "sign_in", "done"]
+    assert set(schema["required"]) == set(CustomerAction.model_fields)
+    assert server.headers[0]["authorization"] == f"Bearer {KEY}"
     assert KEY not in call.model_dump_json()
 
 
-def test_429_500_timeout_and_malformed_are_retried_then_succeed():
+@pytest.mark.asyncio
+async def test_a_rate_limit_is_retried_by_the_client_then_succeeds():
     with FakeOpenAI() as server:
-        server.queue(429, {"error": "rate limited"})
-        server.queue(500, {"error": "boom"})
-        server.queue(200, completion("Sure! I'd say: " + SAY_REG))  # prose around JSON
+        server.queue(429, {"error": {"message": "rate limited"}})
         server.queue(200, completion(SAY_REG))
-        action, calls, customer = _decide(server, _settings(server.url, max_attempts=5))
+        action, calls, customer = await _decide(server)
     assert action.kind == "say"
-    assert [c.attempt for c in calls] == [1, 2, 3, 4]
-    assert [c.status_code for c in calls] == [429, 500, 200, 200]
-    assert calls[2].error and calls[2].error.startswith("malformed reply")
-    assert customer.retries == 3
+    [call] = calls  # one decision, two HTTP attempts made by the client
+    assert call.http_statuses == [429, 200] and call.error is None
+    assert customer.retries == 1 and len(server.requests) == 2
 
 
-def test_timeouts_are_retried():
+@pytest.mark.asyncio
+async def test_a_persistent_server_error_is_a_server_simulator_error():
     with FakeOpenAI() as server:
-        server.queue(200, completion(SAY_REG), delay_s=1.5)
+        for _ in range(3):
+            server.queue(500, {"error": {"message": "boom"}})
+        outcome, calls, customer = await _decide(server)
+    assert isinstance(outcome, SimulatorError) and outcome.context["kind"] == "server"
+    [call] = calls
+    assert call.http_statuses == [500, 500, 500] and call.error_kind == "server"
+    assert call.status_code == 500 and customer.retries == 2
+
+
+@pytest.mark.asyncio
+async def test_a_timeout_is_retried_then_reported_as_a_timeout():
+    with FakeOpenAI() as server:
+        server.queue(200, completion(SAY_REG), delay_s=1.0)
         server.queue(200, completion(SAY_REG))
-        action, calls, _ = _decide(server, _settings(server.url, timeout_s=0.5))
-    assert action.kind == "say"
-    assert "Timeout" in (calls[0].error or "")
+        action, calls, _ = await _decide(server, _settings(server.url, timeout_s=0.3,
+                                                           max_retries=1))
+        assert action.kind == "say"
+        assert calls[0].http_statuses == [None, 200]
+        server.queue(200, completion(SAY_REG), delay_s=1.0)
+        outcome, calls, _ = await _decide(server, _settings(server.url, timeout_s=0.3,
+                                                            max_retries=0))
+    assert isinstance(outcome, SimulatorError) and outcome.context["kind"] == "timeout"
+    assert calls[0].http_statuses == [None] and calls[0].error_kind == "timeout"
 
 
-def test_persistent_failure_is_a_simulator_error_after_the_bound():
+@pytest.mark.asyncio
+async def test_an_unreachable_endpoint_is_a_connection_error():
+    settings = LlmSettings(base_url="http://127.0.0.1:9/v1", model="m", max_retries=0,
+                           timeout_s=2)
+    view = load_customer_view(PACK)
+    customer = make_customer("llm", view, PACK, settings)
+    try:
+        with pytest.raises(SimulatorError) as exc:
+            await customer.next_action(SCREEN, CustomerContext(step=1))
+    finally:
+        await customer.aclose()
+    assert exc.value.context["kind"] == "connection"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("body", ["this is not json", {"id": "x", "object": "chat.completion"},
+                                  completion(None)],
+                         ids=["malformed-json", "missing-choices", "no-content"])
+async def test_an_unreadable_answer_is_asked_again(body):
     with FakeOpenAI() as server:
-        server.queue(429, {"error": "rate limited"})
-        server.queue(500, {"error": "boom"})
-        server.queue(200, completion("not json at all"))
+        server.queue(200, body)
+        server.queue(200, completion(SAY_REG))
+        action, calls, customer = await _decide(server)
+    assert action.kind == "say"
+    assert [c.attempt for c in calls] == [1, 2]
+    assert calls[0].error_kind == "malformed_output" and calls[1].error is None
+    assert customer.retries == 1
+
+
+@pytest.mark.asyncio
+async def test_prose_and_misfits_are_repaired_with_a_note_then_given_up_after_the_bound():
+    with FakeOpenAI() as server:
+        server.queue(200, completion("Sure! I'd say: " + SAY_REG))
         server.queue(200, completion(json.dumps({"kind": "upload", "file": "secret.pdf"})))
-        server.queue(200, completion(SAY_REG))  # never reached: the bound is 4
-        outcome, calls, _ = _decide(server)
+        server.queue(200, completion(SAY_REG))
+        action, calls, _ = await _decide(server)
+        assert action.kind == "say" and [c.attempt for c in calls] == [1, 2, 3]
+        assert "not one customer action" in calls[0].error
+        assert "not one of the files you have now" in calls[1].error
+        # the second request carries the first answer and a note on what was wrong
+        second = server.requests[1]["messages"]
+        assert second[-2] == {"role": "assistant", "content": "Sure! I'd say: " + SAY_REG}
+        assert "could not be used" in second[-1]["content"]
+        for _ in range(3):
+            server.queue(200, completion("I think I'll say hello"))
+        outcome, calls, _ = await _decide(server)
     assert isinstance(outcome, SimulatorError)
-    assert outcome.context["attempts"] == 4
-    assert len(calls) == 4 and all(c.error for c in calls)
-    assert len(server.requests) == 4
+    assert outcome.context["kind"] == "malformed_output" and outcome.context["attempts"] == 3
+    assert len(calls) == 3 and all(c.error_kind == "malformed_output" for c in calls)
 
 
-def test_prompts_hold_only_permitted_fields_and_screen_text():
+@pytest.mark.asyncio
+async def test_a_click_must_name_a_control_on_the_screen_and_takes_its_exact_label():
+    chips = SCREEN.model_copy(update={"chips": ["Yes", "No"]})
+    with FakeOpenAI() as server:
+        server.queue(200, completion(json.dumps({"kind": "click", "label": "Maybe"})))
+        server.queue(200, completion(json.dumps({"kind": "click", "label": " yes"})))
+        action, calls, _ = await _decide(server, screen=chips)
+    assert action == CustomerAction(kind="click", label="Yes")
+    assert "no button labelled 'Maybe'" in calls[0].error
+
+
+@pytest.mark.asyncio
+async def test_an_endpoint_refusing_structured_output_is_asked_without_it():
+    with FakeOpenAI() as server:
+        server.queue(400, {"error": {"message": "response_format is not supported"}})
+        server.queue(200, completion(SAY_REG))
+        action, calls, _ = await _decide(server, _settings(server.url, model="no-schema-model"))
+        assert action.kind == "say"
+        assert "response_format" in server.requests[0]
+        assert "response_format" not in server.requests[1]
+        assert calls[0].response_format == "off" and "response_format" not in calls[0].request
+        server.queue(200, completion(SAY_REG))
+        await _decide(server, _settings(server.url, model="no-schema-model"))
+        assert "response_format" not in server.requests[2]  # remembered for the endpoint
+        server.queue(200, completion(SAY_REG))
+        await _decide(server, _settings(server.url, response_format="json_object"))
+    assert server.requests[3]["response_format"] == {"type": "json_object"}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("key", [KEY, 'sk-"CANARY"\\back/slash+plus'], ids=["plain", "escaped"])
+async def test_the_key_echoed_in_an_error_body_is_never_recorded(key):
+    echoed = {"error": {"message": f"invalid key {key}", "escaped": json.dumps(key)}}
+    with FakeOpenAI() as server:
+        server.queue(401, json.dumps(echoed, ensure_ascii=True))
+        outcome, calls, _ = await _decide(server, _settings(server.url, api_key=key))
+    assert isinstance(outcome, SimulatorError)
+    assert outcome.context["kind"] == "request_rejected"
+    text = calls[0].model_dump_json() + str(outcome)
+    assert "invalid key" in text and "[REDACTED]" in text
+    for form in (key, json.dumps(key)[1:-1], json.dumps(json.dumps(key))[1:-1]):
+        assert form not in text
+
+
+@pytest.mark.asyncio
+async def test_the_screen_view_prompt_holds_the_latest_reply_and_no_panels():
     with FakeOpenAI() as server:
         server.queue(200, completion(SAY_REG))
-        _decide(server)
+        await _decide(server)
     prompt = json.dumps(server.requests[0]["messages"])
     view = load_customer_view(PACK)
-    assert SCREEN.latest_reply in prompt
-    assert view.persona.name in prompt
+    assert SCREEN.latest_reply in prompt and view.persona.name in prompt
     assert "photo of the back of my car" in prompt
-    labels, setup = load_labels(PACK), load_setup(PACK)
-    forbidden = {labels.triage.triage_class, labels.scenario, "damage_photo", "repair_quote",
-                 "evidence_kind", "oracle", *labels.triage.required_reasons}
-    forbidden |= {k for k, v in labels.review.checks.items()}
-    if setup.customer_credentials:
-        forbidden |= {setup.customer_credentials.password}
-    if setup.staff_credentials:
-        forbidden |= {setup.staff_credentials.password}
-    for value in forbidden:
-        assert value not in prompt, value
+    assert "My policy number is NWF-POL-100234." in prompt  # its own memory
+    for hidden in ("Sorry to hear that", SCREEN.todo, SCREEN.facts_panel):
+        assert hidden not in prompt
     assert KEY not in prompt
-
-
-def test_settings_from_environment(monkeypatch):
-    monkeypatch.setenv("CLAIMS_HARNESS_LLM_BASE_URL", "http://127.0.0.1:9/v1")
-    monkeypatch.setenv("CLAIMS_HARNESS_LLM_MODEL", "m")
-    monkeypatch.setenv("CLAIMS_HARNESS_LLM_API_KEY", KEY)
-    monkeypatch.setenv("CLAIMS_HARNESS_LLM_TEMPERATURE", "0.5")
-    monkeypatch.setenv("CLAIMS_HARNESS_LLM_SEED", "11")
-    s = LlmSettings.from_options(model="explicit")
-    assert (s.model, s.temperature, s.seed, s.api_key) == ("explicit", 0.5, 11, KEY)
-    info = s.info()
-    assert info.endpoint_host == "127.0.0.1:9"
-    assert KEY not in info.model_dump_json()
-    monkeypatch.delenv("CLAIMS_HARNESS_LLM_MODEL")
-    with pytest.raises(SimulatorError, match="model"):
-        LlmSettings.from_options()
 
 
 @pytest.mark.parametrize("text", [
     '{"kind": "say"}', '{"kind": "fly", "text": "x"}', '["say"]', 'say hello',
     '{"kind": "say", "text": "x", "thoughts": "secret reasoning"}',
     'Reasoning first.\n```json\n{"kind": "say", "text": "x"}\n```',
+    '{"kind": "say", "text": "   "}',
 ])
 def test_parse_action_is_strict(text):
     with pytest.raises(ValueError):
         parse_action(text)
 
 
-def test_parse_action_accepts_done_with_last_words():
+def test_parse_action_tolerates_what_structured_output_and_reasoning_models_add():
     action = parse_action('{"kind": "done", "text": "Thanks, bye.", "reason": "claim number"}')
     assert action.kind == "done" and action.text == "Thanks, bye."
+    strict = parse_action('{"kind": "click", "text": "", "label": "Yes", "file": null, '
+                          '"reason": null}')
+    assert strict == CustomerAction(kind="click", label="Yes")
+    thought = parse_action('<think>the user asks for the plate</think>\n'
+                           '{"kind": "say", "text": "LK19 XRD", "label": "ignored"}')
+    assert thought == CustomerAction(kind="say", text="LK19 XRD")

@@ -35,8 +35,13 @@ class FakeModel:
                     time.sleep(1.5)
                     step = {"role": "assistant", "content": "too late"}
                 if isinstance(step, int):
+                    body = json.dumps({"error": {"message": f"failed for key "
+                                                 f"{self.headers.get('Authorization')}"}})
                     self.send_response(step)
+                    self.send_header("retry-after-ms", "10")
+                    self.send_header("Content-Length", str(len(body)))
                     self.end_headers()
+                    self.wfile.write(body.encode())
                     return
                 payload = json.dumps(
                     {
@@ -203,9 +208,11 @@ def test_model_errors_are_shown_on_screen_without_fallback(
     make_app, fake_model, script, expected
 ) -> None:
     fake = fake_model(script)
-    a = make_app(runtime="model", model_base_url=fake.base_url, model_name="m")
+    a = make_app(runtime="model", model_base_url=fake.base_url, model_name="m",
+                 model_api_key="sk-app-CANARY", model_max_retries=0)
     r = a.client.post("/api/messages", json={"text": "hello"})
     assert r.status_code == 200
+    assert "sk-app-CANARY" not in r.text  # the error body echoed the key; the screen does not
     assert re.search(
         r'class="bubble agent error" data-testid="agent-message" role="alert">'
         r"Sorry, the assistant could not reply: [^<]*" + expected,
@@ -216,7 +223,8 @@ def test_model_errors_are_shown_on_screen_without_fallback(
 
 def test_model_endpoint_unreachable_or_unset(make_app) -> None:
     a = make_app(
-        runtime="model", model_base_url="http://127.0.0.1:9/v1", model_name="m", model_timeout_s=2
+        runtime="model", model_base_url="http://127.0.0.1:9/v1", model_name="m", model_timeout_s=2,
+        model_max_retries=0,
     )
     r = a.client.post("/api/messages", json={"text": "hello"})
     assert "could not be reached" in _last_agent(r.text)
@@ -228,8 +236,27 @@ def test_model_endpoint_unreachable_or_unset(make_app) -> None:
 def test_model_timeout_is_shown_on_screen(make_app, fake_model) -> None:
     fake = fake_model(["slow"])
     a = make_app(runtime="model", model_base_url=fake.base_url, model_name="m",
-                 model_timeout_s=0.3)
+                 model_timeout_s=0.3, model_max_retries=0)
     r = a.client.post("/api/messages", json={"text": "hello"})
     assert "the model endpoint timed out after 0.3 s" in _last_agent(r.text)
     assert "too late" not in r.text
     assert a.db.audit_events.count_documents({"action": "model_error"}) == 1
+
+
+def test_the_client_retries_a_rate_limit_then_succeeds(make_app, fake_model) -> None:
+    fake = fake_model([429, {"role": "assistant", "content": "What is your policy number?"}])
+    a = make_app(runtime="model", model_base_url=fake.base_url, model_name="m",
+                 model_max_retries=2)
+    r = a.client.post("/api/messages", json={"text": "hello"})
+    assert _last_agent(r.text) == "What is your policy number?"
+    assert len(fake.requests) == 2 and fake.script == []
+
+
+def test_credentials_in_the_model_url_are_refused() -> None:
+    from pydantic import ValidationError
+
+    from reference_app._settings import AppSettings
+
+    with pytest.raises(ValidationError, match="carries credentials") as exc:
+        AppSettings(model_base_url="http://user:s3cret-pw@127.0.0.1:9/v1")
+    assert "s3cret-pw" not in str(exc.value)  # not even as the rejected input

@@ -109,6 +109,7 @@ class Variant:
     turn_s: float = 1.0
     detail: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    actions: dict[int, dict[str, Any]] = field(default_factory=dict)  # event index -> action
 
 
 def _ts(i: int) -> str:
@@ -193,6 +194,8 @@ def build_trial(run_dir: Path, labels: Labels, trial: int, v: Variant | None = N
     tdir = run_dir / rel
     (tdir / "screens").mkdir(parents=True, exist_ok=True)
     events = _events(labels, v)
+    for index, action in v.actions.items():
+        events[index]["action"] = action
     infra = v.status in ("product_error", "simulator_error", "harness_error")
     if infra:
         events = events[:2]
@@ -224,8 +227,16 @@ def build_trial(run_dir: Path, labels: Labels, trial: int, v: Variant | None = N
             "detail": v.detail, "duration_s": 10.0 + trial}
 
 
-def write_corpus(root: Path, labels_list: list[Labels], session: str = "anonymous") -> Path:
+def write_corpus(root: Path, labels_list: list[Labels], session: str = "anonymous",
+                 customer_from: Path | None = None) -> Path:
+    """Oracles and setups; with ``customer_from`` (a real pack), its customer files too, so
+    the fidelity audit can read each pack's customer view."""
+    import shutil
+
     for labels in labels_list:
+        if customer_from is not None:
+            shutil.copytree(customer_from / "input", root / labels.pack_id / "input",
+                            dirs_exist_ok=True)
         oracle = root / labels.pack_id / "oracle"
         oracle.mkdir(parents=True, exist_ok=True)
         (oracle / "labels.json").write_text(labels.model_dump_json(indent=2))

@@ -1,0 +1,302 @@
+"""The customer model's endpoint: settings, and the one client that talks to it (``openai``).
+
+Every request goes through ``openai.AsyncOpenAI``: its timeout, its transport retries (429,
+5xx, timeouts, lost connections, with backoff) and its error types. Nothing here retries by
+hand. What the client could not recover becomes an ``EndpointError`` with a
+``SimulatorErrorKind``; the API key is removed from every text that leaves this module.
+
+Where a setting comes from, first match wins (docs/llm-customer.md):
+
+1. an explicit option (``claims-harness run --llm-...``);
+2. the harness's variable ``CLAIMS_HARNESS_LLM_<NAME>``;
+3. the SDK's own variable, for the settings the SDK knows: ``OPENAI_BASE_URL``,
+   ``OPENAI_API_KEY``, ``OPENAI_ORG_ID``, ``OPENAI_PROJECT_ID``;
+4. the default.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, get_args
+from urllib.parse import urlsplit, urlunsplit
+
+import openai
+
+from corpus.errors import SimulatorError
+from corpus.formats.run import CustomerInfo, PromptView, ResponseFormatMode, TokenUsage
+
+from .._redact import redact_literals
+
+ENV_PREFIX = "CLAIMS_HARNESS_LLM_"
+SDK_ENV: dict[str, str] = {
+    "base_url": "OPENAI_BASE_URL",
+    "api_key": "OPENAI_API_KEY",
+    "organization": "OPENAI_ORG_ID",
+    "project": "OPENAI_PROJECT_ID",
+}
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+# Sent as the bearer key when none is configured: the SDK insists on one, local servers
+# (llama.cpp, Ollama, vLLM) ignore it.
+NO_KEY = "no-key"
+PROMPT_VIEWS: tuple[str, ...] = get_args(PromptView)
+RESPONSE_FORMATS: tuple[str, ...] = get_args(ResponseFormatMode)
+ERROR_TEXT_LIMIT = 500
+
+_CASTS: dict[str, Any] = {
+    "temperature": float, "seed": int, "max_tokens": int, "timeout_s": float,
+    "max_retries": int, "malformed_retries": int, "price_prompt_per_mtok": float,
+    "price_completion_per_mtok": float,
+}
+
+
+def _without_userinfo(url: str) -> str:
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit(parts._replace(netloc=host))
+
+
+@dataclass(frozen=True)
+class LlmSettings:
+    """Endpoint, sampling and cost settings of the customer model.
+
+    ``api_key`` is only ever sent as the bearer header; it is kept out of ``repr`` and out of
+    every record. A base URL carrying credentials (``https://user:pass@host``) is refused:
+    the key belongs in ``api_key``, where it is guarded.
+    """
+
+    model: str
+    base_url: str = DEFAULT_BASE_URL
+    api_key: str = field(default="", repr=False)
+    organization: str | None = None
+    project: str | None = None
+    temperature: float | None = None
+    seed: int | None = None
+    max_tokens: int | None = None
+    timeout_s: float = 60.0
+    max_retries: int = 2
+    malformed_retries: int = 2
+    response_format: str = "auto"
+    prompt_view: str = "screen"
+    price_prompt_per_mtok: float | None = None
+    price_completion_per_mtok: float | None = None
+
+    def __post_init__(self) -> None:
+        parts = urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise SimulatorError("the LLM base URL must be an http(s) URL such as "
+                                 "http://127.0.0.1:8080/v1", field="base_url")
+        if parts.username is not None or parts.password is not None:
+            raise SimulatorError(
+                "the LLM base URL carries credentials (user:password@); remove them and set "
+                f"the key in {ENV_PREFIX}API_KEY instead, where it is never recorded",
+                field="base_url", url=_without_userinfo(self.base_url))
+        if self.api_key and not (self.api_key.isascii() and self.api_key.isprintable()):
+            raise SimulatorError("the LLM API key holds characters an HTTP header cannot "
+                                 "carry (only printable ASCII)", field="api_key")
+        checks = [
+            (self.response_format in RESPONSE_FORMATS, "response_format",
+             f"choose one of {', '.join(RESPONSE_FORMATS)}"),
+            (self.prompt_view in PROMPT_VIEWS, "prompt_view",
+             f"choose one of {', '.join(PROMPT_VIEWS)}"),
+            (self.timeout_s > 0, "timeout_s", "the timeout must be above zero"),
+            (self.max_retries >= 0, "max_retries", "retries cannot be negative"),
+            (self.malformed_retries >= 0, "malformed_retries", "retries cannot be negative"),
+        ]
+        for ok, name, why in checks:
+            if not ok:
+                raise SimulatorError(f"invalid LLM setting: {why}", field=name)
+
+    @classmethod
+    def from_options(cls, environ: dict[str, str] | None = None, **options: Any) -> LlmSettings:
+        """Settings from explicit options, then CLAIMS_HARNESS_LLM_*, then OPENAI_*."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for name in cls.__dataclass_fields__:
+            value = options.get(name)
+            source = "option"
+            if value is None:
+                for var in (ENV_PREFIX + name.upper(), SDK_ENV.get(name)):
+                    if var and env.get(var, "") != "":
+                        value, source = env[var], var
+                        break
+            if value is None:
+                continue
+            cast = _CASTS.get(name)
+            try:
+                values[name] = cast(value) if cast and source != "option" else value
+            except ValueError:
+                raise SimulatorError(f"{source} is not a valid {cast.__name__}",
+                                     field=name) from None
+        if not values.get("model"):
+            raise SimulatorError("the llm customer needs a model (--llm-model or "
+                                 f"{ENV_PREFIX}MODEL)", field="model")
+        return cls(**values)
+
+    def info(self) -> CustomerInfo:
+        """What run.json records: everything that shapes the answers, never the key."""
+        parts = urlsplit(self.base_url)
+        host = parts.hostname or ""
+        return CustomerInfo(
+            kind="llm", model=self.model,
+            endpoint_host=f"{host}:{parts.port}" if parts.port else host,
+            temperature=self.temperature, seed=self.seed, max_tokens=self.max_tokens,
+            timeout_s=self.timeout_s, max_retries=self.max_retries,
+            malformed_retries=self.malformed_retries,
+            response_format=self.response_format,  # type: ignore[arg-type]
+            prompt_view=self.prompt_view,  # type: ignore[arg-type]
+            price_prompt_per_mtok=self.price_prompt_per_mtok,
+            price_completion_per_mtok=self.price_completion_per_mtok,
+        )
+
+    def cost(self, usage: TokenUsage) -> float | None:
+        if self.price_prompt_per_mtok is None or self.price_completion_per_mtok is None:
+            return None
+        return (usage.prompt_tokens * self.price_prompt_per_mtok
+                + usage.completion_tokens * self.price_completion_per_mtok) / 1_000_000
+
+    def sampling(self) -> dict[str, Any]:
+        """The request parameters besides model and messages."""
+        params = {"temperature": self.temperature, "seed": self.seed,
+                  "max_tokens": self.max_tokens}
+        return {k: v for k, v in params.items() if v is not None}
+
+
+class EndpointError(Exception):
+    """A request the client could not complete, after its own retries."""
+
+    def __init__(self, kind: str, message: str, statuses: list[int | None],
+                 usage: TokenUsage | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.statuses = statuses
+        self.usage = usage or TokenUsage()
+
+    @property
+    def status_code(self) -> int | None:
+        return next((s for s in reversed(self.statuses) if s is not None), None)
+
+
+@dataclass
+class Completion:
+    """One answer of the endpoint."""
+
+    text: str
+    usage: TokenUsage
+    statuses: list[int | None]
+    latency_s: float
+    body: dict[str, Any]
+
+
+def classify(exc: BaseException) -> str:
+    """The ``SimulatorErrorKind`` of an exception raised while calling the endpoint."""
+    if isinstance(exc, openai.RateLimitError):
+        return "rate_limit"
+    if isinstance(exc, openai.APITimeoutError):
+        return "timeout"
+    if isinstance(exc, openai.APIConnectionError):
+        return "connection"
+    if isinstance(exc, openai.APIStatusError):
+        return "server" if exc.status_code >= 500 else "request_rejected"
+    return "malformed_output"  # an answer the SDK could not read (not JSON, wrong shape)
+
+
+def _refuses_response_format(exc: BaseException) -> bool:
+    return isinstance(exc, openai.APIStatusError) and exc.status_code in (400, 404, 422)
+
+
+# Endpoints (base URL, model) that refused structured output in this process: asked without.
+_NO_STRUCTURED_OUTPUT: set[tuple[str, str]] = set()
+
+
+class Endpoint:
+    """The customer model's endpoint, through one ``AsyncOpenAI`` client."""
+
+    def __init__(self, settings: LlmSettings) -> None:
+        self.settings = settings
+        self._statuses: list[int | None] = []
+        http = openai.DefaultAsyncHttpxClient(
+            event_hooks={"request": [self._on_request], "response": [self._on_response]})
+        self.client = openai.AsyncOpenAI(
+            api_key=settings.api_key or NO_KEY, base_url=settings.base_url,
+            organization=settings.organization, project=settings.project,
+            timeout=settings.timeout_s, max_retries=settings.max_retries, http_client=http)
+        mode = settings.response_format
+        if mode == "auto":  # the JSON schema until the endpoint refuses it, then nothing
+            refused = (settings.base_url, settings.model) in _NO_STRUCTURED_OUTPUT
+            mode = "off" if refused else "json_schema"
+        self.response_format = mode
+
+    async def _on_request(self, request: Any) -> None:
+        self._statuses.append(None)
+
+    async def _on_response(self, response: Any) -> None:
+        if self._statuses:
+            self._statuses[-1] = response.status_code
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+    def scrub(self, text: str | None) -> str | None:
+        """``text`` without any form of the API key."""
+        if text is None or not self.settings.api_key:
+            return text
+        return redact_literals(text, [self.settings.api_key])
+
+    def body(self, messages: list[dict[str, Any]], schema_format: dict[str, Any]
+             ) -> dict[str, Any]:
+        """The request body for the current structured-output mode."""
+        body: dict[str, Any] = {"model": self.settings.model, "messages": messages,
+                                **self.settings.sampling()}
+        if self.response_format == "json_schema":
+            body["response_format"] = schema_format
+        elif self.response_format == "json_object":
+            body["response_format"] = {"type": "json_object"}
+        return body
+
+    async def complete(self, body: dict[str, Any]) -> Completion:
+        """One chat completion; raises ``EndpointError`` with a kind when it fails.
+
+        In ``auto`` mode an endpoint that refuses ``response_format`` (HTTP 400/404/422) is
+        asked once more without it, and never with it again; ``Completion.body`` is what
+        was finally sent.
+        """
+        self._statuses = []
+        started = time.monotonic()
+        try:
+            try:
+                result = await self.client.chat.completions.create(**body)
+            except openai.APIStatusError as exc:
+                if not (self.settings.response_format == "auto" and "response_format" in body
+                        and _refuses_response_format(exc)):
+                    raise
+                self.response_format = "off"
+                _NO_STRUCTURED_OUTPUT.add((self.settings.base_url, self.settings.model))
+                body = {k: v for k, v in body.items() if k != "response_format"}
+                result = await self.client.chat.completions.create(**body)
+        except Exception as exc:  # every SDK error, and an answer it could not decode
+            text = f"{type(exc).__name__}: {exc}".replace("\n", " ")[:ERROR_TEXT_LIMIT]
+            raise EndpointError(classify(exc), self.scrub(text) or "",
+                                list(self._statuses)) from exc
+        latency = time.monotonic() - started
+        raw_usage = getattr(result, "usage", None)
+        usage = TokenUsage(
+            prompt_tokens=getattr(raw_usage, "prompt_tokens", 0) or 0,
+            completion_tokens=getattr(raw_usage, "completion_tokens", 0) or 0,
+            total_tokens=getattr(raw_usage, "total_tokens", 0) or 0,
+        )
+        choices = getattr(result, "choices", None)
+        message = getattr(choices[0], "message", None) if choices else None
+        text = getattr(message, "content", None)
+        if not isinstance(text, str) or not text.strip():
+            refusal = getattr(message, "refusal", None)
+            why = ("the answer has no choices" if not choices else
+                   f"the model refused: {refusal}" if refusal else "the answer has no text")
+            raise EndpointError("malformed_output", self.scrub(why) or why,
+                                list(self._statuses), usage=usage)
+        return Completion(text=text, usage=usage, statuses=list(self._statuses),
+                          latency_s=latency, body=body)

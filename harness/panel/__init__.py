@@ -1,0 +1,39 @@
+"""The simulator panel: vet a customer (model) before trusting its numbers.
+
+The panel plays a customer through screens recorded from a product (``screens/``: the
+reference app over the corpus) and records its answers as journey events for the scorer's
+fidelity audit. A local stand-in model (``StandIn``) with scripted behaviours — one that
+keeps every rule, one per misbehaviour — shows the panel catches each misbehaviour with its
+label. ``claims-harness selftest simulator`` runs it against any configured endpoint.
+"""
+
+from ._behaviours import STAND_INS, Prompt, expected_label, stand_in_behaviour, well_behaved
+from ._play import (
+    SCREENS_DIR,
+    PanelOutcome,
+    PanelTrial,
+    labels_seen,
+    load_screens,
+    play,
+    record_screens,
+    run_panel,
+)
+from ._standin import StandIn, completion
+
+__all__ = [
+    "SCREENS_DIR",
+    "STAND_INS",
+    "PanelOutcome",
+    "PanelTrial",
+    "Prompt",
+    "StandIn",
+    "completion",
+    "expected_label",
+    "labels_seen",
+    "load_screens",
+    "play",
+    "record_screens",
+    "run_panel",
+    "stand_in_behaviour",
+    "well_behaved",
+]

@@ -1,0 +1,200 @@
+"""Specific values in free text — dates, times, amounts, registrations, identifiers, phone
+numbers, e-mail addresses, names and places — and whether one text supports another's.
+
+The extractor is deliberately plain: regular expressions over the visible text, each kind
+taking its spans before the next looks, so "12.03.2026" is one date and not a time and a
+number. Names and places are capitalised words inside a sentence (a word that opens a
+sentence is ambiguous and left alone); a word that is a place type ("Road", "Street") is
+never a finding on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from .._normalise import MONTHS
+
+_MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_ORD = r"(?:st|nd|rd|th)?"
+_AMPM = r"(a\.?m\.?|p\.?m\.?)"
+
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
+    ("date", re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")),
+    ("date", re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b")),
+    ("date", re.compile(rf"\b(\d{{1,2}}){_ORD}(?:\s+of)?\s+({_MONTH})(?:,?\s+(\d{{4}}))?\b",
+                        re.I)),
+    ("date", re.compile(rf"\b({_MONTH})\s+(\d{{1,2}}){_ORD}(?:,?\s+(\d{{4}}))?\b", re.I)),
+    ("money", re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b", re.I)),
+    ("money", re.compile(r"\b(\d[\d,]*(?:\.\d{1,2})?)\s*(pounds|quid|gbp|euros?|dollars?)\b",
+                         re.I)),
+    ("time", re.compile(rf"\b(\d{{1,2}})[:.](\d{{2}})\s*{_AMPM}?(?![\w.])", re.I)),
+    ("time", re.compile(rf"\b(\d{{1,2}})\s*{_AMPM}(?!\w)", re.I)),
+    ("time", re.compile(r"\b(noon|midday|midnight)\b", re.I)),
+    ("registration", re.compile(r"\b[A-Z]{2}\d{2}\s?[A-Z]{3}\b", re.I)),
+    ("identifier", re.compile(r"\b(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])[A-Za-z0-9][\w/-]{3,}\w\b")),
+    ("phone", re.compile(r"(?<![\w-])\+?\d[\d ()-]{7,}\d\b")),
+    ("identifier", re.compile(r"\b\d{5,}\b")),
+)
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)*\b")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
+# Capitalised words that are not names or places.
+_NOT_NAMES = frozenset({
+    "i", "i'm", "i've", "i'll", "i'd", "mr", "mrs", "ms", "dr", "ok", "okay", "hi", "hello",
+    "thanks", "thank", "please", "sorry", "yes", "no", "monday", "tuesday", "wednesday",
+    "thursday", "friday", "saturday", "sunday", "god", "christmas", "easter", *MONTHS,
+    # function words, capitalised after a sentence the writer did not end
+    "a", "an", "the", "it", "it's", "its", "you", "your", "we", "our", "my", "he", "she",
+    "they", "their", "this", "that", "there", "these", "those", "and", "but", "or", "so",
+    "also", "then", "what", "when", "where", "which", "who", "why", "how", "is", "was",
+    "are", "were", "can", "could", "would", "will", "should", "did", "do", "does", "not",
+    "nobody", "someone", "everyone", "just", "only", "about", "around", "at", "on", "in",
+})
+# Words that name a kind of place; never a finding on their own.
+PLACE_WORDS = frozenset({
+    "road", "street", "lane", "avenue", "drive", "close", "way", "place", "square", "court",
+    "crescent", "terrace", "hill", "park", "gardens", "grove", "row", "walk", "junction",
+    "roundabout", "motorway", "bridge", "station", "centre", "center", "high", "north",
+    "south", "east", "west", "upper", "lower", "new", "old", "st", "car",
+})
+
+
+@dataclass(frozen=True)
+class Value:
+    """One specific value found in a text: its kind, the text as written, a comparable key."""
+
+    kind: str
+    text: str
+    key: tuple
+
+
+def _year(raw: str | None) -> int | None:
+    if not raw:
+        return None
+    y = int(raw)
+    return y + 2000 if y < 100 else y
+
+
+def _date_key(kind_index: int, m: re.Match[str]) -> tuple | None:
+    g = m.groups()
+    if kind_index == 1:
+        y, mo, d = int(g[0]), int(g[1]), int(g[2])
+    elif kind_index == 2:
+        d, mo, y = int(g[0]), int(g[1]), _year(g[2])
+    elif kind_index == 3:
+        d, mo, y = int(g[0]), MONTHS[g[1].lower().rstrip(".")], _year(g[2])
+    else:
+        mo, d, y = MONTHS[g[0].lower().rstrip(".")], int(g[1]), _year(g[2])
+    if not (1 <= mo <= 12 and 1 <= d <= 31):
+        return None
+    return (d, mo, y)
+
+
+def _time_key(m: re.Match[str]) -> tuple | None:
+    g = m.groups()
+    if g[0].lower() in ("noon", "midday"):
+        return (12 * 60,)
+    if g[0].lower() == "midnight":
+        return (0,)
+    hour = int(g[0])
+    minute = int(g[1]) if len(g) == 3 and g[1] is not None else 0
+    ampm = (g[-1] or "").lower().replace(".", "")
+    if hour > 23 or minute > 59 or (ampm and not 1 <= hour <= 12):
+        return None
+    if ampm:
+        hour = hour % 12 + (12 if ampm == "pm" else 0)
+        return (hour * 60 + minute,)
+    if hour <= 12 and not g[0].startswith("0"):  # "5:40" may be morning or evening
+        return tuple(sorted({hour * 60 + minute, (hour % 12 + 12) * 60 + minute}))
+    return (hour * 60 + minute,)
+
+
+def _money_key(m: re.Match[str]) -> tuple | None:
+    amount = float(m.group(1).replace(",", ""))
+    if m.lastindex and m.lastindex >= 2 and (m.group(2) or "").lower() == "k":
+        amount *= 1000
+    return (round(amount * 100),)
+
+
+def alnum(text: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", text.lower())
+
+
+@lru_cache(maxsize=8192)
+def extract(text: str) -> tuple[Value, ...]:
+    """Every specific value in ``text``, in order of kind."""
+    taken = [False] * len(text)
+    out: list[Value] = []
+    date_index = 0
+    for kind, pattern in _PATTERNS:
+        if kind == "date":
+            date_index += 1
+        for m in pattern.finditer(text):
+            if any(taken[m.start():m.end()]):
+                continue
+            key: tuple | None
+            if kind == "date":
+                key = _date_key(date_index, m)
+            elif kind == "time":
+                key = _time_key(m)
+            elif kind == "money":
+                key = _money_key(m)
+            elif kind == "email":
+                key = (m.group(0).lower(),)
+            else:
+                key = (alnum(m.group(0)),)
+            if key is None:
+                continue
+            taken[m.start():m.end()] = [True] * (m.end() - m.start())
+            out.append(Value(kind, m.group(0), key))
+    for m in _NAME.finditer(text):
+        word = m.group(0)
+        if any(taken[m.start():m.end()]) or word.lower() in _NOT_NAMES:
+            continue
+        if _SENTENCE_START.search(text[:m.start()]):
+            continue
+        out.append(Value("name", word, (word.lower(),)))
+    return tuple(out)
+
+
+def same(a: Value, b: Value) -> bool:
+    """Whether two values of the same kind say the same thing."""
+    if a.kind != b.kind and {a.kind, b.kind} - {"identifier", "phone", "registration"}:
+        return False
+    if a.kind == "date":
+        (d1, m1, y1), (d2, m2, y2) = a.key, b.key
+        return d1 == d2 and m1 == m2 and (y1 is None or y2 is None or y1 == y2)
+    if a.kind == "time":
+        return bool(set(a.key) & set(b.key))
+    return a.key == b.key
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Everything a customer may say values from, with its values extracted once."""
+
+    texts: tuple[str, ...]
+
+    @cached_property
+    def values(self) -> tuple[Value, ...]:
+        return tuple(v for t in self.texts for v in extract(t))
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        return frozenset(w for t in self.texts for w in re.findall(r"[a-z0-9']+", t.lower()))
+
+    @cached_property
+    def compact(self) -> tuple[str, ...]:
+        return tuple(alnum(t) for t in self.texts)
+
+    def supports(self, value: Value) -> bool:
+        """Whether the sources hold ``value`` (by meaning for dates, times and amounts)."""
+        if value.kind == "name":
+            return value.key[0] in self.words
+        if value.kind in ("identifier", "phone", "registration", "email"):
+            key = alnum(value.text)
+            if any(key in c for c in self.compact):
+                return True
+        return any(same(value, v) for v in self.values)
