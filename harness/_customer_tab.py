@@ -59,10 +59,11 @@ class CustomerTab:
     async def close(self, keep_trace: bool) -> None:
         """Stop the trace (kept into the temporary folder when ``keep_trace``) and close the
         context, which writes the HAR."""
-        if self._opening is not None and not self._opening.done():
-            self._opening.cancel()
+        if self._opening is not None:
+            if not self._opening.done():
+                self._opening.cancel()
             with contextlib.suppress(BaseException):
-                await self._opening
+                await self._opening  # its error, if any, was the journey's to report
         context, self.context = self.context, None
         if context is None:
             return

@@ -113,9 +113,14 @@ class StaffSession:
         return status
 
     def _forget_signing(self) -> None:
-        if self._signing is not None and not self._signing.done():
-            self._signing.cancel()
-        self._signing = None
+        """Drop a background sign-in nobody waited for (the journey ended early)."""
+        task, self._signing = self._signing, None
+        if task is None:
+            return
+        if not task.done():
+            task.cancel()
+        elif not task.cancelled():
+            task.exception()  # retrieved: the next read signs in and reports what fails
 
     # ------------------------------------------------------------------ reading
     async def read(self, creds: dict[str, Any], claim_number: str | None,
