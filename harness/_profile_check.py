@@ -21,6 +21,7 @@ from ._browser import VIEWPORT, CustomerPage, launch_browser
 from ._marks import PageSelectors
 from ._reset import make_reset, setup_and_files
 from ._runtime import check_runtime
+from ._screen import disabled_regions
 from ._staff import CLAIM_REGIONS, WAITING_REGIONS, open_claim, staff_headers
 from ._staff_session import StaffSession
 from .profile import READ_REGIONS, Lane, Profile, url
@@ -135,14 +136,6 @@ async def _read_regions(page: Any, regions: dict[str, list[str]]) -> dict[str, A
     return await page.evaluate(_REGIONS_JS, {n: selectors.css(a) for n, a in regions.items()})
 
 
-def _absent_regions(profile: Profile) -> set[str]:
-    caps = profile.capabilities
-    pairs = {"chips": caps.chips, "todo_bar": caps.todo_bar, "facts_panel": caps.facts_panel,
-             "confirm_button": caps.confirm_step, "talk_to_person": caps.talk_to_person,
-             "sign_in_prompt": caps.customer_accounts}
-    return {name for name, present in pairs.items() if not present}
-
-
 def _service_lines(profile: Profile, lane: Lane, packs_root: Path, reset_pack: str | None,
                    report: CheckReport) -> list[Line]:
     lines = []
@@ -210,7 +203,7 @@ async def _customer_side(browser: Any, profile: Profile, lane: Lane, report: Che
             report.lines.append(Line("start page", False, str(exc)))
         regions = {n: list(getattr(profile.customer_screen, n)) for n in READ_REGIONS}
         found = await _read_regions(cp.page, regions)
-        report.customer = _rows(found, regions, _absent_regions(profile))
+        report.customer = _rows(found, regions, disabled_regions(profile))
         for name in REQUIRED:
             if found.get(name) is None:
                 report.lines.append(Line("start page", False, f"required region {name} has no "

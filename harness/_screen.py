@@ -49,22 +49,15 @@ class Probe:
     complete: bool
 
 
-def _disabled_regions(profile: Profile) -> set[str]:
+# A region the profile says the product lacks is never read.
+REGION_CAPABILITY = {"chips": "chips", "todo_bar": "todo_bar", "facts_panel": "facts_panel",
+                     "confirm_button": "confirm_step", "talk_to_person": "talk_to_person",
+                     "sign_in_prompt": "customer_accounts"}
+
+
+def disabled_regions(profile: Profile) -> set[str]:
     caps = profile.capabilities
-    off = set()
-    if not caps.chips:
-        off.add("chips")
-    if not caps.todo_bar:
-        off.add("todo_bar")
-    if not caps.facts_panel:
-        off.add("facts_panel")
-    if not caps.confirm_step:
-        off.add("confirm_button")
-    if not caps.talk_to_person:
-        off.add("talk_to_person")
-    if not caps.customer_accounts:
-        off.add("sign_in_prompt")
-    return off
+    return {region for region, cap in REGION_CAPABILITY.items() if not getattr(caps, cap)}
 
 
 class Screen:
@@ -74,7 +67,7 @@ class Screen:
         self.page = page
         self.profile = profile
         sc, c = profile.customer_screen, profile.completion
-        off = _disabled_regions(profile)
+        off = disabled_regions(profile)
         self.regions = {name: ([] if name in off else list(getattr(sc, name)))
                         for name in READ_REGIONS}
         for name in ("sign_in_submit",):

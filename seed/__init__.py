@@ -2,7 +2,7 @@
 
 from ._client import SeedClient
 from ._dev import RUNTIMES, DevEnvironment, Lane, ProductCommand, lane_names, start_dev
-from ._direct import apply_scoped, check_database_name, compare_documents, dump_stores
+from ._direct import apply_scoped, check_database_name, dump_stores
 from ._guard import (
     DEFAULT_ALLOWED_DB_PATTERN,
     PRODUCTION_KINDS,
@@ -22,7 +22,7 @@ from ._plan import InvalidSetupError, Plan, PlannedObject, build_plan
 from ._route import SEED_PREFIX, create_seed_app, create_seed_router
 from ._server import BackgroundServer
 from ._settings import SeedSettings, load_baseline_file
-from ._state import diff_states, dump_state, load_state_dump
+from ._state import compare_documents, diff_states, dump_state, load_state_dump
 from .stores import (
     S3Config,
     Stores,

@@ -24,7 +24,7 @@ from ._guard import check_bucket_name, check_not_production, database_name_probl
 from ._jsonsafe import id_key, json_safe
 from ._names import REASON_DATABASE_NOT_ALLOWED, RESERVED_COLLECTIONS
 from ._plan import PlannedObject
-from ._state import dump_collections, dump_objects, utc_now_iso
+from ._state import compare_documents, dump_collections, dump_objects, utc_now_iso
 from .stores import S3Config
 
 
@@ -75,25 +75,6 @@ def _differences(db: Database, collections: dict[str, list[dict[str, Any]]],
     actual = {name: {id_key(d["_id"]): json_safe(d) for d in db[name].find({})}
               for name in names}
     return compare_documents(collections, actual, names)
-
-
-def compare_documents(expected: dict[str, list[dict[str, Any]]],
-                      actual: dict[str, dict[str, dict[str, Any]]],
-                      names: list[str] | None = None) -> list[str]:
-    """Differences between documents meant to be written (per collection) and documents
-    read back (collection -> id -> JSON-safe document), as short descriptions."""
-    problems: list[str] = []
-    for name in names if names is not None else sorted(expected):
-        want = {id_key(d["_id"]): json_safe(d) for d in expected.get(name, [])}
-        have = actual.get(name, {})
-        for doc_id in sorted(set(want) | set(have)):
-            if doc_id not in have:
-                problems.append(f"missing document {name}/{doc_id}")
-            elif doc_id not in want:
-                problems.append(f"unexpected document {name}/{doc_id}")
-            elif want[doc_id] != have[doc_id]:
-                problems.append(f"document {name}/{doc_id} differs")
-    return problems
 
 
 def dump_stores(db: Database, s3: S3Config | None, bucket: str | None) -> StateDump:

@@ -27,7 +27,7 @@ from corpus.plan import Plan
 
 from . import _s3
 from ._guard import check_bucket_name, check_not_production
-from ._jsonsafe import id_key, json_safe
+from ._jsonsafe import json_safe
 from ._names import (
     HARNESS_COLLECTION,
     LAST_RESET_ID,
@@ -37,7 +37,7 @@ from ._names import (
     is_state_collection,
 )
 from ._plan import build_plan
-from ._state import dump_collections, utc_now_iso
+from ._state import compare_documents, dump_collections, utc_now_iso
 from .stores import S3Config
 
 
@@ -92,18 +92,9 @@ def _apply(db: Database, s3: S3Config, bucket: str, plan: Plan) -> None:
 def _verify(db: Database, s3: S3Config, bucket: str, plan: Plan) -> list[str]:
     """Differences between the stores and the plan, as short descriptions (empty: all equal)."""
     problems: list[str] = []
-    expected = {name: {id_key(d["_id"]): json_safe(d) for d in docs}
-                for name, docs in plan.collections.items() if docs}
+    expected = {name: docs for name, docs in plan.collections.items() if docs}
     actual = dump_collections(db)
-    for name in sorted(set(expected) | set(actual)):
-        e, a = expected.get(name, {}), actual.get(name, {})
-        for doc_id in sorted(set(e) | set(a)):
-            if doc_id not in a:
-                problems.append(f"missing document {name}/{doc_id}")
-            elif doc_id not in e:
-                problems.append(f"unexpected document {name}/{doc_id}")
-            elif e[doc_id] != a[doc_id]:
-                problems.append(f"document {name}/{doc_id} differs")
+    problems += compare_documents(expected, actual, sorted(set(expected) | set(actual)))
     listed = {o.object_name: o for o in _s3.client(s3).list_objects(bucket, recursive=True)}
     wanted = {o.key: o for o in plan.objects}
     for key in sorted(set(listed) | set(wanted)):

@@ -203,3 +203,22 @@ def diff_states(before: StateDump, after: StateDump, vary: Iterable[str] = ()) -
         elif b.sha256 != a.sha256 or b.size != a.size:
             objects.append(ObjectChange(key=key, change="changed", before=b, after=a))
     return StateDiff(documents=docs, objects=objects, ignored_fields=ignored)
+
+
+def compare_documents(expected: dict[str, list[dict[str, Any]]],
+                      actual: dict[str, dict[str, dict[str, Any]]],
+                      names: list[str] | None = None) -> list[str]:
+    """Differences between documents meant to be written (per collection) and documents
+    read back (collection -> id -> JSON-safe document), as short descriptions."""
+    problems: list[str] = []
+    for name in names if names is not None else sorted(expected):
+        want = {id_key(d["_id"]): json_safe(d) for d in expected.get(name, [])}
+        have = actual.get(name, {})
+        for doc_id in sorted(set(want) | set(have)):
+            if doc_id not in have:
+                problems.append(f"missing document {name}/{doc_id}")
+            elif doc_id not in want:
+                problems.append(f"unexpected document {name}/{doc_id}")
+            elif want[doc_id] != have[doc_id]:
+                problems.append(f"document {name}/{doc_id} differs")
+    return problems

@@ -20,6 +20,7 @@ screen answers.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -100,21 +101,19 @@ if (greet) setTimeout(() => bubble("bot", "Hello! What happened?"), greet);
 </script></body></html>"""
 
 
-class PageServer:
-    """Serves ``CHAT_PAGE`` at / and a runtime report at /api/runtime, on loopback."""
+Route = tuple[int, str, bytes]  # status, content type, body
 
-    def __init__(self) -> None:
+
+class RouteServer:
+    """A tiny HTTP server on loopback answering GETs from ``route(path, headers)``."""
+
+    def __init__(self, route: Callable[[str, Any], Route]) -> None:
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args: Any) -> None:
                 return None
 
             def do_GET(self) -> None:
-                if self.path.startswith("/api/runtime"):
-                    body, ctype, status = b'{"runtime": "reference"}', "application/json", 200
-                elif self.path.startswith("/?") or self.path == "/":
-                    body, ctype, status = CHAT_PAGE.encode(), "text/html", 200
-                else:
-                    body, ctype, status = b"not here", "text/plain", 404
+                status, ctype, body = route(self.path, self.headers)
                 self.send_response(status)
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(body)))
@@ -128,6 +127,24 @@ class PageServer:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def page_routes(page: str) -> Callable[[str, Any], Route]:
+    """``page`` at / (any query string) and a reference runtime report at /api/runtime."""
+    def route(path: str, headers: Any) -> Route:
+        if path.startswith("/api/runtime"):
+            return 200, "application/json", b'{"runtime": "reference"}'
+        if path.startswith("/?") or path == "/":
+            return 200, "text/html", page.encode()
+        return 404, "text/plain", b"not here"
+    return route
+
+
+class PageServer(RouteServer):
+    """Serves ``CHAT_PAGE`` at / and a runtime report at /api/runtime, on loopback."""
+
+    def __init__(self, page: str = CHAT_PAGE) -> None:
+        super().__init__(page_routes(page))
 
 
 def chat_profile(query: str, **completion: Any) -> Profile:

@@ -3,16 +3,15 @@ through the vocabulary map; words it cannot map are recorded, not guessed."""
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from harness._browser import launch_browser
 from harness._staff_session import StaffSession
 from harness.profile import Profile
+
+from .pages import RouteServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
 
@@ -35,40 +34,19 @@ CASE = """<!doctype html><html><body><main><h1>CLM-26-8F3K2Q</h1>
 </table></main></body></html>"""
 
 
-class Workbench:
-    def __init__(self) -> None:
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                return None
-
-            def do_GET(self) -> None:
-                if self.headers.get("X-Desk-Key") != "desk-key":
-                    body, status = b"no", 401
-                elif self.path == "/":
-                    body, status = SEARCH.encode(), 200
-                elif self.path.startswith("/find?q=CLM-26-8F3K2Q"):
-                    body, status = RESULTS.encode(), 200
-                elif self.path == "/c/42":
-                    body, status = CASE.encode(), 200
-                else:
-                    body, status = b"not here", 404
-                self.send_response(status)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+def _desk(path: str, headers) -> tuple[int, str, bytes]:
+    if headers.get("X-Desk-Key") != "desk-key":
+        return 401, "text/plain", b"no"
+    pages = {"/": SEARCH, "/find?q=CLM-26-8F3K2Q": RESULTS, "/c/42": CASE}
+    page = pages.get(path)
+    return (200, "text/html", page.encode()) if page else (404, "text/plain", b"not here")
 
 
 @pytest.fixture(scope="module")
 def desk():
-    d = Workbench()
+    d = RouteServer(_desk)
     yield d
-    d.httpd.shutdown()
-    d.httpd.server_close()
+    d.close()
 
 
 def _profile(desk_url: str) -> Profile:

@@ -7,8 +7,6 @@ The page (served on 127.0.0.1 by the test) replies to every message after a shor
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -17,7 +15,7 @@ from corpus.formats import JourneyEvent, TrialResult
 from harness import TrialSettings, load_profile, run_trial
 from harness.customers import ScriptedCustomer
 
-from .pages import NoState
+from .pages import NoState, PageServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
 
@@ -50,37 +48,9 @@ document.querySelector("[data-testid=composer-send]").onclick = () => {
 </script></body></html>"""
 
 
-class _Server:
-    def __init__(self) -> None:
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                return None
-
-            def do_GET(self):
-                if self.path.startswith("/api/runtime"):
-                    body, ctype, status = b'{"runtime": "reference"}', "application/json", 200
-                elif self.path.startswith("/?") or self.path == "/":
-                    body, ctype, status = PAGE.encode(), "text/html", 200
-                else:
-                    body, ctype, status = b"not here", "text/plain", 404
-                self.send_response(status)
-                self.send_header("Content-Type", ctype)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 @pytest.fixture(scope="module")
 def server():
-    s = _Server()
+    s = PageServer(PAGE)
     yield s
     s.close()
 

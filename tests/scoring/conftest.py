@@ -8,13 +8,10 @@ with ``harness.run`` and stops everything again. Built once per test session, on
 from __future__ import annotations
 
 import concurrent.futures
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from .pages import CHROMIUM_ARGS
 
 REPO = Path(__file__).resolve().parents[2]
 PACKS = REPO / "packs"
@@ -76,17 +73,3 @@ def real_runs(tmp_path_factory) -> RealRuns:
     return RealRuns(root=tmp_path_factory.mktemp("real-runs"),
                     logs=tmp_path_factory.mktemp("real-run-logs"), packs=SMOKE_PACKS,
                     _done={})
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Chromium (sync Playwright), for pages opened from disk."""
-    from playwright.sync_api import sync_playwright
-
-    path = os.environ.get("CLAIMS_HARNESS_CHROMIUM", "/usr/bin/chromium")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
