@@ -6,6 +6,8 @@ One place (``_journey_end``) decides how a journey ends; every step is one event
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,6 +37,7 @@ STATUS_FOR_STOP = {
 class JourneySettings:
     turn_limit: int = 40
     stuck_after: int = 3
+    screenshots: bool = True
 
 
 @dataclass
@@ -58,6 +61,8 @@ class Journey:
     cost: float | None = None
     shots: int = 0
     product_events: list[str] = field(default_factory=list)
+    tracker: JourneyTracker | None = None
+    """What decides when later files and facts arrive (set when the journey starts)."""
 
     def record_call(self, call: Any) -> None:
         append_jsonl(self.folder / "customer-model.jsonl", call)
@@ -118,16 +123,15 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
     else:
         await cp.open_start()
     await cp.wait_first()
-    reading = await cp.read()
+    reading, pending = await _read_and_shoot(cp, settings)
     j.saw(reading.agent_texts)
-    shot = j.shot_name("start")
-    await cp.screenshot(j.folder / shot)
+    shot = await _keep(j, pending, "start")
     t = time.monotonic()
     prev: Probe | None = await cp.say(view.initial_message)
     j.messages_sent += 1
     j.history.append(("customer", view.initial_message))
     opening = CustomerAction(kind="say", text=view.initial_message)
-    tracker = JourneyTracker(view)  # what decides when later files and facts arrive
+    j.tracker = tracker = JourneyTracker(view)
     tracker.acted(opening)
     j.event(screen=reading.screen, action=opening,
             timings=_timings(action_s=time.monotonic() - t), screenshot=shot,
@@ -138,73 +142,124 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
         j.step += 1
         wait_s, fresh = await cp.wait_reply(prev)
         j.turn_times.append(wait_s)
-        reading = await cp.read()
-        screen = reading.screen
-        tracker.agent_replied(reading.agent_texts[j.agent_seen:], screen.todo, j.uploaded)
-        j.saw(reading.agent_texts)
-        if reading.problem:
-            await cp.check_alive()
-        same = same + 1 if screen == last_screen else 1
-        last_screen = screen
-        note = "" if fresh else "no new reply after the action"
-        end = _journey_end(cp, screen, same, turns, settings)
-        if end is not None:
-            what, reason, detail = end
-            if reason in ("stuck", "turn_limit"):
-                await cp.check_alive()  # a dead product is a product error, not a stuck agent
-            if screen.claim_number:
-                j.claim_number = screen.claim_number
-            shot = j.shot_name(what)
-            await cp.screenshot(j.folder / shot)
-            waited = reason in ("claim_number", "handoff")
-            j.event(screen=screen, screenshot=shot, note=note,
-                    timings=_timings(reply_wait_s=wait_s if waited else None))
-            j.stop(reason, detail)
-            return
-        available, later = material_availability(view, tracker.progress)
-        ctx = CustomerContext(
-            step=j.step, messages_sent=j.messages_sent, history=list(j.history),
-            available_files=available, later_files=later, uploaded=list(j.uploaded),
-            signed_in=j.signed_in, record_call=j.record_call,
-            actions_taken=tracker.actions, learned_facts=tracker.learned_facts(),
-            can_attach=bool(cp.sc.attach_input),
-        )
-        t = time.monotonic()
+        # The screen is photographed while it is read and the customer decides; the shot is
+        # named after what happens next.
+        reading, pending = await _read_and_shoot(cp, settings)
         try:
-            action = await customer.next_action(screen, ctx)
-            _fits_screen(action, screen, j)
-        except SimulatorError as exc:
-            shot = j.shot_name("simulator-error")
-            await cp.screenshot(j.folder / shot)
-            j.event(screen=screen, screenshot=shot,
-                    timings=_timings(reply_wait_s=wait_s, customer_s=time.monotonic() - t),
-                    note=f"the customer could not decide: {exc}"[:1000])
-            raise
-        customer_s = time.monotonic() - t
-        shot = j.shot_name(_describe(action))
-        await cp.screenshot(j.folder / shot)
-        t = time.monotonic()
-        prev, extra, event = await _perform(cp, view, action, creds, j)
-        tracker.acted(action)
-        turns += 1
-        j.event(screen=screen, action=action, screenshot=shot, product_event=event,
-                timings=_timings(reply_wait_s=wait_s, customer_s=customer_s,
-                                 action_s=time.monotonic() - t),
-                note="; ".join(n for n in (note, extra) if n))
-        if action.kind == "done":
-            if action.text:
-                j.step += 1
-                wait_s, _ = await cp.wait_reply(prev)
-                j.turn_times.append(wait_s)
-                final = await cp.read()
-                j.saw(final.agent_texts)
-                shot = j.shot_name("after-last-words")
-                await cp.screenshot(j.folder / shot)
-                j.event(screen=final.screen, screenshot=shot, timings=_timings(
-                    reply_wait_s=wait_s))
-            await cp.check_alive()
-            j.stop("customer_done", f"the customer ended: {action.reason or 'no reason given'}")
+            outcome = await _step(cp, view, customer, creds, j, settings, reading, pending,
+                                  wait_s, fresh, last_screen, same, turns)
+        finally:
+            await _drop(pending)  # a no-op once the shot was kept
+        if outcome is None:
             return
+        prev, last_screen, same, turns = outcome
+
+
+async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str, Any] | None,
+                j: Journey, settings: JourneySettings, reading: Any,
+                pending: asyncio.Task[bytes] | None, wait_s: float, fresh: bool,
+                last_screen: ScreenReading | None, same: int, turns: int
+                ) -> tuple[Probe | None, ScreenReading, int, int] | None:
+    """One step after a reply: end the journey, or let the customer act. None when the
+    journey has ended; else (the reply state to wait past, the screen, same-screen count,
+    customer actions so far)."""
+    screen = reading.screen
+    j.tracker = tracker = j.tracker or JourneyTracker(view)
+    tracker.agent_replied(reading.agent_texts[j.agent_seen:], screen.todo, j.uploaded)
+    j.saw(reading.agent_texts)
+    if reading.problem:
+        await cp.check_alive()
+    same = same + 1 if screen == last_screen else 1
+    note = "" if fresh else "no new reply after the action"
+    end = _journey_end(cp, screen, same, turns, settings)
+    if end is not None:
+        what, reason, detail = end
+        if reason in ("stuck", "turn_limit"):
+            await cp.check_alive()  # a dead product is a product error, not a stuck agent
+        if screen.claim_number:
+            j.claim_number = screen.claim_number
+        shot = await _keep(j, pending, what)
+        waited = reason in ("claim_number", "handoff")
+        j.event(screen=screen, screenshot=shot, note=note,
+                timings=_timings(reply_wait_s=wait_s if waited else None))
+        j.stop(reason, detail)
+        return None
+    available, later = material_availability(view, tracker.progress)
+    ctx = CustomerContext(
+        step=j.step, messages_sent=j.messages_sent, history=list(j.history),
+        available_files=available, later_files=later, uploaded=list(j.uploaded),
+        signed_in=j.signed_in, record_call=j.record_call,
+        actions_taken=tracker.actions, learned_facts=tracker.learned_facts(),
+        can_attach=bool(cp.sc.attach_input),
+    )
+    t = time.monotonic()
+    try:
+        action = await customer.next_action(screen, ctx)
+        _fits_screen(action, screen, j)
+    except SimulatorError as exc:
+        shot = await _keep(j, pending, "simulator-error")
+        j.event(screen=screen, screenshot=shot,
+                timings=_timings(reply_wait_s=wait_s, customer_s=time.monotonic() - t),
+                note=f"the customer could not decide: {exc}"[:1000])
+        raise
+    customer_s = time.monotonic() - t
+    shot = await _keep(j, pending, _describe(action))
+    t = time.monotonic()
+    prev, extra, event = await _perform(cp, view, action, creds, j)
+    tracker.acted(action)
+    turns += 1
+    j.event(screen=screen, action=action, screenshot=shot, product_event=event,
+            timings=_timings(reply_wait_s=wait_s, customer_s=customer_s,
+                             action_s=time.monotonic() - t),
+            note="; ".join(n for n in (note, extra) if n))
+    if action.kind == "done":
+        if action.text:
+            j.step += 1
+            wait_s, _ = await cp.wait_reply(prev)
+            j.turn_times.append(wait_s)
+            final, last = await _read_and_shoot(cp, settings)
+            j.saw(final.agent_texts)
+            shot = await _keep(j, last, "after-last-words")
+            j.event(screen=final.screen, screenshot=shot, timings=_timings(
+                reply_wait_s=wait_s))
+        await cp.check_alive()
+        j.stop("customer_done", f"the customer ended: {action.reason or 'no reason given'}")
+        return None
+    return prev, screen, same, turns
+
+
+async def _read_and_shoot(cp: CustomerPage, settings: JourneySettings
+                          ) -> tuple[Any, asyncio.Task[bytes] | None]:
+    """Read the screen right after a wait, and start a screenshot of it that goes on while
+    the journey decides (None when screenshots are off). The read is sent first, so the page
+    answers it before it renders the shot."""
+    reading = asyncio.ensure_future(cp.read())
+    pending = asyncio.ensure_future(cp.shoot()) if settings.screenshots else None
+    try:
+        return await reading, pending
+    except BaseException:
+        await _drop(pending)
+        raise
+
+
+async def _keep(j: Journey, pending: asyncio.Task[bytes] | None, what: str) -> str | None:
+    """Wait for a screenshot and write it as the journey's next screen; its path or None."""
+    if pending is None:
+        return None
+    data = await pending
+    name = j.shot_name(what)
+    path = j.folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return name
+
+
+async def _drop(pending: asyncio.Task[bytes] | None) -> None:
+    """Cancel a screenshot nobody kept (the step failed before it was written)."""
+    if pending is not None and not pending.done():
+        pending.cancel()
+        with contextlib.suppress(BaseException):
+            await pending
 
 
 def _journey_end(cp: CustomerPage, screen: ScreenReading, same: int, turns: int,

@@ -23,7 +23,8 @@ from ._marks import PageSelectors
 from ._reset import make_reset, setup_and_files
 from ._runtime import check_runtime
 from ._screen import disabled_regions
-from ._staff import CLAIM_REGIONS, WAITING_REGIONS, open_claim, sign_in, staff_headers
+from ._staff import CLAIM_REGIONS, WAITING_REGIONS, open_claim, staff_headers
+from ._staff_session import StaffSession
 from .profile import READ_REGIONS, Lane, Profile, url
 
 # Regions a journey cannot do without.
@@ -215,25 +216,25 @@ async def _customer_side(browser: Any, profile: Profile, lane: Lane, report: Che
 async def _staff_side(browser: Any, profile: Profile, lane: Lane, claim: str | None,
                       packs_root: Path, report: CheckReport) -> None:
     access = profile.staff
-    headers = {**profile.browser.extra_headers(), **staff_headers(profile)}
     if access.sign_in == "header" and not staff_headers(profile):
         report.lines.append(Line("staff side", False, f"no staff token: set {access.token_env}"))
         return
-    context = await browser.new_context(viewport=VIEWPORT, extra_http_headers=headers or None)
+    session = StaffSession(browser, profile, lane, profile.browser.extra_headers())
     try:
-        page = await context.new_page()
-        base = lane.staff_base_url or lane.base_url
+        page, _ = await session.page_for("claim")
+        base = session.base
         if access.sign_in == "form":
             creds = report.staff_credentials
             if not creds:
                 report.staff_note = ("form sign-in: staff credentials come from a reset; "
                                      "give --reset PACK to check the staff side")
                 return
-            await sign_in(page, profile, base, creds)
+            session.creds = creds
+            await session.sign_in(page)
             report.lines.append(Line("staff side", True, f"signed in as {creds['username']} "
                                      "(credentials from the reset)"))
         if claim:
-            opened = await open_claim(page, profile, base, claim)
+            opened = await open_claim(page, profile, base, claim, session.goto)
             report.lines.append(Line("staff side", opened, f"claim {claim} "
                                      f"{'opened' if opened else 'not found'} ({access.find})"))
             regions = {n: list(getattr(profile.staff_screen, n)) for n in CLAIM_REGIONS}
@@ -256,7 +257,7 @@ async def _staff_side(browser: Any, profile: Profile, lane: Lane, claim: str | N
     except PlaywrightError as exc:
         report.lines.append(Line("staff side", False, str(exc).splitlines()[0]))
     finally:
-        await context.close()
+        await session.close()
 
 
 async def check_profile(profile: Profile, packs_root: Path, claim: str | None = None,

@@ -36,6 +36,7 @@ from ._recovery import storage_error
 from ._reset import ResetAdapter, make_reset
 from ._runtime import check_runtime
 from ._shard import Shard, apply_shard, default_durations
+from ._staff_session import StaffSession
 from ._trial import TrialSettings, run_trial
 from .customers import LlmSettings, make_customer
 from .profile import Lane, Profile
@@ -370,6 +371,8 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
             async def lane_worker(lane: Lane) -> None:
                 nonlocal done
                 client = reset_for(lane)
+                # one staff context per lane, kept across its trials
+                staff = StaffSession(browser, profile, lane, profile.browser.extra_headers())
                 try:
                     while True:
                         try:
@@ -382,7 +385,7 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                         t0 = time.monotonic()
                         result = await run_trial(
                             browser, profile, lane, client, corpora.pack_dir(entry.pack_id),
-                            entry.trial, run_dir / entry.path, factory, settings)
+                            entry.trial, run_dir / entry.path, factory, settings, staff)
                         record.trials[i] = _entry_from(result, entry.path)
                         write_model_atomic(run_dir / "run.json", record)
                         done += 1
@@ -390,6 +393,7 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                             lane.name, entry.pack_id, entry.trial, done, total,
                             result.status.value, result.stop_reason, time.monotonic() - t0))
                 finally:
+                    await staff.close()
                     with contextlib.suppress(Exception):
                         client.close()
 
