@@ -100,9 +100,9 @@ class DecisionLabel(Strict):
         None, description="return_for_info: the fact key or material file that must reach "
         "the product after the request.")
     expected_end_state: ExpectedEndState = Field(
-        default_factory=ExpectedEndState, description="The state after the decision against the state "
-        "just before it: an ExpectedEndState (documents by collection and id or match, with "
-        "the fields allowed to vary).")
+        default_factory=ExpectedEndState, description="The state after the decision against "
+        "the state just before it: documents by collection and id (or match), with the "
+        "fields allowed to vary.")
 
 
 class DecisionCustomer(Strict):

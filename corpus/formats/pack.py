@@ -30,6 +30,8 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from ._base import Strict
+from .decision import DecisionLabel, StaffScript
+from .end_state import ExpectedDocument, ExpectedEndState
 from .pack_input import (
     PACK_FORMAT_VERSION,
     EvidenceKind,
@@ -44,8 +46,6 @@ from .pack_input import (
     fact_value_problem,
     version_field,
 )
-from .decision import DecisionLabel, StaffScript
-from .end_state import ExpectedDocument, ExpectedEndState
 from .values import FactValue
 
 # A pack id is <corpus id prefix>-<M|H|C>-<three digits>; the corpus's manifest.json names its
