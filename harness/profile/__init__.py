@@ -4,7 +4,8 @@
 ``_completion`` (when a reply is finished), ``_selectors`` (any Playwright selector, with
 alternatives), ``_customer`` (customer regions, words, uploads), ``_staff`` (staff access,
 regions, vocabulary), ``_decision`` (staff decision controls), ``_reset`` (reset adapters,
-state source, schema mapping), ``_runtime`` (the runtime report), ``_dev`` (starting the product for a dev environment).
+state source, schema mapping), ``_runtime`` (the runtime report), ``_dev`` (starting the
+product for a dev environment).
 """
 
 from ._capabilities import Capabilities
