@@ -222,7 +222,7 @@ async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str
         available_files=available, later_files=later, uploaded=list(j.uploaded),
         signed_in=j.signed_in, record_call=j.record_call,
         actions_taken=tracker.actions, learned_facts=tracker.learned_facts(),
-        can_attach=bool(cp.sc.attach_input),
+        can_attach=bool(cp.sc.attach_input), returned=settings.goal is not None,
     )
     t = time.monotonic()
     try:
