@@ -9,6 +9,8 @@ driver records them on this machine).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import shutil
 import sys
@@ -201,3 +203,41 @@ async def open_browser(playwright: Any, choice: BrowserChoice) -> tuple[Any, Bro
         raise HarnessError("the browser did not start", kind=info.kind, channel=info.channel,
                            path=info.executable, error=_first_line(exc)) from exc
     return browser, info.model_copy(update={"version": browser.version})
+
+
+BROWSER_CRASH = "browser crash"
+"""The detail a trial's harness error starts with when the browser ended under it."""
+
+
+class BrowserKeeper:
+    """The run's browser, launched (or reached) again when it has ended: a crashed Chromium
+    costs the trial it was driving, never the trials after it. Shared by the lanes; the
+    first lane that finds it gone relaunches it for all."""
+
+    def __init__(self, playwright: Any, choice: BrowserChoice) -> None:
+        self.playwright = playwright
+        self.choice = choice
+        self.browser: Any = None
+        self.launches = 0
+        self._lock = asyncio.Lock()
+
+    async def get(self) -> tuple[Any, BrowserInfo | None]:
+        """A connected browser, and its description when it was (re)started by this call."""
+        async with self._lock:
+            if self.browser is not None and self.browser.is_connected():
+                return self.browser, None
+            if self.browser is not None:
+                await self._close_quietly()
+            self.browser, info = await open_browser(self.playwright, self.choice)
+            self.launches += 1
+            return self.browser, info
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._close_quietly()
+
+    async def _close_quietly(self) -> None:
+        browser, self.browser = self.browser, None
+        if browser is not None:
+            with contextlib.suppress(Exception):
+                await browser.close()

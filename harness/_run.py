@@ -30,7 +30,7 @@ from corpus.formats.run import (
 )
 
 from ._files import write_model_atomic
-from ._launch import BrowserChoice, open_browser
+from ._launch import BrowserChoice, BrowserKeeper
 from ._lock import FolderLock
 from ._recovery import storage_error
 from ._reset import ResetAdapter, make_reset
@@ -363,16 +363,23 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
     async with async_playwright() as pw:
         choice = options.browser or BrowserChoice(executable=options.browser_executable,
                                                   headed=options.headed)
-        browser, info = await open_browser(pw, choice)
-        if info not in record.browsers:
-            record.browsers.append(info)
-            write_model_atomic(run_dir / "run.json", record)
+        keeper = BrowserKeeper(pw, choice)
+
+        async def browser_now() -> Any:
+            """The connected browser (relaunched, and recorded, when it had ended)."""
+            browser, info = await keeper.get()
+            if info is not None and info not in record.browsers:
+                record.browsers.append(info)
+                write_model_atomic(run_dir / "run.json", record)
+            return browser
+
         try:
+            await browser_now()
+
             async def lane_worker(lane: Lane) -> None:
                 nonlocal done
                 client = reset_for(lane)
-                # one staff context per lane, kept across its trials
-                staff = StaffSession(browser, profile, lane, profile.browser.extra_headers())
+                staff: StaffSession | None = None
                 try:
                     while True:
                         try:
@@ -383,6 +390,13 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                         options.progress(TrialProgress(lane.name, entry.pack_id, entry.trial,
                                                        done, total))
                         t0 = time.monotonic()
+                        browser = await browser_now()
+                        if staff is None or staff.browser is not browser:
+                            if staff is not None:
+                                await staff.close()
+                            # one staff context per lane, kept across its trials
+                            staff = StaffSession(browser, profile, lane,
+                                                 profile.browser.extra_headers())
                         result = await run_trial(
                             browser, profile, lane, client, corpora.pack_dir(entry.pack_id),
                             entry.trial, run_dir / entry.path, factory, settings, staff)
@@ -393,14 +407,14 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                             lane.name, entry.pack_id, entry.trial, done, total,
                             result.status.value, result.stop_reason, time.monotonic() - t0))
                 finally:
-                    await staff.close()
+                    if staff is not None:
+                        await staff.close()
                     with contextlib.suppress(Exception):
                         client.close()
 
             await asyncio.gather(*(lane_worker(lane) for lane in lanes))
         finally:
-            with contextlib.suppress(Exception):
-                await browser.close()
+            await keeper.close()
 
 
 def run(options: RunOptions) -> tuple[RunRecord, Path]:

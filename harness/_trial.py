@@ -22,6 +22,7 @@ from ._customer_tab import CustomerTab
 from ._decision import decide_and_return
 from ._files import write_model_atomic, write_text_atomic
 from ._journey import Journey, JourneySettings, now, play
+from ._launch import BROWSER_CRASH
 from ._reset import ResetAdapter, ResetOutcome, setup_and_files
 from ._staff import no_staff_side, staff_headers
 from ._staff_session import StaffSession
@@ -139,6 +140,12 @@ async def run_trial(
         if customer is not None:
             with contextlib.suppress(Exception):
                 await customer.aclose()
+    if not browser.is_connected():  # the browser ended under the trial: not the product's doing
+        was = f" (the trial had stopped as {j.stop_reason}: {j.detail})" if j.stop_reason else ""
+        j.stop("harness_error", f"{BROWSER_CRASH}: the browser ended during the trial{was}"[:2000],
+               TrialStatus.HARNESS_ERROR)
+        if not staff_reading.error:
+            staff_reading = staff_reading.model_copy(update={"error": f"not read: {BROWSER_CRASH}"})
     write_model_atomic(folder / "staff.json", staff_reading)
     if outcome is not None and settings.evidence and not after_taken:
         await _state_after(reset, folder, j)
