@@ -81,7 +81,7 @@ def test_varying_fields_pass_across_three_trials_and_a_fixed_field_fails() -> No
     assert "settled_amount" in result.explanation
     before, after = _trial_states(3, role="staff")  # neither is who decided
     result = check_decision_state(before, after, label, True)
-    assert result.status == "fail" and "actor_role" in result.explanation
+    assert result.status == "fail" and "decision.role" in result.explanation
 
 
 def test_audit_append_only_order_and_authority() -> None:
