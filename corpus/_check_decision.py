@@ -46,17 +46,14 @@ def decision_problems(pack: Pack) -> Found:
 
 
 def _requested_problems(pack: Pack, name: str) -> Found:
-    field = "staff_script.requested"
-    for f in pack.facts.facts:
-        if f.key == name:
-            if f.later is None or f.later.arrives is not None:
-                return [(_io.SETUP, field, f"fact {name!r} must be a 'comes later' fact that "
-                         "arrives only after the journey (later.arrives null)")]
-            return []
-    for m in pack.materials.materials:
-        if m.file == name:
-            if m.later is None or m.later.arrives is not None:
-                return [(_io.SETUP, field, f"material {name!r} must come later and arrive "
-                         "only after the journey (later.arrives null)")]
-            return []
-    return [(_io.SETUP, field, f"{name!r} is no fact key or material file of the pack")]
+    items = [("fact", f.key, f.later) for f in pack.facts.facts]
+    items += [("material", m.file, m.later) for m in pack.materials.materials]
+    for kind, key, later in items:
+        if key != name:
+            continue
+        if later is None or later.arrives is not None:
+            return [(_io.SETUP, "staff_script.requested", f"{kind} {name!r} must come later "
+                     "and arrive only after the journey (later.arrives null)")]
+        return []
+    return [(_io.SETUP, "staff_script.requested",
+             f"{name!r} is no fact key or material file of the pack")]
