@@ -7,6 +7,8 @@ import typer
 from . import (
     corpus_cmd,
     dev_cmd,
+    merge_cmd,
+    nightly_cmd,
     profile_cmd,
     review_cmd,
     run_cmd,
@@ -41,6 +43,8 @@ corpus_cmd.register(app)
 seed_cmd.register(app)
 dev_cmd.register(app)
 run_cmd.register(app)
+merge_cmd.register(app)
+nightly_cmd.register(app)
 profile_cmd.register(app)
 score_cmd.register(app)
 review_cmd.register(app)

@@ -29,7 +29,8 @@ def up(
     s3_access_key: str = typer.Option(None, help="S3 access key (with --s3-endpoint; the "
                                       "secret key comes from CLAIMS_HARNESS_S3_SECRET_KEY)."),
     baseline: Path = typer.Option(None, help="Baseline JSON (default packs/baseline.json)."),
-    log_dir: Path = typer.Option(None, help="Folder for the logs of started processes."),
+    log_dir: Path = typer.Option(None, help="Keep the logs of started processes in this "
+                                 "folder (default: a temporary one, removed on stop)."),
 ) -> None:
     """Start what is missing, print every URL, write the env file, stop all on Ctrl-C."""
     from seed import S3Config, start_dev

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from . import _browser_opts as browser_opts
 from ._errors import reported_errors
 
 profile_app = typer.Typer(help="Product profiles: check one against its running product.",
@@ -26,9 +27,10 @@ def check(
         "test environment); checks the reset end to end and gives staff credentials."),
     packs: Path = typer.Option(Path("packs"), help="Corpus folder (its baseline.json is what "
                                "a reset adapter would load)."),
-    browser_executable: str | None = typer.Option(
-        None, "--browser-executable", help="Chromium to launch (default $CLAIMS_HARNESS_CHROMIUM "
-        "or /usr/bin/chromium)."),
+    browser_executable: browser_opts.Executable = None,
+    browser_channel: browser_opts.Channel = None,
+    browser_cdp_url: browser_opts.CdpUrl = None,
+    browser_ws_endpoint: browser_opts.WsEndpoint = None,
 ) -> None:
     """Report every region, the runtime report, the reset adapter and what will be
     not_implemented. Exits 1 when something would break a run."""
@@ -36,11 +38,13 @@ def check(
 
     with reported_errors():
         prof = harness.load_profile(profile)
+        browser = browser_opts.browser_choice(browser_executable, browser_channel,
+                                              browser_cdp_url, browser_ws_endpoint)
         with contextlib.ExitStack() as stack:
             if dev:
                 prof, _env = stack.enter_context(harness.dev_product(prof, 1, packs))
-            report = asyncio.run(harness.check_profile(prof, packs, claim, browser_executable,
-                                                        reset))
+            report = asyncio.run(harness.check_profile(prof, packs, claim, reset_pack=reset,
+                                                        browser=browser))
         typer.echo(report.render(), nl=False)
         if report.problems:
             raise typer.Exit(1)

@@ -103,6 +103,9 @@ def compare(run: RunArg,
                                                    file_okay=False)],
             allow_different_corpus: Annotated[bool, typer.Option(
                 help="Compare even when the corpus versions differ.")] = False,
+            allow_different_scorer: Annotated[bool, typer.Option(
+                help="Compare even when the runs were scored by different scorers (the "
+                "usual way is to re-score the older run).")] = False,
             out: Annotated[Path | None, typer.Option(help="Write the comparison JSON here.")]
             = None,
             corpus: CorpusOpt = None, seed: SeedOpt = None,
@@ -114,7 +117,8 @@ def compare(run: RunArg,
         result = scoring.compare(
             scoring.load_summary(run, corpus), scoring.load_summary(baseline, corpus),
             allow_different_corpus, seed=seed or scoring.DEFAULT_SEED,
-            resamples=resamples or scoring.DEFAULT_RESAMPLES)
+            resamples=resamples or scoring.DEFAULT_RESAMPLES,
+            allow_different_scorer=allow_different_scorer)
     for d in result.packs:
         typer.echo(f"  {d.pack_id}: {_pct(d.run_rate)} vs {_pct(d.baseline_rate)} "
                    f"({d.difference:+.3f})")
@@ -172,7 +176,9 @@ def gate(run: RunArg,
         raise typer.Exit(1)
 
 
-def report(run: RunArg,
+def report(run: Annotated[Path, typer.Argument(
+               help="Run folder (holds run.json), or a run archive (<run-id>.tar.gz from "
+               "`runs archive`: opened beside it first).", exists=True)],
            out: Annotated[Path | None, typer.Option(help="Output folder; default <RUN>/report.")]
            = None,
            corpus: CorpusOpt = None) -> None:
@@ -180,6 +186,11 @@ def report(run: RunArg,
     import scoring
 
     with reported_errors():
+        if run.is_file():
+            import nightly
+
+            run = nightly.open_archive(run)
+            typer.echo(f"opened the archive into {run}")
         index = scoring.write_report(run, out, corpus)
     typer.echo(f"wrote {index}")
 

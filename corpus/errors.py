@@ -11,6 +11,7 @@ learns *where* a problem is, not only what it is.
     ├── ProductError       the product under test crashed, timed out or broke its contract
     ├── SimulatorError     the simulated customer failed (endpoint errors, unparseable output)
     ├── ProfileError       a product profile is invalid
+    ├── ConfigError        a nightly configuration is invalid
     ├── RunRecordError     a run record is missing, unreadable or inconsistent
     └── ScoringError       the scorer cannot score a record against an oracle
 """
@@ -59,6 +60,10 @@ class ProfileError(HarnessError):
     """A product profile (TOML) is missing or invalid."""
 
 
+class ConfigError(HarnessError):
+    """A nightly configuration (TOML) is missing or invalid (context: file, field)."""
+
+
 class RunRecordError(HarnessError):
     """A run record is missing, unreadable or inconsistent."""
 
@@ -68,6 +73,7 @@ class ScoringError(HarnessError):
 
 
 __all__ = [
+    "ConfigError",
     "HarnessError",
     "LeakError",
     "PackError",

@@ -5,7 +5,19 @@ unread to the seed route.
 """
 
 from ._dev import dev_product
+from ._files import write_model_atomic, write_text_atomic
+from ._launch import BrowserChoice, open_browser, system_browsers
+from ._lock import FolderLock, RunLockedError, wait_for_lock
+from ._merge import merge_runs
 from ._profile_check import CheckReport, check_profile
+from ._recovery import (
+    RunStorageError,
+    recorded_options,
+    resume_command,
+    resume_defaults,
+    sanitized_url,
+    stop_line,
+)
 from ._redact import redact_har
 from ._reset import ResetAdapter, ResetOutcome, make_reset
 from ._run import (
@@ -18,6 +30,7 @@ from ._run import (
     summary_line,
 )
 from ._runtime import RuntimeInfo, check_runtime
+from ._shard import Shard, load_durations
 from ._transcript import SELF_TEST_LABEL
 from ._trial import TRACING_MODES, TrialSettings, run_trial
 from .customers import (
@@ -33,6 +46,23 @@ from .profile import Lane, Profile, load_profile
 
 __all__ = [
     "SELF_TEST_LABEL",
+    "BrowserChoice",
+    "FolderLock",
+    "RunLockedError",
+    "RunStorageError",
+    "Shard",
+    "load_durations",
+    "merge_runs",
+    "open_browser",
+    "recorded_options",
+    "resume_command",
+    "resume_defaults",
+    "sanitized_url",
+    "stop_line",
+    "system_browsers",
+    "wait_for_lock",
+    "write_model_atomic",
+    "write_text_atomic",
     "TRACING_MODES",
     "Customer",
     "CustomerContext",

@@ -6,8 +6,6 @@ is recorded in the HAR and never consulted.
 
 from __future__ import annotations
 
-import asyncio
-import os
 import re
 import time
 from pathlib import Path
@@ -17,49 +15,28 @@ import httpx
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
-from corpus.errors import HarnessError, ProductError
+from corpus.errors import ProductError
 from corpus.formats import ScreenReading
 
+from ._camera import Camera
+from ._launch import BrowserChoice, open_browser
 from ._marks import first_match
 from ._screen import Probe, Reading, Screen
 from .profile import Profile, url
 
-CHROMIUM_ENV = "CLAIMS_HARNESS_CHROMIUM"
-DEFAULT_CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1280, "height": 900}
 ACTION_TIMEOUT_MS = 10000
 # How an upload ended, as recorded in the journey.
 UPLOAD_ACKNOWLEDGED = "acknowledged"
 UPLOAD_REFUSED = "refused"
 UPLOAD_NOT_ACKNOWLEDGED = "upload_not_acknowledged"
-_SCROLL_JS = ("(alts) => { for (const s of alts) { let els = []; try { "
-              "els = document.querySelectorAll(s); } catch (e) { continue; } "
-              "for (const c of els) for (const el of [c, c.parentElement, "
-              "...c.querySelectorAll('*')]) if (el && el.scrollHeight > el.clientHeight) "
-              "el.scrollTop = el.scrollHeight; } }")
-
-
-def chromium_executable(option: str | None = None) -> str:
-    """The Chromium to launch: the option, else $CLAIMS_HARNESS_CHROMIUM, else Debian's."""
-    return option or os.environ.get(CHROMIUM_ENV) or DEFAULT_CHROMIUM
 
 
 async def launch_browser(playwright: Any, executable: str | None = None, headed: bool = False):
-    """Launch Chromium headless (or headed) with the harness's fixed arguments."""
-    path = chromium_executable(executable)
-    if not Path(path).exists():
-        raise HarnessError("Chromium not found", field="browser_executable", path=path)
-    return await playwright.chromium.launch(
-        executable_path=path, headless=not headed, args=CHROMIUM_ARGS
-    )
+    """Launch a local Chromium headless (or headed); ``_launch`` knows every other way."""
+    browser, _ = await open_browser(playwright, BrowserChoice(executable=executable,
+                                                              headed=headed))
+    return browser
 
 
 def slug(text: str, limit: int = 24) -> str:
@@ -81,6 +58,7 @@ class CustomerPage:
         self.sc = profile.customer_screen
         self.completion = profile.completion
         self.screen = Screen(page, profile)
+        self.camera = Camera(page)
 
     async def _locator(self, alternatives: list[str], what: str) -> Locator:
         return await first_match(self.page, alternatives, what)
@@ -109,7 +87,9 @@ class CustomerPage:
         await self.goto(si.path)
         await self._fill_submit(si.username, si.password, si.submit, username, password)
         try:
-            await self.page.wait_for_url(lambda u: si.path not in u,
+            # the session is set once the page after sign-in starts arriving; the start page
+            # is opened next anyway, so that page need not finish loading
+            await self.page.wait_for_url(lambda u: si.path not in u, wait_until="commit",
                                          timeout=self.completion.timeout_s * 1000)
         except PlaywrightError as exc:
             raise ProductError("account sign-in did not leave the sign-in page",
@@ -193,14 +173,14 @@ class CustomerPage:
     def handoff(self, screen: ScreenReading) -> bool:
         return any(re.search(p, screen.latest_reply) for p in self.sc.handoff_patterns)
 
-    async def screenshot(self, path: Path) -> None:
-        """Screenshot the viewport with the conversation pane scrolled to its latest reply."""
-        path.parent.mkdir(parents=True, exist_ok=True)
+    async def shoot(self) -> bytes:
+        """A screenshot of the viewport as it is now (PNG bytes). Taken after a wait, which
+        leaves the conversation scrolled to its latest reply; it may run while the screen
+        is read (reading changes nothing)."""
         try:
-            await self.page.evaluate(_SCROLL_JS, list(self.sc.conversation))
-            await self.page.screenshot(path=str(path), timeout=15000)
+            return await self.camera.viewport()
         except PlaywrightError as exc:
-            raise ProductError("screenshot failed", file=path.name,
+            raise ProductError("screenshot failed", url=self.page.url,
                                error=_first_line(exc)) from exc
 
     # ------------------------------------------------------------------ acting
@@ -229,13 +209,13 @@ class CustomerPage:
         candidates += [self.page.get_by_role("button", name=label, exact=True),
                        self.page.get_by_role("link", name=label, exact=True)]
         for loc in candidates:
+            shown = loc.filter(visible=True)
             try:
-                for i in range(await loc.count()):
-                    item = loc.nth(i)
-                    if await item.is_visible():
-                        base = await self.baseline()
-                        await item.click(timeout=ACTION_TIMEOUT_MS)
-                        return base
+                if not await shown.count():
+                    continue
+                base = await self.baseline()
+                await shown.first.click(timeout=ACTION_TIMEOUT_MS)
+                return base
             except PlaywrightError:
                 continue
         return None
@@ -265,16 +245,8 @@ class CustomerPage:
         return UPLOAD_NOT_ACKNOWLEDGED, base
 
     async def _upload_outcome(self, name: str, before: dict[str, Any]) -> str | None:
-        deadline = time.monotonic() + self.sc.upload_timeout_s
-        while True:
-            now = await self.screen.upload_marks(name)
-            if now["mentions"] > before["mentions"] or now["acks"] > before["acks"]:
-                return UPLOAD_ACKNOWLEDGED
-            if now["error"] and now["error"] != before["error"]:
-                return UPLOAD_REFUSED
-            if time.monotonic() >= deadline:
-                return None
-            await asyncio.sleep(0.1)
+        outcome = await self.screen.wait_upload(name, before, self.sc.upload_timeout_s)
+        return {"acknowledged": UPLOAD_ACKNOWLEDGED, "refused": UPLOAD_REFUSED}.get(outcome)
 
     async def sign_in_prompt(self, username: str, password: str) -> None:
         """Sign in through the in-conversation prompt; waits until the prompt has gone."""

@@ -6,7 +6,10 @@ One place (``_journey_end``) decides how a journey ends; every step is one event
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +23,7 @@ from ._browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage, slug
 from ._files import append_jsonl
 from ._reset import ResetOutcome
 from ._screen import Probe
-from .customers import Customer, CustomerContext, JourneyTracker, material_availability
+from .customers import Customer, CustomerContext, JourneyTracker
 
 STATUS_FOR_STOP = {
     "claim_number": TrialStatus.COMPLETED,
@@ -28,13 +31,19 @@ STATUS_FOR_STOP = {
     "customer_done": TrialStatus.AGENT_STOPPED,
     "turn_limit": TrialStatus.STUCK,
     "stuck": TrialStatus.STUCK,
+    "goal": TrialStatus.COMPLETED,
 }
+# Whether a screen reaches the journey's goal: one line saying so, or None (see ``resume``).
+Goal = Callable[[CustomerPage, ScreenReading], Awaitable["str | None"]]
 
 
 @dataclass
 class JourneySettings:
     turn_limit: int = 40
     stuck_after: int = 3
+    screenshots: bool = True
+    goal: Goal | None = None
+    """Instead of a claim number or a hand-over, the journey ends when this says so."""
 
 
 @dataclass
@@ -58,6 +67,13 @@ class Journey:
     cost: float | None = None
     shots: int = 0
     product_events: list[str] = field(default_factory=list)
+    tracker: JourneyTracker | None = None
+    """What decides when later files and facts arrive (set when the journey starts)."""
+    events_file: str = "journey.jsonl"
+    storage: dict[str, Any] | None = None
+    """The customer context's storage state at the end (in memory only, never written), for
+    the customer's return after a staff decision."""
+    shot_prefix: str = ""
 
     def record_call(self, call: Any) -> None:
         append_jsonl(self.folder / "customer-model.jsonl", call)
@@ -71,7 +87,7 @@ class Journey:
             self.cost = (self.cost or 0.0) + call.cost_usd
 
     def event(self, **kw: Any) -> None:
-        append_jsonl(self.folder / "journey.jsonl",
+        append_jsonl(self.folder / self.events_file,
                      JourneyEvent(step=self.step, ts=now(), **kw))
 
     def stop(self, reason: str, detail: str, status: TrialStatus | None = None) -> None:
@@ -81,7 +97,7 @@ class Journey:
 
     def shot_name(self, what: str) -> str:
         self.shots += 1
-        return f"screens/{self.shots:03d}-{slug(what)}.png"
+        return f"screens/{self.shot_prefix}{self.shots:03d}-{slug(what)}.png"
 
     def saw(self, agent_texts: list[str]) -> None:
         """Add the agent replies not seen before to the history."""
@@ -118,16 +134,15 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
     else:
         await cp.open_start()
     await cp.wait_first()
-    reading = await cp.read()
+    reading, pending = await _read_and_shoot(cp, settings)
     j.saw(reading.agent_texts)
-    shot = j.shot_name("start")
-    await cp.screenshot(j.folder / shot)
+    shot = await _keep(j, pending, "start")
     t = time.monotonic()
     prev: Probe | None = await cp.say(view.initial_message)
     j.messages_sent += 1
     j.history.append(("customer", view.initial_message))
     opening = CustomerAction(kind="say", text=view.initial_message)
-    tracker = JourneyTracker(view)  # what decides when later files and facts arrive
+    j.tracker = tracker = JourneyTracker(view)
     tracker.acted(opening)
     j.event(screen=reading.screen, action=opening,
             timings=_timings(action_s=time.monotonic() - t), screenshot=shot,
@@ -138,81 +153,163 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
         j.step += 1
         wait_s, fresh = await cp.wait_reply(prev)
         j.turn_times.append(wait_s)
-        reading = await cp.read()
-        screen = reading.screen
-        tracker.agent_replied(reading.agent_texts[j.agent_seen:], screen.todo, j.uploaded)
-        j.saw(reading.agent_texts)
-        if reading.problem:
-            await cp.check_alive()
-        same = same + 1 if screen == last_screen else 1
-        last_screen = screen
-        note = "" if fresh else "no new reply after the action"
-        end = _journey_end(cp, screen, same, turns, settings)
-        if end is not None:
-            what, reason, detail = end
-            if reason in ("stuck", "turn_limit"):
-                await cp.check_alive()  # a dead product is a product error, not a stuck agent
-            if screen.claim_number:
-                j.claim_number = screen.claim_number
-            shot = j.shot_name(what)
-            await cp.screenshot(j.folder / shot)
-            waited = reason in ("claim_number", "handoff")
-            j.event(screen=screen, screenshot=shot, note=note,
-                    timings=_timings(reply_wait_s=wait_s if waited else None))
-            j.stop(reason, detail)
-            return
-        available, later = material_availability(view, tracker.progress)
-        ctx = CustomerContext(
-            step=j.step, messages_sent=j.messages_sent, history=list(j.history),
-            available_files=available, later_files=later, uploaded=list(j.uploaded),
-            signed_in=j.signed_in, record_call=j.record_call,
-            actions_taken=tracker.actions, learned_facts=tracker.learned_facts(),
-            can_attach=bool(cp.sc.attach_input),
-        )
-        t = time.monotonic()
+        # The screen is photographed while it is read and the customer decides; the shot is
+        # named after what happens next.
+        reading, pending = await _read_and_shoot(cp, settings)
         try:
-            action = await customer.next_action(screen, ctx)
-            _fits_screen(action, screen, j)
-        except SimulatorError as exc:
-            shot = j.shot_name("simulator-error")
-            await cp.screenshot(j.folder / shot)
-            j.event(screen=screen, screenshot=shot,
-                    timings=_timings(reply_wait_s=wait_s, customer_s=time.monotonic() - t),
-                    note=f"the customer could not decide: {exc}"[:1000])
-            raise
-        customer_s = time.monotonic() - t
-        shot = j.shot_name(_describe(action))
-        await cp.screenshot(j.folder / shot)
-        t = time.monotonic()
-        prev, extra, event = await _perform(cp, view, action, creds, j)
-        tracker.acted(action)
-        turns += 1
-        j.event(screen=screen, action=action, screenshot=shot, product_event=event,
-                timings=_timings(reply_wait_s=wait_s, customer_s=customer_s,
-                                 action_s=time.monotonic() - t),
-                note="; ".join(n for n in (note, extra) if n))
-        if action.kind == "done":
-            if action.text:
-                j.step += 1
-                wait_s, _ = await cp.wait_reply(prev)
-                j.turn_times.append(wait_s)
-                final = await cp.read()
-                j.saw(final.agent_texts)
-                shot = j.shot_name("after-last-words")
-                await cp.screenshot(j.folder / shot)
-                j.event(screen=final.screen, screenshot=shot, timings=_timings(
-                    reply_wait_s=wait_s))
-            await cp.check_alive()
-            j.stop("customer_done", f"the customer ended: {action.reason or 'no reason given'}")
+            outcome = await _step(cp, view, customer, creds, j, settings, reading, pending,
+                                  wait_s, fresh, last_screen, same, turns)
+        finally:
+            await _drop(pending)  # a no-op once the shot was kept
+        if outcome is None:
             return
+        prev, last_screen, same, turns = outcome
+
+
+async def resume(cp: CustomerPage, view: Any, customer: Customer, j: Journey,
+                 settings: JourneySettings) -> None:
+    """Go on with a journey on a page that shows the product again (the customer came back
+    to it): step until ``settings.goal`` says the journey is done, or a limit."""
+    prev: Probe | None = None
+    last_screen: ScreenReading | None = None
+    same = turns = 0
+    while True:
+        j.step += 1
+        wait_s, fresh = await cp.wait_reply(prev)
+        reading, pending = await _read_and_shoot(cp, settings)
+        try:
+            outcome = await _step(cp, view, customer, None, j, settings, reading, pending,
+                                  wait_s, fresh or prev is None, last_screen, same, turns)
+        finally:
+            await _drop(pending)
+        if outcome is None:
+            return
+        prev, last_screen, same, turns = outcome
+
+
+async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str, Any] | None,
+                j: Journey, settings: JourneySettings, reading: Any,
+                pending: asyncio.Task[bytes] | None, wait_s: float, fresh: bool,
+                last_screen: ScreenReading | None, same: int, turns: int
+                ) -> tuple[Probe | None, ScreenReading, int, int] | None:
+    """One step after a reply: end the journey, or let the customer act. None when the
+    journey has ended; else (the reply state to wait past, the screen, same-screen count,
+    customer actions so far)."""
+    screen = reading.screen
+    j.tracker = tracker = j.tracker or JourneyTracker(view)
+    tracker.agent_replied(reading.agent_texts[j.agent_seen:], screen.todo, j.uploaded)
+    j.saw(reading.agent_texts)
+    if reading.problem:
+        await cp.check_alive()
+    same = same + 1 if screen == last_screen else 1
+    note = "" if fresh else "no new reply after the action"
+    end = _journey_end(cp, screen, same, turns, settings, await _goal(cp, screen, settings))
+    if end is not None:
+        what, reason, detail = end
+        if reason in ("stuck", "turn_limit"):
+            await cp.check_alive()  # a dead product is a product error, not a stuck agent
+        if screen.claim_number:
+            j.claim_number = screen.claim_number
+        shot = await _keep(j, pending, what)
+        waited = reason in ("claim_number", "handoff")
+        j.event(screen=screen, screenshot=shot, note=note,
+                timings=_timings(reply_wait_s=wait_s if waited else None))
+        j.stop(reason, detail)
+        return None
+    available, later = tracker.materials()
+    ctx = CustomerContext(
+        step=j.step, messages_sent=j.messages_sent, history=list(j.history),
+        available_files=available, later_files=later, uploaded=list(j.uploaded),
+        signed_in=j.signed_in, record_call=j.record_call,
+        actions_taken=tracker.actions, learned_facts=tracker.learned_facts(),
+        can_attach=bool(cp.sc.attach_input), returned=settings.goal is not None,
+    )
+    t = time.monotonic()
+    try:
+        action = await customer.next_action(screen, ctx)
+        _fits_screen(action, screen, j)
+    except SimulatorError as exc:
+        shot = await _keep(j, pending, "simulator-error")
+        j.event(screen=screen, screenshot=shot,
+                timings=_timings(reply_wait_s=wait_s, customer_s=time.monotonic() - t),
+                note=f"the customer could not decide: {exc}"[:1000])
+        raise
+    customer_s = time.monotonic() - t
+    shot = await _keep(j, pending, _describe(action))
+    t = time.monotonic()
+    prev, extra, event = await _perform(cp, view, action, creds, j)
+    tracker.acted(action)
+    turns += 1
+    j.event(screen=screen, action=action, screenshot=shot, product_event=event,
+            timings=_timings(reply_wait_s=wait_s, customer_s=customer_s,
+                             action_s=time.monotonic() - t),
+            note="; ".join(n for n in (note, extra) if n))
+    if action.kind == "done":
+        if action.text:
+            j.step += 1
+            wait_s, _ = await cp.wait_reply(prev)
+            j.turn_times.append(wait_s)
+            final, last = await _read_and_shoot(cp, settings)
+            j.saw(final.agent_texts)
+            shot = await _keep(j, last, "after-last-words")
+            j.event(screen=final.screen, screenshot=shot, timings=_timings(
+                reply_wait_s=wait_s))
+        await cp.check_alive()
+        j.stop("customer_done", f"the customer ended: {action.reason or 'no reason given'}")
+        return None
+    return prev, screen, same, turns
+
+
+async def _read_and_shoot(cp: CustomerPage, settings: JourneySettings
+                          ) -> tuple[Any, asyncio.Task[bytes] | None]:
+    """Read the screen right after a wait, and start a screenshot of it that goes on while
+    the journey decides (None when screenshots are off). The read is sent first, so the page
+    answers it before it renders the shot."""
+    reading = asyncio.ensure_future(cp.read())
+    pending = asyncio.ensure_future(cp.shoot()) if settings.screenshots else None
+    try:
+        return await reading, pending
+    except BaseException:
+        await _drop(pending)
+        raise
+
+
+async def _keep(j: Journey, pending: asyncio.Task[bytes] | None, what: str) -> str | None:
+    """Wait for a screenshot and write it as the journey's next screen; its path or None."""
+    if pending is None:
+        return None
+    data = await pending
+    name = j.shot_name(what)
+    path = j.folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return name
+
+
+async def _drop(pending: asyncio.Task[bytes] | None) -> None:
+    """Cancel a screenshot nobody kept (the step failed before it was written)."""
+    if pending is not None and not pending.done():
+        pending.cancel()
+        with contextlib.suppress(BaseException):
+            await pending
+
+
+async def _goal(cp: CustomerPage, screen: ScreenReading, settings: JourneySettings
+                ) -> str | None:
+    return await settings.goal(cp, screen) if settings.goal is not None else None
 
 
 def _journey_end(cp: CustomerPage, screen: ScreenReading, same: int, turns: int,
-                 settings: JourneySettings) -> tuple[str, str, str] | None:
-    """Whether the screen ends the journey: (screenshot name, stop reason, detail) or None."""
-    if screen.claim_number:
+                 settings: JourneySettings, goal: str | None = None
+                 ) -> tuple[str, str, str] | None:
+    """Whether the screen ends the journey: (screenshot name, stop reason, detail) or None.
+    With a goal (``settings.goal``) only the goal and the limits end it."""
+    if goal:
+        return "goal", "goal", goal
+    own_end = settings.goal is None
+    if own_end and screen.claim_number:
         return "claim-number", "claim_number", f"claim number {screen.claim_number} shown"
-    if cp.handoff(screen):
+    if own_end and cp.handoff(screen):
         return "handoff", "handoff", "the product handed the claim to a person"
     if same >= settings.stuck_after:
         return "stuck", "stuck", f"the same screen {same} times in a row"

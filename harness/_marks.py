@@ -28,6 +28,7 @@ _MARK_JS = """(els, [attr, mark]) => {
     const have = (el.getAttribute(attr) || '').split(' ').filter(Boolean);
     if (!have.includes(mark)) el.setAttribute(attr, [...have, mark].join(' '));
   }
+  return els.length;
 }"""
 _CSS_OK_JS = """(sels) => sels.map((s) => {
   try { document.querySelectorAll(s); return true; } catch (e) { return false; }
@@ -41,6 +42,8 @@ class PageSelectors:
         self.page = page
         self.selectors = list(dict.fromkeys(s for s in selectors if s))
         self._marks: dict[str, str] | None = None
+        # mark selector -> how many elements it marked at the last refresh
+        self.counts: dict[str, int] = {}
 
     async def marks(self) -> dict[str, str]:
         """Selector -> mark, for the selectors plain CSS cannot express (found once)."""
@@ -55,7 +58,8 @@ class PageSelectors:
         """Mark the current matches of every Playwright-only selector."""
         for selector, mark in (await self.marks()).items():
             try:
-                await self.page.locator(selector).evaluate_all(_MARK_JS, [MARK_ATTR, mark])
+                self.counts[self.mark_css(mark)] = await self.page.locator(
+                    selector).evaluate_all(_MARK_JS, [MARK_ATTR, mark])
             except PlaywrightError as exc:
                 text = str(exc).lower()
                 if "selector" in text and ("parse" in text or "unknown engine" in text):
@@ -66,7 +70,11 @@ class PageSelectors:
     def css(self, alternatives: list[str]) -> list[str]:
         """The alternatives as the page can run them (after ``refresh``)."""
         marks = self._marks or {}
-        return [f'[{MARK_ATTR}~="{marks[s]}"]' if s in marks else s for s in alternatives]
+        return [self.mark_css(marks[s]) if s in marks else s for s in alternatives]
+
+    @staticmethod
+    def mark_css(mark: str) -> str:
+        return f'[{MARK_ATTR}~="{mark}"]'
 
     @property
     def all_css(self) -> bool:
@@ -79,6 +87,8 @@ async def first_match(page: Page, alternatives: list[str], what: str) -> Locator
     a caller's own wait applies to it)."""
     if not alternatives:
         raise ProductError(f"the profile gives no selector for the {what}", url=page.url)
+    if len(alternatives) == 1:  # nothing to choose between: no look-up
+        return page.locator(alternatives[0]).first
     for selector in alternatives:
         loc = page.locator(selector)
         try:

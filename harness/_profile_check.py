@@ -17,14 +17,19 @@ from playwright.async_api import Error as PlaywrightError
 
 from corpus.errors import HarnessError
 
-from ._browser import VIEWPORT, CustomerPage, launch_browser
+from ._browser import VIEWPORT, CustomerPage
+from ._launch import BrowserChoice, open_browser
 from ._marks import PageSelectors
 from ._reset import make_reset, setup_and_files
 from ._runtime import check_runtime
 from ._screen import disabled_regions
-from ._staff import CLAIM_REGIONS, WAITING_REGIONS, open_claim, sign_in, staff_headers
+from ._staff import CLAIM_REGIONS, WAITING_REGIONS, open_claim, staff_headers
+from ._staff_session import StaffSession
 from .profile import READ_REGIONS, Lane, Profile, url
 
+# Staff decision controls looked for on the claim page (never clicked by the check).
+DECISION_KEYS = ("approve", "amend_amount", "decline", "return_for_info", "note", "amount",
+                 "confirm", "queue")
 # Regions a journey cannot do without.
 REQUIRED = ("conversation", "composer_input", "composer_send")
 # Capability -> what is not_implemented without it.
@@ -214,28 +219,30 @@ async def _customer_side(browser: Any, profile: Profile, lane: Lane, report: Che
 async def _staff_side(browser: Any, profile: Profile, lane: Lane, claim: str | None,
                       packs_root: Path, report: CheckReport) -> None:
     access = profile.staff
-    headers = {**profile.browser.extra_headers(), **staff_headers(profile)}
     if access.sign_in == "header" and not staff_headers(profile):
         report.lines.append(Line("staff side", False, f"no staff token: set {access.token_env}"))
         return
-    context = await browser.new_context(viewport=VIEWPORT, extra_http_headers=headers or None)
+    session = StaffSession(browser, profile, lane, profile.browser.extra_headers())
     try:
-        page = await context.new_page()
-        base = lane.staff_base_url or lane.base_url
+        page, _ = await session.page_for("claim")
+        base = session.base
         if access.sign_in == "form":
             creds = report.staff_credentials
             if not creds:
                 report.staff_note = ("form sign-in: staff credentials come from a reset; "
                                      "give --reset PACK to check the staff side")
                 return
-            await sign_in(page, profile, base, creds)
+            session.creds = creds
+            await session.sign_in(page)
             report.lines.append(Line("staff side", True, f"signed in as {creds['username']} "
                                      "(credentials from the reset)"))
         if claim:
-            opened = await open_claim(page, profile, base, claim)
+            opened = await open_claim(page, profile, base, claim, session.goto)
             report.lines.append(Line("staff side", opened, f"claim {claim} "
                                      f"{'opened' if opened else 'not found'} ({access.find})"))
             regions = {n: list(getattr(profile.staff_screen, n)) for n in CLAIM_REGIONS}
+            if profile.decision.present:  # found, never clicked
+                regions |= {f"decision.{n}": profile.decision.choice(n) for n in DECISION_KEYS}
             report.staff += _rows(await _read_regions(page, regions), regions, set())
         else:
             report.staff_note = "no claim given: claim-page regions not checked"
@@ -255,12 +262,13 @@ async def _staff_side(browser: Any, profile: Profile, lane: Lane, claim: str | N
     except PlaywrightError as exc:
         report.lines.append(Line("staff side", False, str(exc).splitlines()[0]))
     finally:
-        await context.close()
+        await session.close()
 
 
 async def check_profile(profile: Profile, packs_root: Path, claim: str | None = None,
                         browser_executable: str | None = None,
-                        reset_pack: str | None = None) -> CheckReport:
+                        reset_pack: str | None = None,
+                        browser: BrowserChoice | None = None) -> CheckReport:
     """Check the profile's first lane (see module docstring). ``reset_pack`` resets the
     product to that pack first (it changes the product's data: use a test environment)."""
     from playwright.async_api import async_playwright
@@ -273,12 +281,17 @@ async def check_profile(profile: Profile, packs_root: Path, claim: str | None = 
                               for name in profile.capabilities.absent()]
     if profile.state_source() == "none":
         report.not_implemented.append("state: the state and assertions_state components")
+    if not profile.decision.present:
+        report.not_implemented.append("decision: no staff decision controls ([decision]): "
+                                      "routing, target, decision_state, note, follow_through "
+                                      "and audit of packs with a staff script")
     async with async_playwright() as pw:
-        browser = await launch_browser(pw, browser_executable)
+        choice = browser or BrowserChoice(executable=browser_executable)
+        chromium, _ = await open_browser(pw, choice)
         try:
-            await _customer_side(browser, profile, lane, report)
+            await _customer_side(chromium, profile, lane, report)
             if profile.capabilities.staff_side:
-                await _staff_side(browser, profile, lane, claim, Path(packs_root), report)
+                await _staff_side(chromium, profile, lane, claim, Path(packs_root), report)
         finally:
-            await browser.close()
+            await chromium.close()
     return report

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import io
 import json
 import re
 from pathlib import Path
@@ -286,31 +285,30 @@ _BINARY = (".jpeg", ".jpg", ".png", ".webp", ".gif", ".pdf", ".zip", ".woff", ".
 
 def redact_trace_file(src: Path, dest: Path, extra_secrets: list[str] | None = None) -> None:
     """Copy a Playwright trace zip with secrets removed: network snapshots are redacted like
-    HAR entries; every text part loses token-like query values and the literal secrets."""
-    import zipfile
-
+    HAR entries; every text part loses token-like query values and the literal secrets.
+    Parts with nothing to remove are copied as they are, still compressed."""
     from ._files import write_bytes_atomic
+    from ._zip_rewrite import rewrite_zip
 
     matcher = SecretMatcher(_secrets(extra_secrets))
-    buf = io.BytesIO()
-    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zout:
-        for info in zin.infolist():
-            data = zin.read(info)
-            text: str | None = None
-            if not info.filename.lower().endswith(_BINARY):
-                try:
-                    text = data.decode("utf-8")
-                except UnicodeDecodeError:
-                    text = None
-            if text is None:  # images, fonts, compressed bodies: the secret's bytes only
-                zout.writestr(info, matcher.data(data))
-                continue
-            if info.filename.endswith(".network"):
-                text = "\n".join(_network_line(line) for line in text.split("\n"))
-            text = _QUERY_SECRET.sub(lambda m: m.group(1) + REDACTED, text)
-            text = _BEARER.sub(f"Bearer {REDACTED}", matcher.text(text))
-            zout.writestr(info, text.encode("utf-8"))
-    write_bytes_atomic(dest, buf.getvalue())
+
+    def change(info: Any, data: bytes) -> bytes:
+        text: str | None = None
+        if not info.filename.lower().endswith(_BINARY):
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                text = None
+        if text is None:  # images, fonts, compressed bodies: the secret's bytes only
+            return matcher.data(data)
+        clean = text
+        if info.filename.endswith(".network"):
+            clean = "\n".join(_network_line(line) for line in clean.split("\n"))
+        clean = _QUERY_SECRET.sub(lambda m: m.group(1) + REDACTED, clean)
+        clean = _BEARER.sub(f"Bearer {REDACTED}", matcher.text(clean))
+        return data if clean == text else clean.encode("utf-8")
+
+    write_bytes_atomic(dest, rewrite_zip(src, change))
 
 
 def _network_line(line: str) -> str:
@@ -321,5 +319,8 @@ def _network_line(line: str) -> str:
     except ValueError:
         return line
     if isinstance(item, dict) and isinstance(item.get("snapshot"), dict):
-        item["snapshot"] = _entry(item["snapshot"])
+        clean = _entry(item["snapshot"])
+        if clean == item["snapshot"]:
+            return line  # nothing to remove: the line as it was
+        item["snapshot"] = clean
     return json.dumps(item)

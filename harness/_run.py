@@ -29,10 +29,14 @@ from corpus.formats.run import (
     ProductInfo,
 )
 
-from ._browser import launch_browser
 from ._files import write_model_atomic
+from ._launch import BrowserChoice, BrowserKeeper
+from ._lock import FolderLock
+from ._recovery import storage_error
 from ._reset import ResetAdapter, make_reset
 from ._runtime import check_runtime
+from ._shard import Shard, apply_shard, default_durations
+from ._staff_session import StaffSession
 from ._trial import TrialSettings, run_trial
 from .customers import LlmSettings, make_customer
 from .profile import Lane, Profile
@@ -80,12 +84,21 @@ class RunOptions:
     allow_unreported_runtime: bool = False
     headed: bool = False
     browser_executable: str | None = None
+    browser: BrowserChoice | None = None
+    """How to get the browser; None: launch ``browser_executable`` (or one found here)."""
+    shard: Shard | None = None
+    """Run only this shard of the trials (see ``_shard``)."""
+    shard_durations: dict[str, float] | None = None
+    """Pack durations for the shard plan; None: ``<runs-dir>/history.json`` if present."""
     tracing: str = "off"
     turn_limit: int = 40
     stuck_after: int = 3
     seed_token: str | None = None
     progress: Callable[[TrialProgress], None] = lambda event: None
     recorded_options: dict[str, Any] = field(default_factory=dict)
+    started: bool = False
+    """Set once this process holds the run's lock and has written its run.json: from then
+    on a stop leaves a run that ``--resume`` can finish."""
 
 
 def _now() -> str:
@@ -195,7 +208,19 @@ def _product_info(profile: Profile, lanes: list[Lane], runtime: Any) -> ProductI
 
 
 async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
-    """Run (or resume) every pending trial; returns the final record and the run folder."""
+    """Run (or resume) every pending trial; returns the final record and the run folder.
+
+    The run folder is locked for the whole run (``_lock``): a second run or resume of the
+    same folder is refused before it touches anything.
+    """
+    with contextlib.ExitStack() as held:
+        try:
+            return await _execute(options, held)
+        except OSError as exc:  # a full disk, a read-only or forbidden runs folder
+            raise storage_error(exc) from exc
+
+
+async def _execute(options: RunOptions, held: contextlib.ExitStack) -> tuple[RunRecord, Path]:
     profile = options.profile
     lanes = profile.resolved_lanes()
     roots = [Path(options.packs_root), *map(Path, options.extra_corpora)]
@@ -211,9 +236,14 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
                            profile=profile.name, field="reset.adapter")
     runtime = check_runtime(profile, lanes, options.self_test,
                             options.allow_unreported_runtime)
+    if not options.no_reset:  # a reset that cannot work (no seed token) refuses before any record
+        token = options.seed_token if options.seed_token is not None else profile.seed_token()
+        make_reset(profile, lanes[0], Path(options.packs_root), token).close()
     labels = run_labels(options, runtime.reported)
     if options.resume:
         run_dir = Path(options.runs_dir) / options.resume
+        if (run_dir / "run.json").is_file():
+            held.enter_context(FolderLock(run_dir))
         record = prepare_resume(run_dir)
         now = {c.id_prefix: c.hash for c in corpora.corpora}
         before = {c.id_prefix: c.hash for c in record.corpora} or {main.id_prefix:
@@ -270,8 +300,18 @@ async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
             trials=[TrialEntry(pack_id=p, trial=n, path=_trial_path(p, n))
                     for p in wanted for n in range(1, options.trials + 1)],
         )
-    run_dir.mkdir(parents=True, exist_ok=True)
+        if options.shard is not None:
+            durations = (options.shard_durations if options.shard_durations is not None
+                         else default_durations(Path(options.runs_dir)))
+            record.trials, record.shard = apply_shard(record.trials, options.shard, durations)
+        try:
+            run_dir.mkdir(parents=True)
+        except FileExistsError:
+            raise RunRecordError("a run with this id exists; use --resume to finish it",
+                                 run=run_id, file=str(run_dir)) from None
+        held.enter_context(FolderLock(run_dir))
     write_model_atomic(run_dir / "run.json", record)
+    options.started = True
     await _run_pending(options, record, run_dir, lanes, corpora)
     record.finished_at = _now()
     write_model_atomic(run_dir / "run.json", record)
@@ -321,11 +361,25 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
         return make_reset(profile, lane, baseline_root, token)
 
     async with async_playwright() as pw:
-        browser = await launch_browser(pw, options.browser_executable, options.headed)
+        choice = options.browser or BrowserChoice(executable=options.browser_executable,
+                                                  headed=options.headed)
+        keeper = BrowserKeeper(pw, choice)
+
+        async def browser_now() -> Any:
+            """The connected browser (relaunched, and recorded, when it had ended)."""
+            browser, info = await keeper.get()
+            if info is not None and info not in record.browsers:
+                record.browsers.append(info)
+                write_model_atomic(run_dir / "run.json", record)
+            return browser
+
         try:
+            await browser_now()
+
             async def lane_worker(lane: Lane) -> None:
                 nonlocal done
                 client = reset_for(lane)
+                staff: StaffSession | None = None
                 try:
                     while True:
                         try:
@@ -336,9 +390,16 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                         options.progress(TrialProgress(lane.name, entry.pack_id, entry.trial,
                                                        done, total))
                         t0 = time.monotonic()
+                        browser = await browser_now()
+                        if staff is None or staff.browser is not browser:
+                            if staff is not None:
+                                await staff.close()
+                            # one staff context per lane, kept across its trials
+                            staff = StaffSession(browser, profile, lane,
+                                                 profile.browser.extra_headers())
                         result = await run_trial(
                             browser, profile, lane, client, corpora.pack_dir(entry.pack_id),
-                            entry.trial, run_dir / entry.path, factory, settings)
+                            entry.trial, run_dir / entry.path, factory, settings, staff)
                         record.trials[i] = _entry_from(result, entry.path)
                         write_model_atomic(run_dir / "run.json", record)
                         done += 1
@@ -346,13 +407,14 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                             lane.name, entry.pack_id, entry.trial, done, total,
                             result.status.value, result.stop_reason, time.monotonic() - t0))
                 finally:
+                    if staff is not None:
+                        await staff.close()
                     with contextlib.suppress(Exception):
                         client.close()
 
             await asyncio.gather(*(lane_worker(lane) for lane in lanes))
         finally:
-            with contextlib.suppress(Exception):
-                await browser.close()
+            await keeper.close()
 
 
 def run(options: RunOptions) -> tuple[RunRecord, Path]:

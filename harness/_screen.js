@@ -8,11 +8,19 @@
 // args.mode:
 //   "read"   every region (a ScreenReading) plus the agent replies and their count;
 //   "probe"  what a wait and an action baseline need: reply count, latest reply, complete;
-//   "wait"   true once the reply is complete (and new, when args.prev is given);
-//   "upload" what shows an uploaded file: occurrences of args.name, ack elements, error text.
+//   "wait"   true once the reply is complete (and new, when args.prev is given); then the
+//            conversation pane is scrolled to its latest reply, as the customer would, so
+//            that a screenshot taken next shows it;
+//   "upload" what shows an uploaded file: occurrences of args.name, ack elements, error text;
+//   "upload_wait" "acknowledged" or "refused" once that differs from args.before, else false.
 (args) => {
   const R = args.regions;
   const C = args.completion;
+  // args.marks (watching with Playwright-only selectors): how many elements each mark had
+  // when it was set; a different count means the page re-rendered them: "stale", mark again.
+  for (const [sel, n] of Object.entries(args.marks || {})) {
+    if (document.querySelectorAll(sel).length !== n) return "stale";
+  }
   const visible = (el) => {
     if (!el) return false;
     const style = window.getComputedStyle(el);
@@ -70,9 +78,15 @@
       (prev.latest !== null && latest !== "" && latest !== prev.latest);
     // complete() runs even when not fresh yet, so the stability clock sees every change.
     const done = complete();
-    return fresh && done;
+    if (!(fresh && done)) return false;
+    for (const c of resolve(R.conversation)) {
+      for (const el of [c, c.parentElement, ...c.querySelectorAll("*")]) {
+        if (el && el.scrollHeight > el.clientHeight) el.scrollTop = el.scrollHeight;
+      }
+    }
+    return true;
   }
-  if (args.mode === "upload") {
+  if (args.mode === "upload" || args.mode === "upload_wait") {
     const pool = [...shown(R.upload_ack), ...shown(R.customer_message)];
     const source = pool.length ? pool.map(text).join("\n") : first(R.conversation);
     const name = (args.name || "").toLowerCase();
@@ -81,7 +95,13 @@
       const hay = source.toLowerCase();
       for (let i = hay.indexOf(name); i >= 0; i = hay.indexOf(name, i + name.length)) count++;
     }
-    return { mentions: count, acks: resolve(R.upload_ack).length, error: first(R.upload_error) };
+    const marks = { mentions: count, acks: resolve(R.upload_ack).length,
+                    error: first(R.upload_error) };
+    if (args.mode === "upload") return marks;
+    const b = args.before;
+    if (marks.mentions > b.mentions || marks.acks > b.acks) return "acknowledged";
+    if (marks.error && marks.error !== b.error) return "refused";
+    return false;
   }
 
   // mode "read"

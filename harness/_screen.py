@@ -10,7 +10,6 @@ What is read (``docs/product-contract.md``, "What the harness reads"): the visib
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from ._marks import PageSelectors
 from .profile import READ_REGIONS, Profile
 
 SCREEN_JS = Path(__file__).with_name("_screen.js").read_text(encoding="utf-8")
-_POLL_S = 0.05
+_MARK_REFRESH_S = 0.25
 
 
 @dataclass
@@ -119,38 +118,47 @@ class Screen:
 
     # ------------------------------------------------------------------ waiting
     async def wait(self, prev: Probe | None, timeout_s: float, ready: bool = False) -> bool:
-        """Wait until the reply is complete (and new after ``prev``); False on timeout.
-
-        Plain-CSS profiles wait inside the page (checked every animation frame); profiles
-        with Playwright-only selectors are polled from here every 50 ms.
-        """
+        """Wait until the reply is complete (and new after ``prev``), then scroll the
+        conversation to it; False on timeout."""
         prev_arg = {"count": prev.count, "latest": prev.latest} if prev is not None else None
-        extra = {"prev": prev_arg}
+        return bool(await self._watch("wait", timeout_s, ready, prev=prev_arg))
+
+    async def wait_upload(self, name: str, before: dict[str, Any],
+                          timeout_s: float) -> str | None:
+        """Wait until the screen shows ``name`` uploaded ("acknowledged") or an upload error
+        ("refused") that ``before`` (``upload_marks``) did not; None on timeout."""
+        return await self._watch("upload_wait", timeout_s, False, name=name, before=before)
+
+    async def _watch(self, mode: str, timeout_s: float, ready: bool, **extra: Any) -> Any:
+        """Evaluate ``mode`` inside the page every animation frame until it is truthy; its
+        value, or None on timeout.
+
+        With Playwright-only selectors the page is watched between refreshes of their marks:
+        at most ``_MARK_REFRESH_S`` at a time, and at once when a marked region was rendered
+        anew (the page answers "stale").
+        """
         await self.selectors.marks()
         deadline = time.monotonic() + timeout_s
-        if self.selectors.all_css:
-            args = await self._args("wait", **extra)
-            if not ready:
-                args["ready"] = []
-            try:
-                await self.page.wait_for_function(SCREEN_JS, arg=args, polling="raf",
-                                                  timeout=max(1.0, timeout_s * 1000))
-                return True
-            except PlaywrightTimeoutError:
-                return False
-            except PlaywrightError as exc:
-                raise ProductError("the page could not be watched", url=self.page.url,
-                                   error=str(exc).splitlines()[0]) from exc
         while True:
-            args = await self._args("wait", **extra)
+            args = await self._args(mode, **extra)
             if not ready:
                 args["ready"] = []
+            left = deadline - time.monotonic()
+            chunk = left if self.selectors.all_css else min(left, _MARK_REFRESH_S)
+            if not self.selectors.all_css:
+                args["marks"] = dict(self.selectors.counts)
             try:
-                if await self.page.evaluate(SCREEN_JS, args):
-                    return True
+                handle = await self.page.wait_for_function(
+                    SCREEN_JS, arg=args, polling="raf", timeout=max(1.0, chunk * 1000))
+            except PlaywrightTimeoutError:
+                if time.monotonic() >= deadline:
+                    return None
+                continue
             except PlaywrightError as exc:
                 raise ProductError("the page could not be watched", url=self.page.url,
                                    error=str(exc).splitlines()[0]) from exc
+            value = await handle.json_value()
+            if value != "stale":
+                return value
             if time.monotonic() >= deadline:
-                return False
-            await asyncio.sleep(_POLL_S)
+                return None

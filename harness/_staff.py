@@ -11,18 +11,20 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 from corpus.formats import StaffReading
 from corpus.formats.run import StaffCheck, StaffFact, StaffWaitingItem
 
+from ._camera import Camera
 from ._marks import PageSelectors, first_match
 from ._vocabulary import WordMap
-from .profile import Lane, Profile, url
+from .profile import Profile, url
 
 STAFF_JS = Path(__file__).with_name("_staff.js").read_text(encoding="utf-8")
 CLAIM_REGIONS = ("triage_class", "reason", "urgency", "review_signal", "check_row", "check_id",
@@ -33,6 +35,8 @@ WAITING_REGIONS = ("waiting_item", "waiting_kind", "waiting_text")
 ALL_STAFF_REGIONS = ("claim", "triage_class", "reasons", "urgency", "review_signal", "checks",
                      "facts", "waiting_list")
 _SETTLE_S = 10.0
+# Opens a staff URL on a page, signed in; returns the HTTP status (None when unknown).
+Goto = Callable[[Page, str], Awaitable["int | None"]]
 
 
 def staff_headers(profile: Profile) -> dict[str, str]:
@@ -80,25 +84,11 @@ class _Reader:
             await self.page.wait_for_timeout(100)
 
 
-async def _shot(page: Page, folder: Path, name: str, reading: StaffReading) -> None:
+async def _shot(camera: Camera, folder: Path, name: str, reading: StaffReading) -> None:
     path = folder / "screens" / name
     path.parent.mkdir(parents=True, exist_ok=True)
-    await page.screenshot(path=str(path), full_page=True, timeout=15000)
+    path.write_bytes(await camera.full_page())
     reading.screenshots.append(f"screens/{name}")
-
-
-async def sign_in(page: Page, profile: Profile, base: str, creds: dict[str, Any]) -> None:
-    si = profile.staff_sign_in
-    if profile.staff.sign_in != "form" or si is None:
-        return
-    timeout = profile.completion.timeout_s * 1000
-    await page.goto(url(base, si.path), wait_until="domcontentloaded", timeout=timeout)
-    await (await first_match(page, si.username, "staff user name field")).fill(
-        creds.get("username", ""), timeout=timeout)
-    await (await first_match(page, si.password, "staff password field")).fill(
-        creds.get("password", ""), timeout=timeout)
-    await (await first_match(page, si.submit, "staff sign-in control")).click(timeout=timeout)
-    await page.wait_for_url(lambda u: si.path not in u, timeout=timeout)
 
 
 async def _click_and_follow(page: Page, target: Any, timeout: float) -> None:
@@ -110,16 +100,16 @@ async def _click_and_follow(page: Page, target: Any, timeout: float) -> None:
     await page.wait_for_load_state("domcontentloaded")
 
 
-async def open_claim(page: Page, profile: Profile, base: str, claim_number: str) -> bool:
-    """Open the claim's page; False when the product does not show it."""
+async def open_claim(page: Page, profile: Profile, base: str, claim_number: str,
+                     goto: Goto) -> bool:
+    """Open the claim's page (``goto`` opens a staff URL signed in, and returns the HTTP
+    status); False when the product does not show it."""
     access, ss = profile.staff, profile.staff_screen
     timeout = profile.completion.timeout_s * 1000
     if access.find == "url":
-        target = url(base, ss.claim_path.format(claim_number=claim_number))
-        resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
-        return resp is not None and resp.status < 400
-    await page.goto(url(base, access.queue_path or "/"), wait_until="domcontentloaded",
-                    timeout=timeout)
+        status = await goto(page, url(base, ss.claim_path.format(claim_number=claim_number)))
+        return status is not None and status < 400
+    await goto(page, url(base, access.queue_path or "/"))
     if access.find == "search":
         box = await first_match(page, access.search_input, "staff search box")
         await box.fill(claim_number, timeout=timeout)
@@ -201,19 +191,16 @@ def _build_waiting(raw: dict[str, Any], words: WordMap, profile: Profile,
         reading.waiting_list.append(StaffWaitingItem(kind=kind, text=row["text"] or row["_text"]))
 
 
-async def read_staff_side(context: BrowserContext, profile: Profile, lane: Lane,
-                          creds: dict[str, Any], claim_number: str | None,
-                          folder: Path) -> StaffReading:
-    """Get in, open the claim and the waiting list, and read what they show."""
+async def read_claim(page: Page, camera: Camera, profile: Profile, base: str,
+                     claim_number: str | None, goto: Goto, folder: Path) -> StaffReading:
+    """Open the claim, read it (and the waiting list when it is shown there), photograph it.
+    Returns a partial reading whose fields the caller merges."""
     reading = StaffReading(claim_number=claim_number)
-    base = lane.staff_base_url or lane.base_url
     words = WordMap(profile.staff_vocabulary)
     ss = profile.staff_screen
-    page = await context.new_page()
     try:
-        await sign_in(page, profile, base, creds)
         if claim_number:
-            reading.found = await open_claim(page, profile, base, claim_number)
+            reading.found = await open_claim(page, profile, base, claim_number, goto)
             if reading.found:
                 reader = _Reader(page, profile, CLAIM_REGIONS + WAITING_REGIONS)
                 await reader.settle(("triage_class", "review_signal", "facts", "checks"))
@@ -221,24 +208,29 @@ async def read_staff_side(context: BrowserContext, profile: Profile, lane: Lane,
                 _build(raw, words, profile, reading)
                 if not ss.waiting_path and profile.capabilities.waiting_list:
                     _build_waiting(raw, words, profile, reading)
-            await _shot(page, folder, "staff-01-claim.png", reading)
+            await _shot(camera, folder, "staff-01-claim.png", reading)
         else:
             reading.not_shown.append("claim")
-        if not profile.capabilities.waiting_list:
-            reading.not_shown.append("waiting_list")
-        elif ss.waiting_path:
-            timeout = profile.completion.timeout_s * 1000
-            await page.goto(url(base, ss.waiting_path), wait_until="domcontentloaded",
-                            timeout=timeout)
-            reader = _Reader(page, profile, WAITING_REGIONS)
-            await reader.settle()
-            _build_waiting(await reader.read(), words, profile, reading)
-            await _shot(page, folder, "staff-02-waiting.png", reading)
-        elif not claim_number:
+        if not profile.capabilities.waiting_list or not ss.waiting_path and not claim_number:
             reading.not_shown.append("waiting_list")
     except PlaywrightError as exc:
         reading.error = str(exc).splitlines()[0][:500]
-    finally:
-        await page.close()
+    reading.unmapped = words.unmapped
+    return reading
+
+
+async def read_waiting(page: Page, camera: Camera, profile: Profile, base: str, goto: Goto,
+                       folder: Path) -> StaffReading:
+    """Open the waiting list page, read and photograph it (a partial reading)."""
+    reading = StaffReading()
+    words = WordMap(profile.staff_vocabulary)
+    try:
+        await goto(page, url(base, profile.staff_screen.waiting_path))
+        reader = _Reader(page, profile, WAITING_REGIONS)
+        await reader.settle()
+        _build_waiting(await reader.read(), words, profile, reading)
+        await _shot(camera, folder, "staff-02-waiting.png", reading)
+    except PlaywrightError as exc:
+        reading.error = str(exc).splitlines()[0][:500]
     reading.unmapped = words.unmapped
     return reading

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
-import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -13,19 +11,21 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser
-from playwright.async_api import Error as PlaywrightError
 
 import corpus
 from corpus.errors import HarnessError, ProductError, SeedError, SimulatorError
 from corpus.formats import StaffReading, TrialResult, TrialStatus
 from corpus.formats.run import ResetInfo
 
-from ._browser import VIEWPORT, CustomerPage
+from ._browser import CustomerPage
+from ._customer_tab import CustomerTab
+from ._decision import decide_and_return
 from ._files import write_model_atomic, write_text_atomic
 from ._journey import Journey, JourneySettings, now, play
-from ._redact import redact_har_file, redact_trace_file
+from ._launch import BROWSER_CRASH
 from ._reset import ResetAdapter, ResetOutcome, setup_and_files
-from ._staff import no_staff_side, read_staff_side, staff_headers
+from ._staff import no_staff_side, staff_headers
+from ._staff_session import StaffSession
 from ._transcript import render_transcript
 from .customers import Customer
 from .profile import Lane, Profile
@@ -40,9 +40,13 @@ class TrialSettings:
     tracing: str = "off"
     self_test: bool = False
     labels: list[str] = field(default_factory=list)
+    # False only to measure the harness itself (scripts/bench_harness.py): no screenshots,
+    # HAR, trace, staff side or state dumps. Runs always keep the evidence.
+    evidence: bool = True
 
     def journey(self) -> JourneySettings:
-        return JourneySettings(turn_limit=self.turn_limit, stuck_after=self.stuck_after)
+        return JourneySettings(turn_limit=self.turn_limit, stuck_after=self.stuck_after,
+                               screenshots=self.evidence)
 
 
 def _needs_missing_capability(profile: Profile, session: str) -> str | None:
@@ -62,10 +66,13 @@ async def run_trial(
     folder: Path,
     customer_factory: Any,
     settings: TrialSettings,
+    staff: StaffSession | None = None,
 ) -> TrialResult:
     """Run one trial of the pack at ``pack_dir`` on ``lane`` and write its evidence to ``folder``.
 
-    Never raises for product, simulator or reset failures: they become the trial's status.
+    ``staff`` is the lane's staff session, kept across trials; without one the trial opens
+    (and closes) its own. Never raises for product, simulator or reset failures: they become
+    the trial's status.
     """
     started, t0 = now(), time.monotonic()
     folder.mkdir(parents=True, exist_ok=True)
@@ -73,26 +80,50 @@ async def run_trial(
     (folder / "customer-model.jsonl").touch()  # present (maybe empty) for every customer
     j = Journey(folder=folder)
     pack_id = pack_dir.name
-    staff = StaffReading(error="not read")
+    staff_reading = StaffReading(error="not read")
     customer: Customer | None = None
     outcome: ResetOutcome | None = None
+    after_taken = False
     try:
         view = corpus.load_customer_view(pack_dir)
         setup, files = setup_and_files(pack_dir)
         missing = _needs_missing_capability(profile, setup.claimant_session)
         if missing:
             j.stop("not_implemented", missing, TrialStatus.NOT_IMPLEMENTED)
-            staff = StaffReading(error="not read: the trial was not run")
+            staff_reading = StaffReading(error="not read: the trial was not run")
         else:
-            outcome = await asyncio.to_thread(reset.reset, setup, files)
-            before = await asyncio.to_thread(reset.state)
-            if before is not None:
-                write_model_atomic(folder / "state-before.json", before)
-            j.event(note=outcome.describe() + ("" if before is not None else
-                                               "; this product's state is not readable"))
-            customer = customer_factory(view, pack_dir)
-            staff = await _journey_and_staff(browser, profile, lane, view, outcome, customer, j,
-                                             settings)
+            tab = CustomerTab(browser, profile.browser.extra_headers(), settings.evidence,
+                              settings.tracing)
+            try:
+                tab.open()  # while the product is reset
+                outcome = await asyncio.to_thread(reset.reset, setup, files)
+                before = await asyncio.to_thread(reset.state) if settings.evidence else None
+                if before is not None:
+                    write_model_atomic(folder / "state-before.json", before)
+                unread = ("; state not dumped (evidence off)" if not settings.evidence else
+                          "; this product's state is not readable")
+                j.event(note=outcome.describe() + ("" if before is not None else unread))
+                customer = customer_factory(view, pack_dir)
+                own_staff = staff is None and settings.evidence
+                if own_staff:
+                    staff = StaffSession(browser, profile, lane, profile.browser.extra_headers())
+                if staff is not None and settings.evidence and profile.capabilities.staff_side:
+                    staff.prepare(outcome.staff_credentials or {})  # signs in meanwhile
+                try:
+                    staff_reading = await _journey_and_staff(tab, profile, lane, view, outcome,
+                                                             customer, j, settings, staff,
+                                                             setup.staff_script is not None)
+                    if setup.staff_script is not None and settings.evidence:
+                        after_taken = await _state_after(reset, folder, j)
+                        await decide_and_return(
+                            browser, profile, lane, reset, setup.staff_script, view, customer,
+                            j, staff, outcome.staff_credentials or {}, settings.journey())
+                finally:
+                    if own_staff and staff is not None:
+                        await staff.close()
+            finally:
+                await tab.close(keep_trace=False)  # a no-op once the journey closed it
+                tab.discard()
     except SimulatorError as exc:
         j.stop("simulator_error", str(exc), TrialStatus.SIMULATOR_ERROR)
     except ProductError as exc:
@@ -109,14 +140,15 @@ async def run_trial(
         if customer is not None:
             with contextlib.suppress(Exception):
                 await customer.aclose()
-    write_model_atomic(folder / "staff.json", staff)
-    if outcome is not None:
-        try:
-            after = await asyncio.to_thread(reset.state)
-            if after is not None:
-                write_model_atomic(folder / "state-after.json", after)
-        except Exception as exc:  # the product may be down: say so, keep going
-            j.event(note=f"state after the journey not taken: {exc}")
+    if not browser.is_connected():  # the browser ended under the trial: not the product's doing
+        was = f" (the trial had stopped as {j.stop_reason}: {j.detail})" if j.stop_reason else ""
+        j.stop("harness_error", f"{BROWSER_CRASH}: the browser ended during the trial{was}"[:2000],
+               TrialStatus.HARNESS_ERROR)
+        if not staff_reading.error:
+            staff_reading = staff_reading.model_copy(update={"error": f"not read: {BROWSER_CRASH}"})
+    write_model_atomic(folder / "staff.json", staff_reading)
+    if outcome is not None and settings.evidence and not after_taken:
+        await _state_after(reset, folder, j)
     write_text_atomic(folder / "transcript.md", render_transcript(
         pack_id, trial, j.history, j.stop_reason, j.detail, settings.labels, j.claim_number))
     if customer is not None:
@@ -135,43 +167,55 @@ async def run_trial(
     return result
 
 
+async def _state_after(reset: ResetAdapter, folder: Path, j: Journey) -> bool:
+    """Dump the state after the journey into state-after.json; False when it was not taken."""
+    try:
+        after = await asyncio.to_thread(reset.state)
+        if after is not None:
+            write_model_atomic(folder / "state-after.json", after)
+    except Exception as exc:  # the product may be down: say so, keep going
+        j.event(note=f"state after the journey not taken: {exc}")
+        return False
+    return True
+
+
 async def _journey_and_staff(
-    browser: Browser, profile: Profile, lane: Lane, view: Any, outcome: ResetOutcome,
-    customer: Customer, j: Journey, settings: TrialSettings,
+    tab: CustomerTab, profile: Profile, lane: Lane, view: Any, outcome: ResetOutcome,
+    customer: Customer, j: Journey, settings: TrialSettings, staff: StaffSession | None,
+    keep_session: bool = False,
 ) -> StaffReading:
-    tmp = Path(tempfile.mkdtemp(prefix="claims-har-"))
-    raw_har = tmp / "network.har"
     creds = outcome.customer_credentials or {}
     staff_creds = outcome.staff_credentials or {}
-    headers = profile.browser.extra_headers()
     secrets = [v for v in creds.values() if isinstance(v, str)]
     secrets += [v for k, v in staff_creds.items() if k == "password" and isinstance(v, str)]
-    secrets += list(headers.values()) + list(staff_headers(profile).values())
+    secrets += list(profile.browser.extra_headers().values())
+    secrets += list(staff_headers(profile).values())
+
+    def keep_trace() -> bool:
+        return settings.tracing == "on" or j.status != TrialStatus.COMPLETED
+
     try:
-        context = await browser.new_context(record_har_path=str(raw_har),
-                                            record_har_content="embed", viewport=VIEWPORT,
-                                            extra_http_headers=headers or None)
-        tracing = settings.tracing != "off"
-        if tracing:
-            await context.tracing.start(screenshots=True, snapshots=True)
-        try:
-            page = await context.new_page()
-            cp = CustomerPage(page, profile, lane.base_url)
-            await play(cp, view, outcome, customer, j, settings.journey())
-        finally:
-            if tracing:
-                keep = settings.tracing == "on" or j.status != TrialStatus.COMPLETED
-                with contextlib.suppress(PlaywrightError):
-                    await context.tracing.stop(path=str(tmp / "trace.zip") if keep else None)
-            with contextlib.suppress(PlaywrightError):
-                await context.close()
-            if raw_har.exists():
-                redact_har_file(raw_har, j.folder / "network.har", extra_secrets=secrets)
-            if (tmp / "trace.zip").exists():
-                redact_trace_file(tmp / "trace.zip", j.folder / "trace.zip",
-                                  extra_secrets=secrets)
+        cp = CustomerPage(await tab.page(), profile, lane.base_url)
+        await play(cp, view, outcome, customer, j, settings.journey())
+        if keep_session:  # the customer comes back after the staff decision
+            j.storage = await tab.storage_state()
+    except BaseException:
+        await tab.close(keep_trace())
+        await asyncio.to_thread(tab.redact, j.folder, secrets)
+        raise
+    await tab.close(keep_trace())
+    # The staff side is read while the network log and trace are redacted.
+    redaction = asyncio.ensure_future(asyncio.to_thread(tab.redact, j.folder, secrets))
+    try:
+        return await _staff_side(profile, j, staff_creds, staff, settings)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        await redaction
+
+
+async def _staff_side(profile: Profile, j: Journey, staff_creds: dict[str, Any],
+                      staff: StaffSession | None, settings: TrialSettings) -> StaffReading:
+    if not settings.evidence or staff is None:
+        return StaffReading(claim_number=j.claim_number, error="not read: evidence off")
     if j.status == TrialStatus.PRODUCT_ERROR:
         return StaffReading(claim_number=j.claim_number, error="not read: product error")
     if not profile.capabilities.staff_side:
@@ -179,11 +223,4 @@ async def _journey_and_staff(
     if profile.staff.sign_in == "form" and not staff_creds.get("username"):
         return StaffReading(claim_number=j.claim_number, error="no staff credentials from the "
                             "reset (setup or baseline)")
-    staff_context = await browser.new_context(
-        viewport=VIEWPORT, extra_http_headers={**headers, **staff_headers(profile)} or None)
-    try:
-        return await read_staff_side(staff_context, profile, lane, staff_creds,
-                                     j.claim_number, j.folder)
-    finally:
-        with contextlib.suppress(PlaywrightError):
-            await staff_context.close()
+    return await staff.read(staff_creds, j.claim_number, j.folder)

@@ -19,6 +19,7 @@ from ._compare import (
     write_junit,
 )
 from ._defect_matrix import PanelRun, defect_panel, matrix_lines
+from ._provenance import scorer_info
 from ._record import (
     PackContext,
     TrialRecord,
@@ -38,7 +39,8 @@ from ._stats import (
     pass_at_k,
     pass_hat_k,
 )
-from ._summary import load_sheets, score_run, summarise
+from ._summary import keep_previous_summary, load_sheets, score_run, summarise
+from ._trend import Trend, pass_hat_k_interval, trend
 
 __all__ = [
     "DEFAULT_RESAMPLES",
@@ -50,6 +52,7 @@ __all__ = [
     "PackGate",
     "PanelRun",
     "TrialRecord",
+    "Trend",
     "acceptance_gate",
     "agreement",
     "audit_export",
@@ -63,6 +66,7 @@ __all__ = [
     "forbidden_values",
     "fidelity_gate",
     "gate",
+    "keep_previous_summary",
     "import_blind_reviews",
     "load_acceptance",
     "load_agreement",
@@ -74,10 +78,13 @@ __all__ = [
     "matrix_lines",
     "pass_at_k",
     "pass_hat_k",
+    "pass_hat_k_interval",
     "run_label",
     "score_run",
     "score_trial",
+    "scorer_info",
     "summarise",
+    "trend",
     "write_junit",
     "write_report",
 ]

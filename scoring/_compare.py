@@ -40,8 +40,23 @@ def _different_versions(run: RunSummary, baseline: RunSummary) -> str:
 
 
 def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool = False, *,
-            seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> Comparison:
-    """Per-pack success-rate differences (run - baseline) with a paired bootstrap CI."""
+            seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
+            allow_different_scorer: bool = False) -> Comparison:
+    """Per-pack success-rate differences (run - baseline) with a paired bootstrap CI.
+
+    Refuses runs of different corpus versions, and runs scored by different scorers (or by
+    an unrecorded one), unless allowed: re-scoring the older run is the usual way out.
+    """
+    if not allow_different_scorer and (run.scorer is None or baseline.scorer is None
+                                       or run.scorer != baseline.scorer):
+        def name(s: RunSummary) -> str:
+            return s.scorer.label() if s.scorer else "an unrecorded scorer"
+
+        raise ScoringError(
+            f"runs were scored by different scorers ({name(run)} vs {name(baseline)}); "
+            "re-score both with this scorer (claims-harness score RUN) or pass "
+            "--allow-different-scorer to compare anyway",
+            run=run.run_id, baseline=baseline.run_id, field="scorer")
     differ = _different_versions(run, baseline)
     if differ and not allow_different_corpus:
         raise ScoringError(
@@ -72,6 +87,8 @@ def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool 
         run_id=run.run_id, baseline_run_id=baseline.run_id,
         corpus_version=run.corpus_version, baseline_corpus_version=baseline.corpus_version,
         different_corpus_allowed=allow_different_corpus, packs=diffs,
+        scorer=run.scorer, baseline_scorer=baseline.scorer,
+        different_scorer_allowed=allow_different_scorer,
         only_in_run=sorted(set(mine) - set(theirs)),
         only_in_baseline=sorted(set(theirs) - set(mine)),
         mean_difference=est, low=low, high=high, seed=seed, resamples=resamples,

@@ -8,6 +8,7 @@ import random
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -37,6 +38,7 @@ from corpus.formats.sheet import (
 )
 
 from ._acceptance import evaluate_acceptance
+from ._provenance import scorer_info
 from ._record import (
     SHEET_FILE,
     SUMMARY_FILE,
@@ -137,6 +139,8 @@ def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
     run_dir = Path(run_dir)
     run = load_run_record(run_dir)
     roots = corpus_roots_of(run, run_dir, corpus_root)
+    scorer = scorer_info()
+    hashes = {c.id_prefix: c.hash for c in run.corpora}
     labels_cache: dict[str, Labels] = {}
     modes_cache: dict[str, str | None] = {}
     packs_cache: dict[str, PackContext] = {}
@@ -158,15 +162,39 @@ def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
         except RunRecordError as exc:
             human = None
             record.damage.append(f"human.json is unreadable: {exc.message}")
-        sheet = score_trial(record, labels_cache[pid], human, packs_cache[pid])
-        sheet = sheet.model_copy(update={"corpus": prefix})
+        sheet = score_trial(record, labels_cache[pid], human, packs_cache[pid]).model_copy(
+            update={"corpus": prefix, "scorer": scorer,
+                    "corpus_hash": hashes.get(prefix, run.corpus.hash)})
         if tdir.is_dir():  # a trial that never got a folder keeps none
             write_json_atomic(tdir / SHEET_FILE, sheet)
         sheets.append(sheet)
     summary = summarise(run, sheets, seed=seed, resamples=resamples, acceptance=acceptance,
-                        acceptance_source=source, strict_fidelity=strict_fidelity)
+                        acceptance_source=source, strict_fidelity=strict_fidelity).model_copy(
+        update={"scorer": scorer, "scored_at": datetime.now(UTC).isoformat(timespec="seconds")})
+    keep_previous_summary(run_dir, summary)
     write_json_atomic(run_dir / SUMMARY_FILE, summary)
     return summary
+
+
+def keep_previous_summary(run_dir: Path, new: RunSummary) -> Path | None:
+    """Before a re-score replaces summary.json, keep the old one beside it as
+    ``summary.previous-<n>.json`` (unless it says exactly what the new one says)."""
+    path = run_dir / SUMMARY_FILE
+    if not path.exists():
+        return None
+    old_text = path.read_text(encoding="utf-8")
+    try:
+        old = RunSummary.model_validate_json(old_text)
+    except ValueError:
+        old = None  # unreadable or of an older format: kept as it is
+    if old is not None and old.model_copy(update={"scored_at": None}) == new.model_copy(
+            update={"scored_at": None}):
+        return None
+    n = 1
+    while (kept := run_dir / f"summary.previous-{n}.json").exists():
+        n += 1
+    os.replace(path, kept)
+    return kept
 
 
 def load_sheets(run_dir: Path | str) -> list[Sheet]:

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Install Chromium, the project and its test extras; lint; run the whole suite (slow tests
-# included). Extra arguments go to pytest.
+# Install Chromium and the project with its test extras (into the active virtual environment,
+# else ./.venv: see setup-env.sh), lint, run the whole suite (slow tests included). Extra
+# arguments go to pytest.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-browser.sh || exit 1
-python3 -m pip install -q --disable-pip-version-check -e '.[test]' || exit 1
-python3 -m ruff check . || exit 1
-python3 -m pytest "$@"
+BIN="$(bash scripts/setup-env.sh test)" || exit 1
+export PATH="$BIN:$PATH"
+"$BIN/python" -m ruff check . || exit 1
+"$BIN/python" -m pytest "$@"
 rc=$?
 # pytest exits 5 when it collected no test: that is a failure of the suite, say so.
 if [ "$rc" -eq 5 ]; then

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -97,6 +98,10 @@ class DevEnvironment:
     runtime: str
     log_dir: Path
     tokens: dict[str, str] = field(default_factory=dict)  # reset_token, staff_token (products)
+    # A log folder start_dev made itself is removed on close, unless the start failed (its
+    # logs say why) or keep_logs is set.
+    temporary_logs: bool = False
+    keep_logs: bool = False
     _stores: Stores | None = field(default=None, repr=False)
     _apps: list[_AppProcess] = field(default_factory=list, repr=False)
     _servers: list[BackgroundServer] = field(default_factory=list, repr=False)
@@ -159,6 +164,8 @@ class DevEnvironment:
             if self._stores is not None:
                 self._stores.close()
                 self._stores = None
+            if self.temporary_logs and not self.keep_logs:
+                shutil.rmtree(self.log_dir, ignore_errors=True)
 
     def __enter__(self) -> DevEnvironment:
         return self
@@ -269,13 +276,14 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
     if baseline_path is _DEFAULT:
         baseline_path = DEFAULT_BASELINE.resolve() if DEFAULT_BASELINE.is_file() else None
     baseline = Path(baseline_path).resolve() if baseline_path is not None else None  # type: ignore[arg-type]
+    temporary = log_dir is None
     log_dir = Path(log_dir) if log_dir else Path(tempfile.mkdtemp(prefix="claims-harness-dev-"))
     log_dir.mkdir(parents=True, exist_ok=True)
 
-    stores = open_stores(mongo_uri, s3, log_dir=log_dir)
+    stores = open_stores(mongo_uri, s3, log_dir=log_dir)  # on failure its logs are kept
     env = DevEnvironment(lanes=[], seed_token=secrets.token_urlsafe(24),
                          mongo_uri=stores.mongo_uri, s3=stores.s3, runtime=runtime,
-                         log_dir=log_dir, _stores=stores)
+                         log_dir=log_dir, _stores=stores, temporary_logs=temporary)
     if product is not None:
         env.tokens = {"reset_token": secrets.token_urlsafe(24),
                       "staff_token": secrets.token_urlsafe(24)}
@@ -312,7 +320,8 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
                 env._servers.append(server)
                 server.start()
                 env.lanes.append(Lane(name, None, server.url + SEED_PREFIX, database, bucket))
-    except BaseException:
+    except BaseException as exc:
+        env.keep_logs = not isinstance(exc, KeyboardInterrupt)  # the logs say what failed
         env.close()
         raise
     return env

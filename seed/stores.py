@@ -165,10 +165,11 @@ def start_embedded_mongo(host: str = "127.0.0.1", port: int | None = None,
     """Start SecantusDB in memory; return its MongoDB URI and the process handle."""
     port = port or free_port(host)
     workdir = Path(tempfile.mkdtemp(prefix="claims-harness-mongo-"))
-    exe = shutil.which("secantusd-py") or str(Path(sys.executable).parent / "secantusd-py")
+    # This Python, never a console script found on PATH (it may belong to another Python).
     proc = _spawn(
         "SecantusDB",
-        [exe, "--host", host, "--port", str(port), "--storage-path", ":memory:",
+        [sys.executable, "-m", "secantus", "--host", host, "--port", str(port),
+         "--storage-path", ":memory:",
          "--log-level", "WARNING", "--standalone"],
         log, cwd=workdir,
     )

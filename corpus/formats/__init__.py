@@ -21,7 +21,20 @@ from .blind_review import (
     BlindReviewPack,
     HandlerReview,
 )
+from .decision import (
+    ACTOR_ROLES,
+    CUSTOMER_STATUSES,
+    DECISIONS,
+    ROUTES,
+    STAFF_ROLES,
+    STATUS_OF_DECISION,
+    DecisionCustomer,
+    DecisionLabel,
+    DecisionRecord,
+    StaffScript,
+)
 from .manifest import ChangelogEntry, Manifest, ManifestPack
+from .nightly import HistoryIndex, NightlyConfig
 from .pack import (
     ALL_CHECKS,
     ID_PREFIX_PATTERN,
@@ -78,6 +91,7 @@ from .scene import PhotoRecipe, Scene
 from .screens import SCREENS_FORMAT_VERSION, PanelScreens
 from .sheet import (
     COMPONENTS,
+    DECISION_COMPONENTS,
     FAILURE_MODES,
     FIDELITY_RULES,
     SHEET_FORMAT_VERSION,
@@ -86,6 +100,8 @@ from .sheet import (
     ComponentResult,
     FidelityAudit,
     FidelityFinding,
+    GraderEntry,
+    GraderRecord,
     HumanVerdict,
     HumanVerdicts,
     RunSummary,
@@ -109,6 +125,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "journey-event.schema.json": JourneyEvent,
     "customer-model-call.schema.json": CustomerModelCall,
     "staff.schema.json": StaffReading,
+    "decision.schema.json": DecisionRecord,
     "trial.schema.json": TrialResult,
     "state-dump.schema.json": StateDump,
     "state-diff.schema.json": StateDiff,
@@ -116,6 +133,8 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "human.schema.json": HumanVerdicts,
     "summary.schema.json": RunSummary,
     "comparison.schema.json": Comparison,
+    "nightly.schema.json": NightlyConfig,
+    "history.schema.json": HistoryIndex,
     "acceptance.schema.json": AcceptanceConfig,
     "blind-review-pack.schema.json": BlindReviewPack,
     "blind-review-key.schema.json": BlindReviewKey,
@@ -126,6 +145,16 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 }
 
 __all__ = [
+    "ACTOR_ROLES",
+    "CUSTOMER_STATUSES",
+    "DECISIONS",
+    "ROUTES",
+    "STAFF_ROLES",
+    "STATUS_OF_DECISION",
+    "DecisionCustomer",
+    "DecisionLabel",
+    "DecisionRecord",
+    "StaffScript",
     "ACCEPTANCE_FILE",
     "ALL_CHECKS",
     "CRITERIA",
@@ -140,6 +169,9 @@ __all__ = [
     "HandlerReview",
     "OtherCustomer",
     "COMPONENTS",
+    "DECISION_COMPONENTS",
+    "GraderEntry",
+    "GraderRecord",
     "FAILURE_MODES",
     "HOME_CURRENCY",
     "ID_PREFIX_PATTERN",
@@ -178,6 +210,7 @@ __all__ = [
     "FidelityAudit",
     "FidelityFinding",
     "HumanVerdict",
+    "HistoryIndex",
     "HumanVerdicts",
     "JourneyEvent",
     "JudgeKind",
@@ -190,6 +223,7 @@ __all__ = [
     "Materials",
     "MessageStyle",
     "Money",
+    "NightlyConfig",
     "PanelScreens",
     "Persona",
     "PhotoRecipe",

@@ -165,6 +165,55 @@ class LaneInfo(Strict):
     database: str | None = None
 
 
+class BrowserInfo(Strict):
+    """The browser a run used: launched here or reached where it runs."""
+
+    kind: Literal["executable", "channel", "playwright", "cdp", "ws"] = Field(
+        description="executable (a file path), channel (Chrome/Edge by channel name), "
+        "playwright (Playwright's own Chromium), cdp (Chrome DevTools Protocol endpoint), "
+        "ws (a Playwright browser server).")
+    executable: str | None = Field(None, description="Launched file, when launched here.")
+    channel: str | None = Field(None, description="Channel name, e.g. 'chrome', 'msedge'.")
+    endpoint: str | None = Field(None, description="scheme://host:port of a remote browser; "
+                                 "never its path or query, which may hold a token.")
+    version: str | None = Field(None, description="The browser's own version string.")
+
+
+class ShardInfo(Strict):
+    """This run is one shard of a run split across machines (``run --shard i/n``)."""
+
+    index: int = Field(ge=1, description="This shard, 1..total.")
+    total: int = Field(ge=1, description="How many shards the trials were split into.")
+    balanced_by: Literal["count", "duration"] = Field(
+        description="count (no durations known) or duration (each pack's recorded duration).")
+    plan_digest: str = Field(description="sha256 of the whole assignment of trials to shards; "
+                             "shards of one run share it.")
+    plan_trials: int = Field(ge=0, description="Trials of the whole run, all shards together.")
+    pack_order: list[str] = Field(default_factory=list,
+                                  description="Pack ids of the whole run in run order.")
+
+
+class MergedShard(Strict):
+    """One run merged into this one (``claims-harness merge``)."""
+
+    run_id: str
+    path: str = Field(description="The merged run folder, as given.")
+    shard: int | None = Field(None, description="Its shard index, when it was a shard.")
+    trials: int = Field(ge=0)
+    created_at: str
+    finished_at: str | None = None
+    git_commit: str | None = None
+
+
+class MergeInfo(Strict):
+    """Where a merged run's trials came from."""
+
+    merged_at: str
+    sources: list[MergedShard]
+    missing_shards: list[int] = Field(
+        default_factory=list, description="Shards absent from a --partial merge.")
+
+
 class TrialEntry(Strict):
     pack_id: str
     trial: int = Field(ge=1)
@@ -204,6 +253,12 @@ class RunRecord(Strict):
     lanes: list[LaneInfo] = Field(default_factory=list)
     options: dict[str, Any] = Field(default_factory=dict, description="CLI options, no secrets.")
     trials: list[TrialEntry] = Field(default_factory=list)
+    browsers: list[BrowserInfo] = Field(
+        default_factory=list, description="Every browser the run used (a resumed run may add "
+        "one).")
+    shard: ShardInfo | None = Field(None, description="Set when this run is one shard.")
+    merged: MergeInfo | None = Field(None, description="Set when this run was merged from "
+                                     "shards.")
 
 
 class ScreenReading(Strict):

@@ -38,7 +38,17 @@ COMPONENTS: tuple[str, ...] = (
     "assertions_state",
     "assertions_text",
     "assertions_human",
+    "routing",
+    "target",
+    "decision_state",
+    "note",
+    "follow_through",
+    "audit",
 )
+# The components of the staff decision, in the grader record's order (its "state" is the
+# decision_state component).
+DECISION_COMPONENTS: tuple[str, ...] = (
+    "routing", "target", "decision_state", "note", "follow_through", "audit")
 
 # Every failure-mode label a sheet may carry (docs/scoring.md defines each).
 FAILURE_MODES: tuple[str, ...] = (
@@ -76,6 +86,12 @@ FAILURE_MODES: tuple[str, ...] = (
     "human_rejected",
     "unmapped_term",
     "upload_not_acknowledged",
+    "wrong_route",
+    "wrong_authority",
+    "missing_note",
+    "no_follow_through",
+    "audit_out_of_order",
+    "audit_mutated",
 )
 
 
@@ -126,6 +142,18 @@ class ComponentResult(Strict):
         return _known_modes(v)
 
 
+class ScorerInfo(Strict):
+    """Which scorer wrote a sheet or summary. Results of different scorers are not compared
+    unless asked (``compare --allow-different-scorer``)."""
+
+    version: str = Field(description="The harness distribution's version.")
+    source_hash: str = Field(description="sha256 over the scoring package's rule sources; "
+                             "any change to a rule changes it.")
+
+    def label(self) -> str:
+        return f"{self.version}+{self.source_hash[:12]}"
+
+
 class TrialFacts(Strict):
     """Descriptive numbers of one trial (never decide success on their own)."""
 
@@ -173,6 +201,33 @@ class FidelityAudit(Strict):
     findings: list[FidelityFinding] = Field(default_factory=list)
 
 
+class GraderEntry(Strict):
+    """One aspect of the grader record: the status of its component, and why."""
+
+    status: ComponentStatus
+    explanation: str
+    failure_modes: list[str] = Field(default_factory=list)
+
+    @field_validator("failure_modes")
+    @classmethod
+    def _modes(cls, v: list[str]) -> list[str]:
+        return _known_modes(v)
+
+
+class GraderRecord(Strict):
+    """The staff decision's grader record of one trial: routing, target, state, note,
+    follow-through and audit, each with its status and failure modes."""
+
+    decision: str | None = Field(description="The scripted decision.")
+    routing: GraderEntry
+    target: GraderEntry
+    state: GraderEntry
+    note: GraderEntry
+    follow_through: GraderEntry
+    audit: GraderEntry
+    failure_modes: list[str] = Field(default_factory=list)
+
+
 class Sheet(Strict):
     """sheet.json — the scoring sheet of one trial."""
 
@@ -208,11 +263,17 @@ class Sheet(Strict):
     components: list[ComponentResult]
     failure_modes: list[str] = Field(default_factory=list)
     numbers: TrialFacts = Field(default_factory=TrialFacts)
+    grader: GraderRecord | None = Field(
+        None, description="The staff decision's grader record; None when the pack has no "
+        "staff script.")
     human_file: str | None = Field(None, description="human.json used, relative to the trial.")
     simulator_suspect: bool = Field(
         False, description="The fidelity audit found the customer at fault: the trial is "
         "shown but kept out of the agent's rates.")
     fidelity: FidelityAudit | None = Field(None, description="The customer's fidelity audit.")
+    scorer: ScorerInfo | None = Field(None, description="The scorer that wrote this sheet.")
+    corpus_hash: str | None = Field(None, description="Hash of the corpus the pack's oracle "
+                                    "came from.")
 
     @field_validator("failure_modes")
     @classmethod
@@ -416,6 +477,9 @@ class RunSummary(Strict):
     reading_list: list[ReadingItem] = Field(default_factory=list)
     total_duration_s: float | None = None
     total_cost_usd: float | None = None
+    scorer: ScorerInfo | None = Field(None, description="The scorer that wrote this summary; "
+                                      "absent in summaries written before it was recorded.")
+    scored_at: str | None = Field(None, description="When it was scored (UTC).")
     acceptance: AcceptanceReport | None = Field(
         None, description="The business's acceptance criteria (acceptance.toml) against this "
         "run.")
@@ -443,6 +507,9 @@ class Comparison(Strict):
     corpus_version: str
     baseline_corpus_version: str
     different_corpus_allowed: bool = False
+    scorer: ScorerInfo | None = Field(None, description="Scorer of the run's summary.")
+    baseline_scorer: ScorerInfo | None = Field(None, description="Scorer of the baseline's.")
+    different_scorer_allowed: bool = False
     packs: list[PackDifference]
     only_in_run: list[str] = Field(default_factory=list)
     only_in_baseline: list[str] = Field(default_factory=list)

@@ -23,6 +23,7 @@ from ._rules import (
     out_of_character,
     premature,
     states,
+    still_shown_wrong,
     volunteered,
 )
 
@@ -110,7 +111,7 @@ def audit_trial(events: list[JourneyEvent], view: Any) -> FidelityAudit:
         if action.kind == "upload" and action.file not in handed and not (
                 file_requested(screen) or file_requested(previous)):
             add("unrequested_upload", "nothing on the screen asked for a file", action.file)
-        if action.kind == "done":
+        if action.kind == "done" and not still_shown_wrong(action.corrects, screen, memory):
             why = premature(screen, memory)
             if why:
                 add("premature_give_up", f"ended while {why}")

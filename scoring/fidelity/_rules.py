@@ -167,11 +167,38 @@ def volunteered(message: str, memory: Memory) -> tuple[str, str] | None:
                                                                         for f in early)
 
 
+def _shows_another_value(fact: Any, line: str) -> bool:
+    """Whether one shown line is about ``fact`` and holds a value that is not the fact's."""
+    if not asks_about(fact, line) or states(fact, line):
+        return False
+    kind = kind_of(fact.key, fact.value) if fact.kind == "text" else fact.kind
+    if kind in ("date", "time"):
+        return any(v.kind == kind for v in extract(line))
+    if kind in ("money", "number"):
+        return re.search(r"\d", line) is not None
+    return True
+
+
 def corrects_shown_value(message: str, screen: ScreenReading | None, memory: Memory) -> bool:
-    """Whether the message corrects a value the screen shows that differs from a fact."""
+    """Whether the message corrects a value the screen shows that differs from a fact.
+
+    Read line by line too: a summary row may be wrong while another row (the customer's own
+    words echoed back) still holds the right value."""
     shown = all_text(screen)
-    return any(states(f, message) and not states(f, shown) and asks_about(f, shown)
-               for f in memory.view.facts)
+    lines = shown.splitlines()
+    return any(states(f, message) and (
+        (not states(f, shown) and asks_about(f, shown))
+        or any(_shows_another_value(f, line) for line in lines))
+        for f in memory.view.facts)
+
+
+def still_shown_wrong(labels: list[str], screen: ScreenReading | None, memory: Memory) -> bool:
+    """Whether a row the customer named as wrong (``labels``) still shows another value than
+    the customer's fact: ending then is the product's dead end, not a give-up."""
+    wanted = [norm_text(label) for label in labels if norm_text(label)]
+    rows = [ln for ln in all_text(screen).splitlines()
+            if any(w in norm_text(ln) for w in wanted)]
+    return any(_shows_another_value(f, row) for f in memory.view.facts for row in rows)
 
 
 def hinting(message: str, screen: ScreenReading | None, memory: Memory) -> str | None:

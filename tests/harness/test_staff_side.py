@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness._browser import launch_browser
-from harness._staff import read_staff_side
+from harness._staff_session import StaffSession
 from harness.profile import Profile
 
 from .pages import RouteServer
@@ -80,19 +80,17 @@ def _profile(desk_url: str) -> Profile:
 async def test_search_box_header_token_and_vocabulary(desk, tmp_path: Path, monkeypatch):
     from playwright.async_api import async_playwright
 
-    from harness._staff import staff_headers
-
     monkeypatch.setenv("DESK_KEY", "desk-key")
     profile = _profile(desk.url)
     lane = profile.resolved_lanes()[0]
     assert lane.staff_base_url == desk.url
     async with async_playwright() as pw:
         browser = await launch_browser(pw)
-        context = await browser.new_context(extra_http_headers=staff_headers(profile))
+        staff = StaffSession(browser, profile, lane)
         try:
-            reading = await read_staff_side(context, profile, lane, {}, "CLM-26-8F3K2Q",
-                                            tmp_path)
+            reading = await staff.read({}, "CLM-26-8F3K2Q", tmp_path)
         finally:
+            await staff.close()
             await browser.close()
     assert reading.error is None and reading.found
     assert reading.triage_class == "standard"

@@ -120,6 +120,25 @@ def test_correcting_a_wrong_value_on_a_summary_is_allowed():
     assert _rules(_journey((summary, fix))) == []
     right = summary.model_copy(update={"cards": [summary.cards[0].replace("13", "12")]})
     assert _rules(_journey((right, fix))) == ["hinting"]  # nothing on screen was wrong
+    # a row echoing the customer's own words holds the right date; the date row is wrong
+    echo = "\nWhat happened\tOn 12 March 2026 a car drove into the back of mine."
+    assert _rules(_journey((summary.model_copy(
+        update={"cards": [summary.cards[0] + echo]}), fix))) == []
+    assert _rules(_journey((right.model_copy(
+        update={"cards": [right.cards[0] + echo]}), fix))) == ["hinting"]
+
+
+def test_ending_on_a_summary_that_still_shows_a_named_wrong_value_is_not_a_give_up():
+    summary = ScreenReading(
+        latest_reply="Here is what I have so far. Please check the details and confirm them.",
+        cards=["What we have so far\nDate of the incident\t13 March 2026"],
+        buttons=["Confirm these details"])
+    fix = say("That's wrong: it happened on 12 March 2026.")
+    done = {"kind": "done", "reason": "still wrong", "corrects": ["Date of the incident"]}
+    assert _rules(_journey((summary, fix), (summary, done))) == []
+    # the row was put right: ending now leaves the product waiting for a confirmation
+    right = summary.model_copy(update={"cards": [summary.cards[0].replace("13", "12")]})
+    assert _rules(_journey((summary, fix), (right, done))) == ["premature_give_up"]
 
 
 @pytest.mark.parametrize("action", [

@@ -97,6 +97,28 @@ def test_missing_product_module_is_a_clear_error(stores, tmp_path, monkeypatch):
     assert "No module named" in Path(err.value.context["log"]).read_text()
 
 
+def test_a_temporary_log_folder_goes_on_stop_and_stays_after_a_failed_start(
+        stores, tmp_path, monkeypatch):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    with start_dev(lanes=1, app=False, mongo_uri=stores.mongo_uri, s3=stores.s3,
+                   baseline_path=None) as env:
+        assert env.log_dir.parent == tmp_path / "tmp" and env.log_dir.is_dir()
+    assert list((tmp_path / "tmp").iterdir()) == []  # removed on stop
+    with start_dev(lanes=1, app=False, mongo_uri=stores.mongo_uri, s3=stores.s3,
+                   baseline_path=None, log_dir=tmp_path / "mine"):
+        pass
+    assert (tmp_path / "mine").is_dir()  # a folder given is the user's: kept
+    monkeypatch.setattr(dev_module, "app_command", lambda *a, **k: [
+        sys.executable, "-m", "no_such_product_module_here"])
+    with pytest.raises(SeedError) as err:
+        start_dev(lanes=1, app=True, mongo_uri=stores.mongo_uri, s3=stores.s3,
+                  baseline_path=None, app_start_timeout=30)
+    assert "No module named" in Path(err.value.context["log"]).read_text()  # kept: says why
+
+
 def test_faults_in_the_environment_are_refused_before_anything_starts(monkeypatch, tmp_path):
     monkeypatch.setenv("CLAIMS_APP_FAULTS", "flag_everything")
     with pytest.raises(SeedError, match="CLAIMS_APP_FAULTS is set.*--fault"):

@@ -1,0 +1,183 @@
+"""A lane's staff browser context, kept from trial to trial.
+
+The staff side is read after every journey. Opening a browser context and signing in each
+time is most of its cost, so a lane keeps one context (and a page per staff screen) for all
+its trials. Whether a sign-in survives depends on the product: a reset that restores the
+baseline ends staff sessions kept in the product's database (the reference app), a token
+header never needs one (Kestrel), a separate identity service would keep it. So the session
+signs in once, and again only when the product answers with its sign-in form; when the
+trial's reset may have ended the session, ``prepare`` signs in while the customer's journey
+runs, so the wait is not added to the trial.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Error as PlaywrightError
+
+from corpus.formats import StaffReading
+
+from ._browser import VIEWPORT
+from ._camera import Camera
+from ._marks import first_match
+from ._staff import read_claim, read_waiting, staff_headers
+from .profile import Lane, Profile, url
+
+
+class StaffSession:
+    """One lane's staff context: a page for the claim, one for the waiting list."""
+
+    def __init__(self, browser: Browser, profile: Profile, lane: Lane,
+                 headers: dict[str, str] | None = None) -> None:
+        self.browser = browser
+        self.profile = profile
+        self.lane = lane
+        self.base = lane.staff_base_url or lane.base_url
+        self.headers = {**(headers or {}), **staff_headers(profile)}
+        self.context: BrowserContext | None = None
+        self.pages: dict[str, tuple[Page, Camera]] = {}
+        self.signed_in = False
+        self._signing: asyncio.Task[None] | None = None
+        self.creds: dict[str, Any] = {}
+
+    @property
+    def uses_form(self) -> bool:
+        return self.profile.staff.sign_in == "form" and self.profile.staff_sign_in is not None
+
+    # ------------------------------------------------------------------ pages
+    async def page_for(self, name: str) -> tuple[Page, Camera]:
+        if self.context is None:
+            self.context = await self.browser.new_context(
+                viewport=VIEWPORT, extra_http_headers=self.headers or None)
+        got = self.pages.get(name)
+        if got is None or got[0].is_closed():
+            page = await self.context.new_page()
+            got = self.pages[name] = (page, Camera(page))
+        return got
+
+    # ------------------------------------------------------------------ signing in
+    def prepare(self, creds: dict[str, Any]) -> None:
+        """The product was just reset: sign in again in the background (form sign-in only)."""
+        self.creds = creds
+        if not self.uses_form or not creds.get("username"):
+            return
+        self._forget_signing()
+        self.signed_in = False
+        self._signing = asyncio.ensure_future(self._sign_in_quietly())
+
+    async def _sign_in_quietly(self) -> None:
+        try:
+            page, _ = await self.page_for("claim")
+            await self.sign_in(page)
+        except PlaywrightError:
+            self.signed_in = False  # read() tries again, and reports what goes wrong then
+
+    async def sign_in(self, page: Page, on_form: bool = False) -> None:
+        """Sign in through the profile's staff sign-in form (``on_form``: ``page`` already
+        shows it) with the credentials last given."""
+        si = self.profile.staff_sign_in
+        assert si is not None
+        timeout = self.profile.completion.timeout_s * 1000
+        if not on_form:
+            await page.goto(url(self.base, si.path), wait_until="domcontentloaded",
+                            timeout=timeout)
+        await (await first_match(page, si.username, "staff user name field")).fill(
+            self.creds.get("username", ""), timeout=timeout)
+        await (await first_match(page, si.password, "staff password field")).fill(
+            self.creds.get("password", ""), timeout=timeout)
+        await (await first_match(page, si.submit, "staff sign-in control")).click(
+            timeout=timeout)
+        # signed in once the page after the form starts arriving; a staff page is opened next
+        await page.wait_for_url(lambda u: si.path not in u, wait_until="commit",
+                                timeout=timeout)
+        self.signed_in = True
+
+    async def goto(self, page: Page, target: str) -> int | None:
+        """Open ``target`` signed in: sign in first if this context is not, and again when the
+        product answers with its sign-in form or refuses (401/403)."""
+        timeout = self.profile.completion.timeout_s * 1000
+        if self.uses_form and not self.signed_in:
+            await self.sign_in(page)
+        resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
+        status = resp.status if resp is not None else None
+        si = self.profile.staff_sign_in
+        if self.uses_form and si is not None and (si.path in page.url or status in (401, 403)):
+            await self.sign_in(page, on_form=si.path in page.url)
+            resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
+            status = resp.status if resp is not None else None
+        return status
+
+    def _forget_signing(self) -> None:
+        """Drop a background sign-in nobody waited for (the journey ended early)."""
+        task, self._signing = self._signing, None
+        if task is None:
+            return
+        if not task.done():
+            task.cancel()
+        elif not task.cancelled():
+            task.exception()  # retrieved: the next read signs in and reports what fails
+
+    # ------------------------------------------------------------------ reading
+    async def read(self, creds: dict[str, Any], claim_number: str | None,
+                   folder: Path) -> StaffReading:
+        """Open the claim and the waiting list (side by side, each in its own page), read
+        and photograph them."""
+        self.creds = creds
+        if self._signing is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._signing
+            self._signing = None
+        profile = self.profile
+        try:
+            jobs = [self._claim(claim_number, folder)]
+            if profile.capabilities.waiting_list and profile.staff_screen.waiting_path:
+                if self.uses_form and not self.signed_in:
+                    # sign in once here rather than on both pages at the same time
+                    await self.sign_in((await self.page_for("claim"))[0])
+                jobs.append(self._waiting(folder))
+            parts = await asyncio.gather(*jobs)
+        except PlaywrightError as exc:
+            await self.close()
+            return StaffReading(claim_number=claim_number,
+                                error=str(exc).splitlines()[0][:500])
+        reading = _merge(parts)
+        if reading.error:
+            await self.close()
+        return reading
+
+    async def _claim(self, claim_number: str | None, folder: Path) -> StaffReading:
+        page, camera = await self.page_for("claim")
+        return await read_claim(page, camera, self.profile, self.base, claim_number,
+                                self.goto, folder)
+
+    async def _waiting(self, folder: Path) -> StaffReading:
+        page, camera = await self.page_for("waiting")
+        return await read_waiting(page, camera, self.profile, self.base, self.goto, folder)
+
+    async def close(self) -> None:
+        self._forget_signing()
+        context, self.context, self.pages = self.context, None, {}
+        self.signed_in = False
+        if context is not None:
+            with contextlib.suppress(PlaywrightError):
+                await context.close()
+
+
+def _merge(parts: list[StaffReading]) -> StaffReading:
+    """The claim page's reading with the waiting list page's added."""
+    reading = parts[0]
+    for part in parts[1:]:
+        reading.waiting_list.extend(part.waiting_list)
+        reading.not_shown.extend(n for n in part.not_shown if n not in reading.not_shown)
+        reading.screenshots.extend(part.screenshots)
+        for kind, words in part.unmapped.items():
+            mine = reading.unmapped.setdefault(kind, [])
+            mine.extend(w for w in words if w not in mine)
+        if part.error and not reading.error:
+            reading.error = part.error
+    return reading
