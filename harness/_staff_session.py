@@ -123,7 +123,10 @@ class StaffSession:
         if self.uses_form and not self.signed_in:
             await self._sign_in_once(page, self.sign_ins)
         signed = self.sign_ins
-        resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
+        if page.url == target:  # the same screen as last trial: loaded again
+            resp = await page.reload(wait_until="domcontentloaded", timeout=timeout)
+        else:
+            resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
         status = resp.status if resp is not None else None
         si = self.profile.staff_sign_in
         if not self.uses_form or si is None:
