@@ -62,8 +62,10 @@ def defects(
             raise corpus.RunRecordError("a panel with this id exists", file=str(panel_dir))
         version, _ = corpus.corpus_identity(packs)
         selected = list(dict.fromkeys(pack)) or [p.name for p in corpus.list_packs(packs)]
-        targets = {f: _applicable(corpus.load_manifest(packs), selected, FAULTS[f].needs_review,
-                                  packs_per_fault) for f in chosen}
+        manifest = corpus.load_manifest(packs)
+        targets = {f: _applicable(manifest, selected, FAULTS[f].needs_review, packs_per_fault,
+                                  _with_decision(packs, selected, FAULTS[f].decisions))
+                   for f in chosen}
         idle = [f for f, ps in targets.items() if not ps]
         if idle:
             raise typer.BadParameter(f"no selected pack can show {', '.join(idle)}",
@@ -108,12 +110,30 @@ def defects(
 
 
 def _applicable(manifest, selected: list[str], needs_review: bool | None,
-                limit: int | None) -> list[str]:
-    """The selected packs a fault can show on (by the manifest's review_required), at most
-    ``limit`` of them."""
+                limit: int | None, decided: list[str] | None = None) -> list[str]:
+    """The selected packs a fault can show on (by the manifest's review_required, and for a
+    fault of staff decisions, ``decided``: the packs whose staff script takes one of its
+    decisions), at most ``limit`` of them."""
     fit = [p for p in selected if needs_review is None or p not in manifest.packs
            or manifest.packs[p].review_required == needs_review]
+    if decided is not None:
+        fit = [p for p in fit if p in decided]
     return fit[:limit] if limit else fit
+
+
+def _with_decision(packs: Path, selected: list[str], decisions: tuple[str, ...] | None
+                   ) -> list[str] | None:
+    """The selected packs whose staff script takes one of ``decisions`` (None: any pack)."""
+    import corpus
+
+    if decisions is None:
+        return None
+    out = []
+    for p in selected:
+        script = corpus.load_setup(packs / p).staff_script
+        if script is not None and script.decision in decisions:
+            out.append(p)
+    return out
 
 
 def _mkdir(path: Path) -> Path:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import _io
+from ._check_decision import decision_problems
 from ._check_rules import pdf_texts, relative_date_words
 from ._derive import PHOTO_KINDS, RECEIPT_KINDS, derive_review, requested_kinds
 from ._loading import Pack
@@ -32,6 +33,7 @@ def oracle_problems(pack: Pack) -> Found:
     out += _review_problems(pack)
     out += _fact_problems(pack)
     out += _material_problems(pack)
+    out += decision_problems(pack)
     return out
 
 

@@ -149,6 +149,8 @@ class LeakGuard:
         for path, value in _strings(data, ""):
             # single lower-case words (statuses, lines, roles) are ordinary language
             self.add_term(value, f"{_io.SETUP} {path}", ordinary_words=False)
+        if setup.staff_script is not None:  # staff's note: also any five-word run of it
+            self.add_text(setup.staff_script.note, f"{_io.SETUP} staff_script.note")
 
     @classmethod
     def _base(cls, pack_dir: Path) -> LeakGuard:

@@ -28,7 +28,10 @@ from .formats.run import PromptView
 SYSTEM_TEMPLATE = "customer_system.md"
 TURN_TEMPLATES: dict[str, str] = {"screen": "customer_turn.md", "wide": "customer_turn_wide.md"}
 REPAIR_TEMPLATE = "customer_repair.md"
-TEMPLATES: tuple[str, ...] = (SYSTEM_TEMPLATE, *TURN_TEMPLATES.values(), REPAIR_TEMPLATE)
+# Added to the turn when the customer came back after staff asked for more information.
+RETURN_TEMPLATE = "customer_return.md"
+TEMPLATES: tuple[str, ...] = (SYSTEM_TEMPLATE, *TURN_TEMPLATES.values(), REPAIR_TEMPLATE,
+                              RETURN_TEMPLATE)
 PROMPT_VIEWS: tuple[str, ...] = get_args(PromptView)
 DEFAULT_PROMPT_VIEW = "screen"
 
@@ -184,6 +187,7 @@ def build_customer_messages(
     prompt_view: str = DEFAULT_PROMPT_VIEW,
     can_attach: bool = True,
     learned_facts: Collection[str] = (),
+    returned: bool = False,
 ) -> list[dict[str, str]]:
     """OpenAI chat messages for the customer's next action.
 
@@ -191,7 +195,8 @@ def build_customer_messages(
     in the ``screen`` view only the customer's own entries are used. ``available_files`` /
     ``later_files`` are material file names the customer has now / will have later,
     ``uploaded`` those it has sent, ``learned_facts`` the keys of later facts it knows by
-    now. Materials appear only as file name and plain label.
+    now. Materials appear only as file name and plain label. ``returned``: the customer came
+    back after staff asked for more information (the claim number no longer ends it).
     """
     if prompt_view not in TURN_TEMPLATES:
         raise ValueError(f"unknown prompt view {prompt_view!r}; use one of {PROMPT_VIEWS}")
@@ -205,6 +210,8 @@ def build_customer_messages(
                         render_screen(screen, prompt_view, can_attach)),
         uploaded=sent, available=available, later=later,
     ).strip()
+    if returned:
+        turn = template_text(RETURN_TEMPLATE).strip() + "\n\n" + turn
     return [{"role": "system", "content": render_system(view, learned_facts)},
             {"role": "user", "content": turn}]
 

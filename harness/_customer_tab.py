@@ -56,6 +56,15 @@ class CustomerTab:
         assert self._opening is not None
         return (await self._opening)[1]
 
+    async def storage_state(self) -> dict | None:
+        """The context's cookies and local storage (the customer's session), or None."""
+        if self.context is None:
+            return None
+        try:
+            return dict(await self.context.storage_state())
+        except PlaywrightError:
+            return None
+
     async def close(self, keep_trace: bool) -> None:
         """Stop the trace (kept into the temporary folder when ``keep_trace``) and close the
         context, which writes the HAR."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,7 +23,7 @@ from ._browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage, slug
 from ._files import append_jsonl
 from ._reset import ResetOutcome
 from ._screen import Probe
-from .customers import Customer, CustomerContext, JourneyTracker, material_availability
+from .customers import Customer, CustomerContext, JourneyTracker
 
 STATUS_FOR_STOP = {
     "claim_number": TrialStatus.COMPLETED,
@@ -30,7 +31,10 @@ STATUS_FOR_STOP = {
     "customer_done": TrialStatus.AGENT_STOPPED,
     "turn_limit": TrialStatus.STUCK,
     "stuck": TrialStatus.STUCK,
+    "goal": TrialStatus.COMPLETED,
 }
+# Whether a screen reaches the journey's goal: one line saying so, or None (see ``resume``).
+Goal = Callable[[CustomerPage, ScreenReading], Awaitable["str | None"]]
 
 
 @dataclass
@@ -38,6 +42,8 @@ class JourneySettings:
     turn_limit: int = 40
     stuck_after: int = 3
     screenshots: bool = True
+    goal: Goal | None = None
+    """Instead of a claim number or a hand-over, the journey ends when this says so."""
 
 
 @dataclass
@@ -63,6 +69,11 @@ class Journey:
     product_events: list[str] = field(default_factory=list)
     tracker: JourneyTracker | None = None
     """What decides when later files and facts arrive (set when the journey starts)."""
+    events_file: str = "journey.jsonl"
+    storage: dict[str, Any] | None = None
+    """The customer context's storage state at the end (in memory only, never written), for
+    the customer's return after a staff decision."""
+    shot_prefix: str = ""
 
     def record_call(self, call: Any) -> None:
         append_jsonl(self.folder / "customer-model.jsonl", call)
@@ -76,7 +87,7 @@ class Journey:
             self.cost = (self.cost or 0.0) + call.cost_usd
 
     def event(self, **kw: Any) -> None:
-        append_jsonl(self.folder / "journey.jsonl",
+        append_jsonl(self.folder / self.events_file,
                      JourneyEvent(step=self.step, ts=now(), **kw))
 
     def stop(self, reason: str, detail: str, status: TrialStatus | None = None) -> None:
@@ -86,7 +97,7 @@ class Journey:
 
     def shot_name(self, what: str) -> str:
         self.shots += 1
-        return f"screens/{self.shots:03d}-{slug(what)}.png"
+        return f"screens/{self.shot_prefix}{self.shots:03d}-{slug(what)}.png"
 
     def saw(self, agent_texts: list[str]) -> None:
         """Add the agent replies not seen before to the history."""
@@ -155,6 +166,27 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
         prev, last_screen, same, turns = outcome
 
 
+async def resume(cp: CustomerPage, view: Any, customer: Customer, j: Journey,
+                 settings: JourneySettings) -> None:
+    """Go on with a journey on a page that shows the product again (the customer came back
+    to it): step until ``settings.goal`` says the journey is done, or a limit."""
+    prev: Probe | None = None
+    last_screen: ScreenReading | None = None
+    same = turns = 0
+    while True:
+        j.step += 1
+        wait_s, fresh = await cp.wait_reply(prev)
+        reading, pending = await _read_and_shoot(cp, settings)
+        try:
+            outcome = await _step(cp, view, customer, None, j, settings, reading, pending,
+                                  wait_s, fresh or prev is None, last_screen, same, turns)
+        finally:
+            await _drop(pending)
+        if outcome is None:
+            return
+        prev, last_screen, same, turns = outcome
+
+
 async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str, Any] | None,
                 j: Journey, settings: JourneySettings, reading: Any,
                 pending: asyncio.Task[bytes] | None, wait_s: float, fresh: bool,
@@ -171,7 +203,7 @@ async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str
         await cp.check_alive()
     same = same + 1 if screen == last_screen else 1
     note = "" if fresh else "no new reply after the action"
-    end = _journey_end(cp, screen, same, turns, settings)
+    end = _journey_end(cp, screen, same, turns, settings, await _goal(cp, screen, settings))
     if end is not None:
         what, reason, detail = end
         if reason in ("stuck", "turn_limit"):
@@ -184,13 +216,13 @@ async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str
                 timings=_timings(reply_wait_s=wait_s if waited else None))
         j.stop(reason, detail)
         return None
-    available, later = material_availability(view, tracker.progress)
+    available, later = tracker.materials()
     ctx = CustomerContext(
         step=j.step, messages_sent=j.messages_sent, history=list(j.history),
         available_files=available, later_files=later, uploaded=list(j.uploaded),
         signed_in=j.signed_in, record_call=j.record_call,
         actions_taken=tracker.actions, learned_facts=tracker.learned_facts(),
-        can_attach=bool(cp.sc.attach_input),
+        can_attach=bool(cp.sc.attach_input), returned=settings.goal is not None,
     )
     t = time.monotonic()
     try:
@@ -262,12 +294,22 @@ async def _drop(pending: asyncio.Task[bytes] | None) -> None:
             await pending
 
 
+async def _goal(cp: CustomerPage, screen: ScreenReading, settings: JourneySettings
+                ) -> str | None:
+    return await settings.goal(cp, screen) if settings.goal is not None else None
+
+
 def _journey_end(cp: CustomerPage, screen: ScreenReading, same: int, turns: int,
-                 settings: JourneySettings) -> tuple[str, str, str] | None:
-    """Whether the screen ends the journey: (screenshot name, stop reason, detail) or None."""
-    if screen.claim_number:
+                 settings: JourneySettings, goal: str | None = None
+                 ) -> tuple[str, str, str] | None:
+    """Whether the screen ends the journey: (screenshot name, stop reason, detail) or None.
+    With a goal (``settings.goal``) only the goal and the limits end it."""
+    if goal:
+        return "goal", "goal", goal
+    own_end = settings.goal is None
+    if own_end and screen.claim_number:
         return "claim-number", "claim_number", f"claim number {screen.claim_number} shown"
-    if cp.handoff(screen):
+    if own_end and cp.handoff(screen):
         return "handoff", "handoff", "the product handed the claim to a person"
     if same >= settings.stuck_after:
         return "stuck", "stuck", f"the same screen {same} times in a row"

@@ -27,6 +27,9 @@ from ._staff import CLAIM_REGIONS, WAITING_REGIONS, open_claim, staff_headers
 from ._staff_session import StaffSession
 from .profile import READ_REGIONS, Lane, Profile, url
 
+# Staff decision controls looked for on the claim page (never clicked by the check).
+DECISION_KEYS = ("approve", "amend_amount", "decline", "return_for_info", "note", "amount",
+                 "confirm", "queue")
 # Regions a journey cannot do without.
 REQUIRED = ("conversation", "composer_input", "composer_send")
 # Capability -> what is not_implemented without it.
@@ -238,6 +241,8 @@ async def _staff_side(browser: Any, profile: Profile, lane: Lane, claim: str | N
             report.lines.append(Line("staff side", opened, f"claim {claim} "
                                      f"{'opened' if opened else 'not found'} ({access.find})"))
             regions = {n: list(getattr(profile.staff_screen, n)) for n in CLAIM_REGIONS}
+            if profile.decision.present:  # found, never clicked
+                regions |= {f"decision.{n}": profile.decision.choice(n) for n in DECISION_KEYS}
             report.staff += _rows(await _read_regions(page, regions), regions, set())
         else:
             report.staff_note = "no claim given: claim-page regions not checked"
@@ -276,6 +281,10 @@ async def check_profile(profile: Profile, packs_root: Path, claim: str | None = 
                               for name in profile.capabilities.absent()]
     if profile.state_source() == "none":
         report.not_implemented.append("state: the state and assertions_state components")
+    if not profile.decision.present:
+        report.not_implemented.append("decision: no staff decision controls ([decision]): "
+                                      "routing, target, decision_state, note, follow_through "
+                                      "and audit of packs with a staff script")
     async with async_playwright() as pw:
         choice = browser or BrowserChoice(executable=browser_executable)
         chromium, _ = await open_browser(pw, choice)

@@ -185,7 +185,7 @@ class SeedRouteReset(ResetAdapter):
         self.client = SeedClient(lane.seed_url or "", token, profile.seed.timeout_s)
 
     def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
-        answer = self.client.reset(setup.model_dump(mode="json"), files)
+        answer = self.client.reset(setup.model_dump(mode="json", exclude={"staff_script"}), files)
         return ResetOutcome(
             adapter=self.name, claimant_session=answer.get("claimant_session", "anonymous"),
             customer_credentials=answer.get("customer_credentials"),
@@ -231,7 +231,7 @@ class EndpointResetAdapter(ResetAdapter):
         values = {
             "pack_id": setup.pack_id,
             "claimant_session": setup.claimant_session,
-            "setup": setup.model_dump(mode="json"),
+            "setup": setup.model_dump(mode="json", exclude={"staff_script"}),
             "collections": to_product(plan.collections, self.profile.mapping),
             "objects": [{"key": o.key, "content_type": o.content_type,
                          "base64": base64.b64encode(o.data).decode("ascii")}

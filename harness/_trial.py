@@ -19,6 +19,7 @@ from corpus.formats.run import ResetInfo
 
 from ._browser import CustomerPage
 from ._customer_tab import CustomerTab
+from ._decision import decide_and_return
 from ._files import write_model_atomic, write_text_atomic
 from ._journey import Journey, JourneySettings, now, play
 from ._launch import BROWSER_CRASH
@@ -82,6 +83,7 @@ async def run_trial(
     staff_reading = StaffReading(error="not read")
     customer: Customer | None = None
     outcome: ResetOutcome | None = None
+    after_taken = False
     try:
         view = corpus.load_customer_view(pack_dir)
         setup, files = setup_and_files(pack_dir)
@@ -109,7 +111,13 @@ async def run_trial(
                     staff.prepare(outcome.staff_credentials or {})  # signs in meanwhile
                 try:
                     staff_reading = await _journey_and_staff(tab, profile, lane, view, outcome,
-                                                             customer, j, settings, staff)
+                                                             customer, j, settings, staff,
+                                                             setup.staff_script is not None)
+                    if setup.staff_script is not None and settings.evidence:
+                        after_taken = await _state_after(reset, folder, j)
+                        await decide_and_return(
+                            browser, profile, lane, reset, setup.staff_script, view, customer,
+                            j, staff, outcome.staff_credentials or {}, settings.journey())
                 finally:
                     if own_staff and staff is not None:
                         await staff.close()
@@ -139,13 +147,8 @@ async def run_trial(
         if not staff_reading.error:
             staff_reading = staff_reading.model_copy(update={"error": f"not read: {BROWSER_CRASH}"})
     write_model_atomic(folder / "staff.json", staff_reading)
-    if outcome is not None and settings.evidence:
-        try:
-            after = await asyncio.to_thread(reset.state)
-            if after is not None:
-                write_model_atomic(folder / "state-after.json", after)
-        except Exception as exc:  # the product may be down: say so, keep going
-            j.event(note=f"state after the journey not taken: {exc}")
+    if outcome is not None and settings.evidence and not after_taken:
+        await _state_after(reset, folder, j)
     write_text_atomic(folder / "transcript.md", render_transcript(
         pack_id, trial, j.history, j.stop_reason, j.detail, settings.labels, j.claim_number))
     if customer is not None:
@@ -164,9 +167,22 @@ async def run_trial(
     return result
 
 
+async def _state_after(reset: ResetAdapter, folder: Path, j: Journey) -> bool:
+    """Dump the state after the journey into state-after.json; False when it was not taken."""
+    try:
+        after = await asyncio.to_thread(reset.state)
+        if after is not None:
+            write_model_atomic(folder / "state-after.json", after)
+    except Exception as exc:  # the product may be down: say so, keep going
+        j.event(note=f"state after the journey not taken: {exc}")
+        return False
+    return True
+
+
 async def _journey_and_staff(
     tab: CustomerTab, profile: Profile, lane: Lane, view: Any, outcome: ResetOutcome,
     customer: Customer, j: Journey, settings: TrialSettings, staff: StaffSession | None,
+    keep_session: bool = False,
 ) -> StaffReading:
     creds = outcome.customer_credentials or {}
     staff_creds = outcome.staff_credentials or {}
@@ -181,6 +197,8 @@ async def _journey_and_staff(
     try:
         cp = CustomerPage(await tab.page(), profile, lane.base_url)
         await play(cp, view, outcome, customer, j, settings.journey())
+        if keep_session:  # the customer comes back after the staff decision
+            j.storage = await tab.storage_state()
     except BaseException:
         await tab.close(keep_trace())
         await asyncio.to_thread(tab.redact, j.folder, secrets)

@@ -26,6 +26,24 @@ def leading_code(text: str) -> str:
     return m[1].lower() if m else text.strip().lower()
 
 
+def map_word(table: dict[str, str], shown: str) -> str | None:
+    """The code ``table`` gives ``shown`` (equal to a word, or starting with the longest word
+    followed by a non-letter); the leading code of ``shown`` when the table is empty; None
+    when nothing maps."""
+    if not table:
+        return leading_code(shown)
+    norm = normalise(shown)
+    best: tuple[int, str] | None = None
+    for word, code in table.items():
+        w = normalise(word)
+        if norm == w:
+            return code
+        prefix = w and norm.startswith(w) and not norm[len(w)].isalnum()
+        if prefix and (best is None or len(w) > best[0]):
+            best = (len(w), code)
+    return best[1] if best is not None else None
+
+
 class WordMap:
     """Maps shown words for each kind, collecting what it cannot map."""
 
@@ -35,20 +53,9 @@ class WordMap:
 
     def code(self, kind: str, shown: str) -> str | None:
         """The canonical code of ``shown``, or None (recorded as unmapped) when it has none."""
-        table: dict[str, str] = getattr(self.vocabulary, kind)
-        if not table:
-            return leading_code(shown)
-        norm = normalise(shown)
-        best: tuple[int, str] | None = None
-        for word, code in table.items():
-            w = normalise(word)
-            if norm == w:
-                return code
-            prefix = w and norm.startswith(w) and not norm[len(w)].isalnum()
-            if prefix and (best is None or len(w) > best[0]):
-                best = (len(w), code)
-        if best is not None:
-            return best[1]
+        code = map_word(getattr(self.vocabulary, kind), shown)
+        if code is not None:
+            return code
         words = self.unmapped.setdefault(kind, [])
         if shown not in words:
             words.append(shown)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from ._decisions import awaiting_info, receive_info
 from ._journey import IMAGE_TYPES, PDF_TYPE, Journey, new_state
 from ._store import now_iso, session_key, verify_password
 from ._views import workspace_context
@@ -84,9 +85,21 @@ def workspace(request: Request) -> Response:
 def send_message(request: Request, body: MessageIn) -> Response:
     j, created = _journey(request)
     j.store.add_message(j.session_id, "customer", body.text.strip())
-    request.app.state.agent.on_message(j, body.text.strip())
+    claim = _returned_claim(j)
+    if claim is not None:
+        receive_info(j.store, claim, text=body.text.strip())
+    else:
+        request.app.state.agent.on_message(j, body.text.strip())
     j.save()
     return _fragment(request, j, created)
+
+
+def _returned_claim(j: Journey) -> dict[str, Any] | None:
+    """The session's claim when staff returned it for more information (every runtime answers
+    the same way then: what the customer sends goes to the claim)."""
+    number = j.session.get("claim_number")
+    claim = j.db.claims.find_one({"_id": number}) if number else None
+    return claim if awaiting_info(claim) else None
 
 
 def _upload_error(message: str, status: int, html: str | None = None) -> JSONResponse:
@@ -133,7 +146,11 @@ async def upload(request: Request, file: UploadFile = File(...)) -> Response:
     expected = pending.get("key") if pending.get("kind") == "material" else None
     evidence = j.store_upload(name, ctype, data, expected_kind=expected)
     j.store.add_message(j.session_id, "customer", f"Uploaded {name}")
-    request.app.state.agent.on_upload(j, evidence)
+    claim = _returned_claim(j)
+    if claim is not None:
+        receive_info(j.store, claim, evidence=evidence)
+    else:
+        request.app.state.agent.on_upload(j, evidence)
     j.save()
     return _fragment(request, j, created)
 

@@ -11,6 +11,7 @@ import secrets
 from typing import Any
 
 from . import _faults, rules
+from ._decisions import queue_of
 from ._documents import DocumentReading
 from ._settings import AppSettings
 from ._store import Store, now_iso
@@ -280,6 +281,7 @@ class Journey:
                 for k, m in self.materials().items()
             ],
             "triage": {"class": tri.triage_class, "reasons": tri.reasons, "urgency": tri.urgency},
+            "queue": queue_of(review, tri.triage_class),
             "review": {
                 "review_required": review,
                 "checks": {
@@ -290,7 +292,7 @@ class Journey:
             "created_at": now_iso(),
         }
         self.db.claims.insert_one(claim)
-        self.db.evidence.update_many(
+        attached = self.db.evidence.update_many(
             {"session_id": self.session_id}, {"$set": {"claim_number": number}}
         )
         self.db.waiting_list.update_many(
@@ -303,6 +305,9 @@ class Journey:
         self.audit(
             "create_claim", claim_number=number, triage=claim["triage"], review_required=review
         )
+        if attached.modified_count:
+            self.audit("attach_documents", claim_number=number,
+                       evidence=[e["_id"] for e in evidence])
         return number
 
     # ------------------------------------------------------------------ screen

@@ -15,11 +15,15 @@ Runtime = Literal["reference", "controlled", "model"]
 class Fault:
     """A defect the app can be switched into, and the failure mode the scorer must give it.
     ``needs_review``: it shows only on claims that need review (True), only on claims that
-    don't (False), or on any claim (None)."""
+    don't (False), or on any claim (None). ``decisions``: it shows only after these staff
+    decisions."""
 
     effect: str
     failure_mode: str
     needs_review: bool | None = None
+    decisions: tuple[str, ...] | None = None
+    """Staff decisions it shows on (packs whose staff script takes one of them); None: it
+    needs no staff decision."""
 
 
 # Fault switches (docs/reference-app.md). They exist so the scorer's discrimination can be
@@ -51,6 +55,19 @@ FAULTS: dict[str, Fault] = {
     "ignore_corrections": Fault("a wrong value is planted in the summary (the incident date a "
                                 "day later) and the agent keeps it whatever the customer says "
                                 "is wrong", "correction_ignored"),
+    "decision_hidden": Fault("a staff decision is recorded but never shown to the customer "
+                             "(no status, no note, no message)", "no_follow_through",
+                             decisions=("approve", "amend_amount", "decline",
+                                        "return_for_info")),
+    "agent_decides": Fault("a staff decision is written to the audit log under the agent's "
+                           "role", "wrong_authority",
+                           decisions=("approve", "amend_amount", "decline", "return_for_info")),
+    "audit_rewritten": Fault("when staff decide, the claim's creation row of the audit log is "
+                             "rewritten (its args_hash changed)", "audit_mutated",
+                             decisions=("approve", "amend_amount", "decline",
+                                        "return_for_info")),
+    "amount_not_applied": Fault("an amended amount is noted and announced but never set on "
+                                "the claim", "state_mismatch", decisions=("amend_amount",)),
 }
 # Switches that exercise the customer rather than the scorer: the product goes wrong and a
 # customer who checks the summary gets it put right, so no failure is expected. Accepted like

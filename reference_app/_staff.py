@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from ._decisions import ACTOR_ROLE, OPEN_STATUSES, DecisionRefused, decide
 from ._store import verify_password
 from ._views import canonical_value
 
@@ -23,7 +24,8 @@ def _render(request: Request, name: str, ctx: dict, status: int = 200) -> Respon
 
 
 def _audit(request: Request, staff: dict, action: str, **args: object) -> None:
-    request.app.state.store.audit("staff", action, {"staff_id": staff["_id"], **args})
+    request.app.state.store.audit(ACTOR_ROLE.get(staff.get("role", ""), "staff"), action,
+                                  {"staff_id": staff["_id"], **args})
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -57,6 +59,12 @@ def queue(request: Request) -> Response:
 
 @router.get("/claims/{claim_number}", response_class=HTMLResponse)
 def claim_detail(request: Request, claim_number: str) -> Response:
+    return _claim_page(request, claim_number)
+
+
+def _claim_page(request: Request, claim_number: str, refused: str = "",
+                status: int = 200) -> Response:
+    """The claim's page (``refused``: why a decision was just refused)."""
     staff = _staff(request)
     if staff is None:
         return RedirectResponse("/staff/login", status_code=303)
@@ -87,8 +95,31 @@ def claim_detail(request: Request, claim_number: str) -> Response:
             "facts": facts,
             "evidence": evidence,
             "reason_text": REASON_TEXT,
+            "can_decide": claim.get("status", "submitted") in OPEN_STATUSES,
+            "refused": refused,
         },
+        status,
     )
+
+
+@router.post("/claims/{claim_number}/decision")
+def record_decision(request: Request, claim_number: str, decision: str = Form(""),
+                    note: str = Form(""), amount: str = Form("")) -> Response:
+    """Record a staff decision (approve, amend_amount, decline, return_for_info)."""
+    staff = _staff(request)
+    if staff is None:
+        return RedirectResponse("/staff/login", status_code=303)
+    store = request.app.state.store
+    claim = store.db.claims.find_one({"claim_number": claim_number})
+    if claim is None:
+        return _render(
+            request, "staff_missing.html", {"staff": staff, "claim_number": claim_number}, 404
+        )
+    try:
+        decide(store, request.app.state.settings.faults, staff, claim, decision, note, amount)
+    except DecisionRefused as exc:
+        return _claim_page(request, claim_number, refused=str(exc), status=403)
+    return RedirectResponse(f"/staff/claims/{claim_number}?recorded=1", status_code=303)
 
 
 @router.get("/waiting", response_class=HTMLResponse)

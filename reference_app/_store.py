@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pymongo import MongoClient, ReturnDocument
+from pymongo.collection import Collection
+from pymongo.database import Database
 
 from ._settings import AppSettings
 
@@ -68,6 +70,49 @@ def hash_password(password: str, iterations: int = 1000, salt: bytes | None = No
     return f"pbkdf2_sha256${iterations}${salt.hex()}${digest.hex()}"
 
 
+AUDIT_COLLECTION = "audit_events"
+
+
+class AppendOnlyViolation(RuntimeError):
+    """Something tried to change or remove an audit event."""
+
+
+class AppendOnlyCollection:
+    """The audit log as the app sees it: rows can be appended and read, never changed or
+    removed (any other collection method raises ``AppendOnlyViolation``)."""
+
+    _READS = ("find", "find_one", "count_documents", "estimated_document_count", "name")
+
+    def __init__(self, collection: Collection) -> None:
+        self._collection = collection
+
+    def insert_one(self, document: dict[str, Any]) -> Any:
+        return self._collection.insert_one(document)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._READS:
+            return getattr(self._collection, name)
+        raise AppendOnlyViolation(f"audit_events is append-only: {name} is not allowed")
+
+
+class GuardedDatabase:
+    """The app's database: every collection as pymongo gives it, except the audit log, which
+    is append-only."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def __getitem__(self, name: str) -> Any:
+        if name == AUDIT_COLLECTION:
+            return AppendOnlyCollection(self._db[name])
+        return self._db[name]
+
+    def __getattr__(self, name: str) -> Any:
+        if name == AUDIT_COLLECTION:
+            return AppendOnlyCollection(self._db[name])
+        return getattr(self._db, name)
+
+
 class Store:
     """The app's view of its two stores."""
 
@@ -76,8 +121,13 @@ class Store:
         self.client: MongoClient = MongoClient(
             settings.mongo_uri, tz_aware=False, serverSelectionTimeoutMS=5000
         )
-        self.db = self.client[settings.database]
+        self.db = GuardedDatabase(self.client[settings.database])
         self._s3 = None
+
+    def raw_audit(self) -> Collection:
+        """The audit collection without the append-only guard: only the
+        ``audit_rewritten`` fault switch uses it."""
+        return self.client[self.settings.database][AUDIT_COLLECTION]
 
     # ------------------------------------------------------------------ S3
     @property

@@ -6,6 +6,7 @@ from datetime import date
 from typing import Any
 
 from . import _faults, rules
+from ._decisions import status_text
 from ._journey import Journey
 from ._text import choice_labels, fact_label, material, wording
 
@@ -114,8 +115,13 @@ def workspace_context(j: Journey, runtime: str) -> dict[str, Any]:
     query = _faults.history_query(faults, j.session.get("customer_id"))
     if query is not None:
         history = list(j.db.claims.find(query).sort("created_at", -1).limit(20))
+    claim = (j.db.claims.find_one({"_id": j.session["claim_number"]})
+             if j.session.get("claim_number") else None)
+    decision = (claim or {}).get("decision") if (claim or {}).get("customer_status") else None
     return {
         "messages": messages,
+        "claim_status": status_text((claim or {}).get("customer_status")) if claim else None,
+        "decision_note": decision.get("note") if decision else None,
         "chips": chips,
         "facts": fact_rows(j),
         "materials": material_rows(j),

@@ -8,6 +8,7 @@ the trial is scored ``unscorable``. Problems with run.json itself or an oracle f
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tomllib
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from corpus.formats import (
     UNSCORABLE,
     AcceptanceConfig,
     Baseline,
+    DecisionRecord,
     ErrorCategory,
     Facts,
     HumanVerdicts,
@@ -30,7 +32,9 @@ from corpus.formats import (
     Labels,
     Manifest,
     RunRecord,
+    Setup,
     StaffReading,
+    StaffScript,
     StateDump,
     TrialEntry,
     TrialResult,
@@ -62,6 +66,10 @@ class TrialRecord:
     staff: StaffReading | None = None
     state_before: StateDump | None = None
     state_after: StateDump | None = None
+    decision: DecisionRecord | None = None
+    """decision.json: the staff decision step (None: the pack has none, or it never ran)."""
+    state_after_decision: StateDump | None = None
+    decision_events: list[JourneyEvent] = field(default_factory=list)
     session_mode: str | None = None
     claim_number_pattern: str | None = None
     state_readable: bool = True
@@ -132,16 +140,22 @@ class _Reader:
             self.damage.append(f"{name} is unreadable: {exc.message}")
             return None
 
-    def events(self) -> list[JourneyEvent]:
-        path = self.tdir / "journey.jsonl"
+    def optional(self, model: type[M], name: str) -> M | None:
+        """A file only some trials have: absent is no damage, unreadable is."""
+        return self.model(model, name) if (self.tdir / name).exists() else None
+
+    def events(self, name: str = "journey.jsonl", required: bool = True
+               ) -> list[JourneyEvent]:
+        path = self.tdir / name
         if not path.exists():
-            self.missing.append("journey.jsonl")
+            if required:
+                self.missing.append(name)
             return []
         try:
             return load_events(path, **self.context)
         except RunRecordError as exc:
             where = exc.context.get("field", "")
-            self.damage.append(f"journey.jsonl is unreadable ({where}): {exc.message}")
+            self.damage.append(f"{name} is unreadable ({where}): {exc.message}")
             return []
 
 
@@ -226,6 +240,9 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
         staff=read.model(StaffReading, "staff.json"),
         state_before=read.model(StateDump, "state-before.json"),
         state_after=read.model(StateDump, "state-after.json"),
+        decision=read.optional(DecisionRecord, "decision.json"),
+        state_after_decision=read.optional(StateDump, "state-after-decision.json"),
+        decision_events=read.events("decision-journey.jsonl", required=False),
         session_mode=session_mode,
         claim_number_pattern=run.product.claim_number_pattern,
         state_readable=run.product.state_source != "none",
@@ -285,6 +302,20 @@ class PackContext:
     known_facts: frozenset[str] | None = None
     other_customer: dict[str, str] = field(default_factory=dict)
     view: Any = None  # corpus.CustomerView for the fidelity audit; None: not readable
+    staff_script: StaffScript | None = None
+    """What staff decide after the journey (setup.json); None: no decision step."""
+    requested: RequestedItem | None = None
+    """return_for_info: what the requested item looks like once it reaches the product."""
+
+
+@dataclass(frozen=True)
+class RequestedItem:
+    """A requested 'comes later' item: its name, and the fact's value as text or the file's
+    sha256 (how it is recognised in the state after the decision)."""
+
+    name: str
+    value: str | None = None
+    sha256: str | None = None
 
 
 def load_other_customer(corpus_root: Path) -> dict[str, str]:
@@ -302,8 +333,27 @@ def load_pack_context(corpus_root: Path, pack_id: str,
     known = (frozenset(f.key for f in parse_model(Facts, path, error=PackError,
                                                   pack=pack_id).facts)
              if path.exists() else None)
+    pack_dir = Path(corpus_root) / pack_id
+    view = _customer_view(pack_dir)
+    setup_path = pack_dir / "setup.json"
+    script = (parse_model(Setup, setup_path, error=PackError, pack=pack_id).staff_script
+              if setup_path.exists() else None)
+    requested = None
+    if script is not None and script.requested and view is not None:
+        requested = _requested_item(view, script.requested)
     return PackContext(known_facts=known, other_customer=dict(other_customer or {}),
-                       view=_customer_view(Path(corpus_root) / pack_id))
+                       view=view, staff_script=script, requested=requested)
+
+
+def _requested_item(view: Any, name: str) -> RequestedItem:
+    for fact in view.facts:
+        if fact.key == name:
+            return RequestedItem(name, value=str(fact.value))
+    for material in view.materials:
+        if material.file == name:
+            data = Path(material.path).read_bytes()
+            return RequestedItem(name, sha256=hashlib.sha256(data).hexdigest())
+    return RequestedItem(name)
 
 
 def _customer_view(pack_dir: Path) -> Any:

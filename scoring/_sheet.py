@@ -7,6 +7,7 @@ from typing import Any
 
 from corpus.formats import (
     COMPONENTS,
+    DECISION_COMPONENTS,
     UNSCORABLE,
     ComponentResult,
     ErrorCategory,
@@ -26,6 +27,7 @@ from ._claim_checks import (
     check_triage,
     component,
 )
+from ._decision_checks import check_decision, grader_record
 from ._journey_checks import analyse_events, check_journey, check_waiting_list, turn_times
 from ._privacy_checks import check_privacy
 from ._record import HUMAN_FILE, PackContext, TrialRecord
@@ -49,6 +51,7 @@ def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None,
         check_state(rec.state_before, rec.state_after, labels.expected_end_state,
                     rec.state_readable),
         *check_assertions(rec, labels.assertions, human),
+        *check_decision(rec, labels, pack),
     ]
     present = [r for r in results if r is not None]
     return sorted(present, key=lambda r: COMPONENTS.index(r.name))
@@ -60,7 +63,10 @@ def _not_scored(rec: TrialRecord, labels: Labels, pack: PackContext) -> list[Com
     else:
         why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
     status = "not_implemented" if rec.error_category == "not_implemented" else "not_scored"
-    names = [n for n in COMPONENTS if not n.startswith("assertions_")]
+    names = [n for n in COMPONENTS if not n.startswith("assertions_")
+             and n not in DECISION_COMPONENTS]
+    if pack.staff_script is not None or labels.staff_decision is not None:
+        names += list(DECISION_COMPONENTS)
     if not pack.other_customer:
         names.remove("privacy")
     if not ({"incident_date", "incident_time"} & (set(labels.expected_facts)
@@ -69,7 +75,8 @@ def _not_scored(rec: TrialRecord, labels: Labels, pack: PackContext) -> list[Com
         names.remove("incident_datetime")
     kinds = {a.judge for a in labels.assertions}
     names += [f"assertions_{k}" for k in ("state", "text", "human") if k in kinds]
-    return [component(n, status, why) for n in names]
+    return sorted((component(n, status, why) for n in names),
+                  key=lambda r: COMPONENTS.index(r.name))
 
 
 def _numbers(rec: TrialRecord, components: list[ComponentResult]) -> TrialFacts:
@@ -168,6 +175,8 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         components=components,
         failure_modes=modes,
         numbers=_numbers(record, components),
+        grader=grader_record(pack.staff_script.decision if pack.staff_script else None,
+                             components),
         human_file=HUMAN_FILE if human is not None else None,
         simulator_suspect=suspect,
         fidelity=fidelity,

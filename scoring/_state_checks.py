@@ -76,6 +76,29 @@ def _field_problems(doc: dict[str, Any], fields: dict[str, Any]) -> list[str]:
     return out
 
 
+def _covered(path: str, fields: dict[str, Any]) -> bool:
+    """``path`` is one of ``fields`` or lies inside one (``amount.currency`` in ``amount``)."""
+    return any(path == k or path.startswith(k + ".") for k in fields)
+
+
+def _document_problems(doc: dict[str, Any], want: dict[str, Any], vary: list[str]
+                       ) -> list[str]:
+    """The whole document against the expected one: every non-varying field equal, and no
+    non-varying field beyond it."""
+    got, expected = flatten(doc), flatten(want)
+    out = []
+    for path in sorted(set(got) | set(expected)):
+        if varies(path, vary):
+            continue
+        if path not in got:
+            out.append(f"{path} missing, expected {expected[path]!r}")
+        elif path not in expected:
+            out.append(f"{path}={got[path]!r} not expected")
+        elif got[path] != expected[path]:
+            out.append(f"{path}={got[path]!r}, expected {expected[path]!r}")
+    return out
+
+
 def _check_document(ed: ExpectedDocument, before: dict, after: dict,
                     accounted: set[tuple[str, str]]) -> list[str]:
     b_coll, a_coll = before.get(ed.collection, {}), after.get(ed.collection, {})
@@ -99,13 +122,16 @@ def _check_document(ed: ExpectedDocument, before: dict, after: dict,
         problems: list[str] = []
         if ed.change != "removed":
             problems += _field_problems(a_coll[doc_id], ed.fields)
+        if ed.document is not None:
+            problems += _document_problems(a_coll[doc_id], ed.document, ed.vary)
         if ed.change in ("changed", "unchanged"):
             diff = [f for f in changed_fields(b_coll[doc_id], a_coll[doc_id])
                     if not varies(f, ed.vary)]
             if ed.change == "unchanged" and diff:
                 problems.append(f"changed {', '.join(diff)}, expected unchanged")
             if ed.change == "changed":
-                extra = [f for f in diff if f not in ed.fields]
+                extra = [f for f in diff if not _covered(f, ed.fields)
+                         and (ed.document is None or f not in flatten(ed.document))]
                 if not diff:
                     problems.append("unchanged, expected changed")
                 elif extra:

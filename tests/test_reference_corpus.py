@@ -144,3 +144,30 @@ def test_the_scripted_customer_keeps_every_fidelity_rule_across_the_corpus(
         assert not sheet.simulator_suspect
         audited += sheet.fidelity.messages + sheet.fidelity.actions
     assert audited >= 8 * len(PACK_IDS)  # the audit looked at every step
+
+
+def test_every_staff_decision_passes_and_reaches_the_customer(reference_run: Path) -> None:
+    """Each pack with a staff script: staff decided through the workbench, the customer's own
+    session came back and saw it, and routing, target, state, note, follow-through and audit
+    all pass; the four decisions are all covered."""
+    from corpus.formats import DecisionRecord
+
+    seen: dict[str, str | None] = {}
+    for pack_id in PACK_IDS:
+        script = corpus.load_setup(PACKS / pack_id).staff_script
+        if script is None:
+            continue
+        trial, _, sheet = _trial(reference_run, pack_id)
+        grader = sheet.grader
+        assert grader is not None and not grader.failure_modes, (pack_id, grader)
+        for aspect in ("routing", "target", "state", "note", "follow_through", "audit"):
+            assert getattr(grader, aspect).status == "pass", (pack_id, aspect, grader)
+        rec = DecisionRecord.model_validate_json((trial / "decision.json").read_text("utf-8"))
+        assert rec.outcome == "performed" and rec.customer is not None
+        assert len(rec.staff_screenshots) == 3 and rec.customer.screenshots
+        assert all((trial / s).is_file() for s in rec.staff_screenshots
+                   + rec.customer.screenshots)
+        assert (trial / "decision-journey.jsonl").is_file()
+        seen[script.decision] = rec.customer.status
+    assert seen == {"approve": "approved", "amend_amount": "amended", "decline": "declined",
+                    "return_for_info": "under_review"}

@@ -21,6 +21,18 @@ from .blind_review import (
     BlindReviewPack,
     HandlerReview,
 )
+from .decision import (
+    ACTOR_ROLES,
+    CUSTOMER_STATUSES,
+    DECISIONS,
+    ROUTES,
+    STAFF_ROLES,
+    STATUS_OF_DECISION,
+    DecisionCustomer,
+    DecisionLabel,
+    DecisionRecord,
+    StaffScript,
+)
 from .manifest import ChangelogEntry, Manifest, ManifestPack
 from .nightly import HistoryIndex, NightlyConfig
 from .pack import (
@@ -77,6 +89,7 @@ from .scene import PhotoRecipe, Scene
 from .screens import SCREENS_FORMAT_VERSION, PanelScreens
 from .sheet import (
     COMPONENTS,
+    DECISION_COMPONENTS,
     FAILURE_MODES,
     FIDELITY_RULES,
     SHEET_FORMAT_VERSION,
@@ -85,6 +98,8 @@ from .sheet import (
     ComponentResult,
     FidelityAudit,
     FidelityFinding,
+    GraderEntry,
+    GraderRecord,
     HumanVerdict,
     HumanVerdicts,
     RunSummary,
@@ -108,6 +123,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "journey-event.schema.json": JourneyEvent,
     "customer-model-call.schema.json": CustomerModelCall,
     "staff.schema.json": StaffReading,
+    "decision.schema.json": DecisionRecord,
     "trial.schema.json": TrialResult,
     "state-dump.schema.json": StateDump,
     "state-diff.schema.json": StateDiff,
@@ -127,6 +143,16 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 }
 
 __all__ = [
+    "ACTOR_ROLES",
+    "CUSTOMER_STATUSES",
+    "DECISIONS",
+    "ROUTES",
+    "STAFF_ROLES",
+    "STATUS_OF_DECISION",
+    "DecisionCustomer",
+    "DecisionLabel",
+    "DecisionRecord",
+    "StaffScript",
     "ACCEPTANCE_FILE",
     "ALL_CHECKS",
     "CRITERIA",
@@ -141,6 +167,9 @@ __all__ = [
     "HandlerReview",
     "OtherCustomer",
     "COMPONENTS",
+    "DECISION_COMPONENTS",
+    "GraderEntry",
+    "GraderRecord",
     "FAILURE_MODES",
     "HOME_CURRENCY",
     "ID_PREFIX_PATTERN",

@@ -30,6 +30,8 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from ._base import Strict
+from .decision import DecisionLabel, StaffScript
+from .end_state import ExpectedDocument, ExpectedEndState
 from .pack_input import (
     PACK_FORMAT_VERSION,
     EvidenceKind,
@@ -189,37 +191,6 @@ class Assertion(Strict):
         return self
 
 
-class ExpectedDocument(Strict):
-    collection: str = Field(description="MongoDB collection.")
-    id: str | None = Field(None, description="The document id, for documents seeded by setup.")
-    match: dict[str, Any] | None = Field(
-        None, description="Selector for documents the journey creates (their id is unknown)."
-    )
-    change: Literal["added", "changed", "unchanged", "removed"] = Field(
-        description="What the journey must have done to this document."
-    )
-    fields: dict[str, Any] = Field(
-        default_factory=dict, description="Expected field values (dotted paths) after the journey."
-    )
-    vary: list[str] = Field(
-        default_factory=list, description="Fields allowed to differ (timestamps, note bodies)."
-    )
-
-    @model_validator(mode="after")
-    def _id_or_match(self) -> ExpectedDocument:
-        if (self.id is None) == (self.match is None):
-            raise ValueError("give exactly one of 'id' or 'match'")
-        return self
-
-
-class ExpectedEndState(Strict):
-    documents: list[ExpectedDocument] = Field(default_factory=list)
-    allow_other_changes_in: list[str] = Field(
-        default_factory=list,
-        description="Collections where changes not listed above are allowed (messages, audit).",
-    )
-
-
 class Labels(Strict):
     """oracle/labels.json — the answer key. Read only by the checker and the scorer."""
 
@@ -246,6 +217,9 @@ class Labels(Strict):
     )
     assertions: list[Assertion] = Field(default_factory=list)
     expected_end_state: ExpectedEndState = Field(default_factory=ExpectedEndState)
+    staff_decision: DecisionLabel | None = Field(
+        None, description="What the staff decision of setup.json's staff_script must lead "
+        "to (routing, who may decide, the note, what the customer sees, the end state).")
     customer_may_know: list[str] = Field(
         default_factory=list,
         description="The leak audit's allow list: values held by setup.json, the oracle or "
@@ -307,6 +281,9 @@ class Setup(Strict):
         default_factory=dict,
         description="Seeded ids the customer knows (also in facts.json), e.g. policy_number.",
     )
+    staff_script: StaffScript | None = Field(
+        None, description="What staff do after the journey (a decision, its note, an amount); "
+        "the environment, never shown to the customer. Without it no decision is taken.")
 
     @field_validator("collections")
     @classmethod
@@ -354,6 +331,9 @@ class Baseline(Strict):
     version: str = version_field()
     collections: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     staff_credentials: Credentials | None = Field(None, description="Default staff sign-in.")
+    senior_staff_credentials: Credentials | None = Field(
+        None, description="Sign-in of a senior staff member, for staff scripts with "
+        "staff = 'senior' (amounts above the product's senior limit).")
     other_customer: OtherCustomer | None = Field(
         None, description="Another customer seeded with every pack, for the data-leak check.")
 

@@ -38,7 +38,17 @@ COMPONENTS: tuple[str, ...] = (
     "assertions_state",
     "assertions_text",
     "assertions_human",
+    "routing",
+    "target",
+    "decision_state",
+    "note",
+    "follow_through",
+    "audit",
 )
+# The components of the staff decision, in the grader record's order (its "state" is the
+# decision_state component).
+DECISION_COMPONENTS: tuple[str, ...] = (
+    "routing", "target", "decision_state", "note", "follow_through", "audit")
 
 # Every failure-mode label a sheet may carry (docs/scoring.md defines each).
 FAILURE_MODES: tuple[str, ...] = (
@@ -76,6 +86,12 @@ FAILURE_MODES: tuple[str, ...] = (
     "human_rejected",
     "unmapped_term",
     "upload_not_acknowledged",
+    "wrong_route",
+    "wrong_authority",
+    "missing_note",
+    "no_follow_through",
+    "audit_out_of_order",
+    "audit_mutated",
 )
 
 
@@ -185,6 +201,33 @@ class FidelityAudit(Strict):
     findings: list[FidelityFinding] = Field(default_factory=list)
 
 
+class GraderEntry(Strict):
+    """One aspect of the grader record: the status of its component, and why."""
+
+    status: ComponentStatus
+    explanation: str
+    failure_modes: list[str] = Field(default_factory=list)
+
+    @field_validator("failure_modes")
+    @classmethod
+    def _modes(cls, v: list[str]) -> list[str]:
+        return _known_modes(v)
+
+
+class GraderRecord(Strict):
+    """The staff decision's grader record of one trial: routing, target, state, note,
+    follow-through and audit, each with its status and failure modes."""
+
+    decision: str | None = Field(description="The scripted decision.")
+    routing: GraderEntry
+    target: GraderEntry
+    state: GraderEntry
+    note: GraderEntry
+    follow_through: GraderEntry
+    audit: GraderEntry
+    failure_modes: list[str] = Field(default_factory=list)
+
+
 class Sheet(Strict):
     """sheet.json — the scoring sheet of one trial."""
 
@@ -220,6 +263,9 @@ class Sheet(Strict):
     components: list[ComponentResult]
     failure_modes: list[str] = Field(default_factory=list)
     numbers: TrialFacts = Field(default_factory=TrialFacts)
+    grader: GraderRecord | None = Field(
+        None, description="The staff decision's grader record; None when the pack has no "
+        "staff script.")
     human_file: str | None = Field(None, description="human.json used, relative to the trial.")
     simulator_suspect: bool = Field(
         False, description="The fidelity audit found the customer at fault: the trial is "

@@ -27,6 +27,10 @@ class CustomerContext:
     actions_taken: int = 0
     learned_facts: list[str] = field(default_factory=list)
     """Keys of the later facts the customer knows by now."""
+    returned: bool = False
+    """The customer came back after staff asked for more information: the claim number on
+    the screen does not end the journey; the product saying the claim is back under review
+    does."""
 
 
 class Customer(Protocol):

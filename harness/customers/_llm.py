@@ -51,7 +51,7 @@ class LlmCustomer:
             self.view, screen, list(ctx.history), list(ctx.available_files),
             list(ctx.later_files), uploaded=list(ctx.uploaded),
             prompt_view=self.settings.prompt_view, can_attach=ctx.can_attach,
-            learned_facts=list(ctx.learned_facts))
+            learned_facts=list(ctx.learned_facts), returned=ctx.returned)
         self._guard.check(messages)
         return messages
 

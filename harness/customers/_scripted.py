@@ -53,7 +53,7 @@ class ScriptedCustomer:
 
     # ----------------------------------------------------------------- the decision
     def decide(self, screen: ScreenReading, ctx: CustomerContext) -> CustomerAction:
-        if screen.claim_number:
+        if screen.claim_number and not ctx.returned:
             return CustomerAction(kind="done", reason=f"claim number {screen.claim_number} shown")
         if screen.sign_in_prompt and not ctx.signed_in:
             return CustomerAction(kind="sign_in")

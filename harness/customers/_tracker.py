@@ -17,6 +17,7 @@ from typing import Any
 from corpus import Progress
 from corpus.formats import CustomerAction
 
+from ._base import material_availability
 from ._match import Synonyms, default_synonyms, phrase_score, questions
 
 MESSAGE_ACTIONS = ("say",)
@@ -31,6 +32,13 @@ class JourneyTracker:
         self.messages = 0
         self.actions = 0
         self.requests: Counter[str] = Counter()
+        self.arrived: set[str] = set()
+        """Later files and facts that reached the customer outside the journey's own
+        progress (a staff request for information after the journey)."""
+
+    def arrive(self, name: str) -> None:
+        """A later file (by name) or fact (by key) reaches the customer now."""
+        self.arrived.add(name)
 
     def acted(self, action: CustomerAction) -> None:
         """The customer took ``action`` (the opening message included)."""
@@ -64,5 +72,11 @@ class JourneyTracker:
     def learned_facts(self) -> list[str]:
         """Keys of the later facts the customer knows by now."""
         progress = self.progress
-        return [f.key for f in self.view.facts
-                if f.later is not None and self.view.knows(f, progress)]
+        return [f.key for f in self.view.facts if f.later is not None
+                and (self.view.knows(f, progress) or f.key in self.arrived)]
+
+    def materials(self) -> tuple[list[str], list[str]]:
+        """(files the customer has now, 'comes later' files not yet available)."""
+        available, later = material_availability(self.view, self.progress)
+        came = [f for f in later if f in self.arrived]
+        return available + came, [f for f in later if f not in came]

@@ -3,13 +3,15 @@
 ``_model`` (the profile, lanes, loading), ``_capabilities`` (what a product has),
 ``_completion`` (when a reply is finished), ``_selectors`` (any Playwright selector, with
 alternatives), ``_customer`` (customer regions, words, uploads), ``_staff`` (staff access,
-regions, vocabulary), ``_reset`` (reset adapters, state source, schema mapping), ``_runtime``
-(the runtime report), ``_dev`` (starting the product for a dev environment).
+regions, vocabulary), ``_decision`` (staff decision controls), ``_reset`` (reset adapters,
+state source, schema mapping), ``_runtime`` (the runtime report), ``_dev`` (starting the
+product for a dev environment).
 """
 
 from ._capabilities import Capabilities
 from ._completion import Completion
 from ._customer import READ_REGIONS, CustomerScreen, SignIn
+from ._decision import DecisionControls
 from ._dev import PLACEHOLDERS, SECRET_PLACEHOLDERS, DevStart
 from ._model import PROFILE_FORMAT_VERSION, PROFILES_DIR, Lane, Profile, load_profile, url
 from ._reset import (
@@ -37,6 +39,7 @@ __all__ = [
     "CollectionMap",
     "Completion",
     "CustomerScreen",
+    "DecisionControls",
     "DevStart",
     "EndpointReset",
     "Lane",

@@ -15,6 +15,7 @@ from corpus.formats._base import Strict
 from ._capabilities import Capabilities
 from ._completion import Completion
 from ._customer import CustomerScreen, SignIn
+from ._decision import DecisionControls
 from ._dev import DevStart
 from ._reset import CollectionMap, ResetSettings, SeedRoute, StateSettings, Stores
 from ._runtime import RuntimeCheck
@@ -75,6 +76,9 @@ class Profile(Strict):
     staff: StaffAccess = Field(default_factory=StaffAccess)
     staff_screen: StaffScreen = Field(default_factory=StaffScreen)
     staff_vocabulary: Vocabulary = Field(default_factory=Vocabulary)
+    decision: DecisionControls = Field(
+        default_factory=DecisionControls, description="Staff decision controls and where the "
+        "customer sees the decision (none: the decision components are not_implemented).")
     completion: Completion
     customer_screen: CustomerScreen
     browser: BrowserSettings = Field(default_factory=BrowserSettings)

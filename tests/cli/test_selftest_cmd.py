@@ -22,13 +22,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 NEW_FAULTS = [f for f in FAULTS if f not in ("flag_everything", "ask_twice", "lose_fact")]
+DECISION_FAULTS = [f for f in FAULTS if FAULTS[f].decisions is not None]
 
 
 def test_every_fault_is_caught_with_its_own_label_and_the_clean_run_has_no_false_alarm(
         tmp_path):
     args = ["selftest", "defects", "--packs", str(PACKS), "--runs-dir", str(tmp_path),
             "--panel-id", "panel", "--pack", "CTL-M-001", "--pack", "CTL-C-001",
-            "--packs-per-fault", "1", "--turn-limit", "30"]
+            "--pack", "CTL-H-001", "--packs-per-fault", "1", "--turn-limit", "30"]
     for fault in NEW_FAULTS:
         args += ["--fault", fault]
     result = CliRunner().invoke(app, args)
@@ -36,7 +37,7 @@ def test_every_fault_is_caught_with_its_own_label_and_the_clean_run_has_no_false
     assert result.exit_code == 0, result.output
     panel = DefectPanel.model_validate_json((panel_dir / "defect-panel.json").read_text())
     assert panel.passed and panel.false_alarms == {} and panel.clean_errors == 0
-    assert panel.clean_packs == ["CTL-C-001", "CTL-M-001"]
+    assert panel.clean_packs == ["CTL-C-001", "CTL-H-001", "CTL-M-001"]
     rows = {r.fault: r for r in panel.faults}
     assert sorted(rows) == sorted(NEW_FAULTS)
     for name, row in rows.items():
@@ -44,6 +45,9 @@ def test_every_fault_is_caught_with_its_own_label_and_the_clean_run_has_no_false
         assert row.labelled == row.packs and len(row.packs) == 1, row
         assert row.errors == 0
     assert rows["miss_flag"].packs == ["CTL-C-001"]  # the one pack that needs review
+    assert rows["amount_not_applied"].packs == ["CTL-H-001"]  # the one amended amount
+    for name in DECISION_FAULTS:  # caught by their own label and nothing else
+        assert rows[name].other_modes == {}, rows[name]
     assert rows["leak_other_customer"].expected_mode == "data_leak"
     printed = result.output
     assert "| `leak_other_customer` | `data_leak` | 1/1 CTL-M-001 | 1/1 |" in printed

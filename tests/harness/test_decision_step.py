@@ -1,0 +1,62 @@
+"""The staff decision step: a product whose profile has no decision controls (Kestrel) records
+not_implemented and never touches a browser; the reference profile's controls are complete."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+import corpus
+import harness
+from corpus.formats import DecisionRecord, StaffScript
+from harness._decision import DECISION_FILE, decide_and_return
+from harness._journey import Journey, JourneySettings
+from harness.profile import DecisionControls
+
+PACKS = Path(__file__).resolve().parents[2] / "packs"
+
+
+@pytest.mark.asyncio
+async def test_a_product_without_decision_controls_records_not_implemented(tmp_path) -> None:
+    profile = harness.load_profile("kestrel")
+    assert not profile.decision.present
+    script = corpus.load_setup(PACKS / "CTL-M-001").staff_script
+    assert script is not None
+    j = Journey(folder=tmp_path, claim_number="KC-1")
+    # no browser, lane, reset or staff context: nothing may be touched
+    rec = await decide_and_return(None, profile, None, None, script, None, None,  # type: ignore[arg-type]
+                                  j, None, {}, JourneySettings())
+    assert rec is not None and rec.outcome == "not_implemented"
+    saved = DecisionRecord.model_validate_json((tmp_path / DECISION_FILE).read_text())
+    assert saved.outcome == "not_implemented" and "[decision]" in saved.detail
+    assert not (tmp_path / "state-after-decision.json").exists()
+
+
+@pytest.mark.asyncio
+async def test_no_staff_script_no_decision_step(tmp_path) -> None:
+    profile = harness.load_profile("reference")
+    rec = await decide_and_return(None, profile, None, None, None, None, None,  # type: ignore[arg-type]
+                                  Journey(folder=tmp_path), None, {}, JourneySettings())
+    assert rec is None and not (tmp_path / DECISION_FILE).exists()
+
+
+def test_decision_controls_are_all_or_nothing() -> None:
+    assert harness.load_profile("reference").decision.present
+    with pytest.raises(ValidationError, match="decision controls need"):
+        DecisionControls(confirm="#go", approve="#a")
+    with pytest.raises(ValidationError, match="map to no canonical code"):
+        DecisionControls(confirm="#go", approve="#a", amend_amount="#b", decline="#c",
+                         return_for_info="#d", note="#n", amount="#m", customer_status="#s",
+                         status_words={"Paid": "paid"})
+
+
+def test_a_staff_script_fits_its_decision() -> None:
+    with pytest.raises(ValidationError, match="amount"):
+        StaffScript(decision="amend_amount", note="Settled at the quote.")
+    with pytest.raises(ValidationError, match="requested"):
+        StaffScript(decision="return_for_info", note="Please send the crime reference.")
+    with pytest.raises(ValidationError, match="amount"):
+        StaffScript(decision="approve", note="All in order here.",
+                    amount={"amount": 5, "currency": "GBP"})
