@@ -111,7 +111,7 @@ async def run_trial(
                 if own_staff:
                     staff = StaffSession(browser, profile, lane, profile.browser.extra_headers())
                 if staff is not None and settings.evidence and profile.capabilities.staff_side:
-                    staff.prepare(outcome.staff_credentials or {})  # signs in meanwhile
+                    staff.prepare(outcome.staff_credentials or {})  # signs in meanwhile if needed
                 decides = (setup.staff_script is not None and settings.evidence
                            and settings.decisions)
                 try:
