@@ -60,16 +60,21 @@ class Camera:
         return data
 
     async def full_page(self) -> bytes:
-        """The whole page, also what lies below the viewport."""
+        """The whole page, also what lies below the viewport. A page that fits the viewport
+        is the viewport (the same picture, without laying the page out again at its full
+        size)."""
         data = None
         if self._cdp_ok:
             size = await self.page.evaluate(
                 "() => [document.documentElement.scrollWidth, "
-                "document.documentElement.scrollHeight]")
+                "document.documentElement.scrollHeight, window.innerWidth, window.innerHeight]")
             width, height = int(size[0]), min(int(size[1]), MAX_FULL_PAGE_HEIGHT)
-            data = await self._capture({
-                "captureBeyondViewport": True,
-                "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
+            if width <= int(size[2]) and height <= int(size[3]):
+                data = await self._capture({})
+            else:
+                data = await self._capture({
+                    "captureBeyondViewport": True,
+                    "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
         if data is None:
             data = await self.page.screenshot(type="png", full_page=True,
                                               timeout=SHOT_TIMEOUT_MS)

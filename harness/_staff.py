@@ -71,16 +71,19 @@ class _Reader:
         return await self.page.evaluate(STAFF_JS, {"regions": {**empty, **regions},
                                                    "ready": self.selectors.css(self.ready)})
 
-    async def settle(self, names: tuple[str, ...] = ()) -> None:
-        """Wait briefly for a client-rendered staff page: until the profile's ready selector
-        matches, or (without one) until one of ``names`` shows."""
-        if not self.ready and not names:
-            return
+    async def settled(self, names: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Read the page once it has settled: for a client-rendered staff page, wait briefly
+        until the profile's ready selector matches, or (without one) until one of ``names``
+        shows. Returns the last read."""
         deadline = time.monotonic() + _SETTLE_S
-        while time.monotonic() < deadline:
+        while True:
             raw = await self.read()
+            if not self.ready and not names:
+                return raw
             if (raw["ready"] if self.ready else any(raw.get(n) for n in names)):
-                return
+                return raw
+            if time.monotonic() >= deadline:
+                return raw
             await self.page.wait_for_timeout(100)
 
 
@@ -203,8 +206,7 @@ async def read_claim(page: Page, camera: Camera, profile: Profile, base: str,
             reading.found = await open_claim(page, profile, base, claim_number, goto)
             if reading.found:
                 reader = _Reader(page, profile, CLAIM_REGIONS + WAITING_REGIONS)
-                await reader.settle(("triage_class", "review_signal", "facts", "checks"))
-                raw = await reader.read()
+                raw = await reader.settled(("triage_class", "review_signal", "facts", "checks"))
                 _build(raw, words, profile, reading)
                 if not ss.waiting_path and profile.capabilities.waiting_list:
                     _build_waiting(raw, words, profile, reading)
@@ -226,9 +228,8 @@ async def read_waiting(page: Page, camera: Camera, profile: Profile, base: str, 
     words = WordMap(profile.staff_vocabulary)
     try:
         await goto(page, url(base, profile.staff_screen.waiting_path))
-        reader = _Reader(page, profile, WAITING_REGIONS)
-        await reader.settle()
-        _build_waiting(await reader.read(), words, profile, reading)
+        _build_waiting(await _Reader(page, profile, WAITING_REGIONS).settled(), words, profile,
+                       reading)
         await _shot(camera, folder, "staff-02-waiting.png", reading)
     except PlaywrightError as exc:
         reading.error = str(exc).splitlines()[0][:500]

@@ -2,12 +2,17 @@
 
 The staff side is read after every journey. Opening a browser context and signing in each
 time is most of its cost, so a lane keeps one context (and a page per staff screen) for all
-its trials. Whether a sign-in survives depends on the product: a reset that restores the
-baseline ends staff sessions kept in the product's database (the reference app), a token
-header never needs one (Kestrel), a separate identity service would keep it. So the session
-signs in once, and again only when the product answers with its sign-in form; when the
-trial's reset may have ended the session, ``prepare`` signs in while the customer's journey
-runs, so the wait is not added to the trial.
+its trials, and signs in only when it has to. Whether a sign-in survives the reset before each
+trial depends on the product: sessions kept by an identity service outside the reset data
+survive (the reference app), a token header never needs one (Kestrel), sessions stored in the
+reset database end with every reset. The session learns which from the product itself:
+
+- it signs in once, and keeps the session over a reset when the credentials stay the same;
+- a staff page that answers with the sign-in form (or 401/403) is met by signing in again
+  (once, even when both staff pages meet it at the same time) and opening the page again;
+- when a kept session turned out to have ended with the reset, the lane takes it that resets
+  end sessions here, and from then on ``prepare`` signs in while the customer's journey runs,
+  so the wait is not added to the trial.
 """
 
 from __future__ import annotations
@@ -44,6 +49,13 @@ class StaffSession:
         self.signed_in = False
         self._signing: asyncio.Task[None] | None = None
         self.creds: dict[str, Any] = {}
+        self.sign_ins = 0
+        """Sign-ins submitted by this session (kept sessions show as few)."""
+        self.resets_end_sessions: bool | None = None
+        """Learned from the product: None until a session has been kept over a reset."""
+        self._signed_as: dict[str, Any] | None = None
+        self._kept_over_reset = False
+        self._lock = asyncio.Lock()
 
     @property
     def uses_form(self) -> bool:
@@ -62,11 +74,16 @@ class StaffSession:
 
     # ------------------------------------------------------------------ signing in
     def prepare(self, creds: dict[str, Any]) -> None:
-        """The product was just reset: sign in again in the background (form sign-in only)."""
+        """The product was just reset with these staff credentials (form sign-in only): keep
+        the session when it may have survived, else sign in again in the background."""
         self.creds = creds
         if not self.uses_form or not creds.get("username"):
             return
         self._forget_signing()
+        if self.signed_in and creds == self._signed_as and self.resets_end_sessions is not True:
+            self._kept_over_reset = True  # the first staff page tells whether it survived
+            return
+        self._kept_over_reset = False
         self.signed_in = False
         self._signing = asyncio.ensure_future(self._sign_in_quietly())
 
@@ -93,24 +110,42 @@ class StaffSession:
         await (await first_match(page, si.submit, "staff sign-in control")).click(
             timeout=timeout)
         # signed in once the page after the form starts arriving; a staff page is opened next
+        self.sign_ins += 1
         await page.wait_for_url(lambda u: si.path not in u, wait_until="commit",
                                 timeout=timeout)
         self.signed_in = True
+        self._signed_as = dict(self.creds)
 
     async def goto(self, page: Page, target: str) -> int | None:
         """Open ``target`` signed in: sign in first if this context is not, and again when the
         product answers with its sign-in form or refuses (401/403)."""
         timeout = self.profile.completion.timeout_s * 1000
         if self.uses_form and not self.signed_in:
-            await self.sign_in(page)
-        resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
+            await self._sign_in_once(page, self.sign_ins)
+        signed = self.sign_ins
+        if page.url == target:  # the same screen as last trial: loaded again
+            resp = await page.reload(wait_until="domcontentloaded", timeout=timeout)
+        else:
+            resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
         status = resp.status if resp is not None else None
         si = self.profile.staff_sign_in
-        if self.uses_form and si is not None and (si.path in page.url or status in (401, 403)):
-            await self.sign_in(page, on_form=si.path in page.url)
+        if not self.uses_form or si is None:
+            return status
+        refused = si.path in page.url or status in (401, 403)
+        if self._kept_over_reset:
+            self._kept_over_reset = False
+            self.resets_end_sessions = refused
+        if refused:
+            await self._sign_in_once(page, signed, on_form=si.path in page.url)
             resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
             status = resp.status if resp is not None else None
         return status
+
+    async def _sign_in_once(self, page: Page, seen: int, on_form: bool = False) -> None:
+        """Sign in on ``page`` unless another page signed in since ``seen`` sign-ins."""
+        async with self._lock:
+            if self.sign_ins == seen or not self.signed_in:
+                await self.sign_in(page, on_form=on_form)
 
     def _forget_signing(self) -> None:
         """Drop a background sign-in nobody waited for (the journey ended early)."""
@@ -138,7 +173,8 @@ class StaffSession:
             if profile.capabilities.waiting_list and profile.staff_screen.waiting_path:
                 if self.uses_form and not self.signed_in:
                     # sign in once here rather than on both pages at the same time
-                    await self.sign_in((await self.page_for("claim"))[0])
+                    await self._sign_in_once((await self.page_for("claim"))[0],
+                                             self.sign_ins)
                 jobs.append(self._waiting(folder))
             parts = await asyncio.gather(*jobs)
         except PlaywrightError as exc:
@@ -162,7 +198,7 @@ class StaffSession:
     async def close(self) -> None:
         self._forget_signing()
         context, self.context, self.pages = self.context, None, {}
-        self.signed_in = False
+        self.signed_in = self._kept_over_reset = False
         if context is not None:
             with contextlib.suppress(PlaywrightError):
                 await context.close()

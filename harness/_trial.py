@@ -43,6 +43,9 @@ class TrialSettings:
     # False only to measure the harness itself (scripts/bench_harness.py): no screenshots,
     # HAR, trace, staff side or state dumps. Runs always keep the evidence.
     evidence: bool = True
+    # False only in the bench, whose bare replay has no staff decision phase to compare it
+    # with (the bench measures that phase apart). Runs always take the pack's staff decision.
+    decisions: bool = True
 
     def journey(self) -> JourneySettings:
         return JourneySettings(turn_limit=self.turn_limit, stuck_after=self.stuck_after,
@@ -108,12 +111,14 @@ async def run_trial(
                 if own_staff:
                     staff = StaffSession(browser, profile, lane, profile.browser.extra_headers())
                 if staff is not None and settings.evidence and profile.capabilities.staff_side:
-                    staff.prepare(outcome.staff_credentials or {})  # signs in meanwhile
+                    staff.prepare(outcome.staff_credentials or {})  # signs in meanwhile if needed
+                decides = (setup.staff_script is not None and settings.evidence
+                           and settings.decisions)
                 try:
                     staff_reading = await _journey_and_staff(tab, profile, lane, view, outcome,
                                                              customer, j, settings, staff,
-                                                             setup.staff_script is not None)
-                    if setup.staff_script is not None and settings.evidence:
+                                                             decides)
+                    if decides:
                         after_taken = await _state_after(reset, folder, j)
                         await decide_and_return(
                             browser, profile, lane, reset, setup.staff_script, view, customer,

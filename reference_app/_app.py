@@ -13,6 +13,7 @@ from ._agent_controlled import ControlledAgent
 from ._agent_model import ModelAgent
 from ._agent_reference import ReferenceAgent
 from ._settings import AppSettings
+from ._staff_identity import StaffIdentity
 from ._store import Store
 
 HERE = Path(__file__).parent
@@ -59,6 +60,7 @@ def create_app(settings: AppSettings) -> FastAPI:
     app.state.settings = settings
     app.state.store = Store(settings)
     app.state.agent = make_agent(settings)
+    app.state.staff_identity = StaffIdentity()  # staff sessions live outside the data
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals["runtime_report"] = runtime_report(settings)
     app.state.templates = templates

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import secrets
-
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ._decisions import ACTOR_ROLE, OPEN_STATUSES, DecisionRefused, decide
-from ._store import now_iso, session_key, verify_password
+from ._store import verify_password
 from ._views import canonical_value
 
 STAFF_COOKIE = "nwf_staff"
@@ -16,14 +14,9 @@ router = APIRouter(prefix="/staff")
 
 
 def _staff(request: Request) -> dict | None:
-    token = request.cookies.get(STAFF_COOKIE)
-    if not token:
-        return None
-    db = request.app.state.store.db
-    session = db.sessions.find_one({"_id": session_key(token), "kind": "staff"})
-    if session is None or session.get("ended_at"):
-        return None
-    return db.staff.find_one({"_id": session["staff_id"]})
+    """The signed-in staff account (``_staff_identity``: sessions survive a data reset)."""
+    identity = request.app.state.staff_identity
+    return identity.staff_for(request.app.state.store.db, request.cookies.get(STAFF_COOKIE))
 
 
 def _render(request: Request, name: str, ctx: dict, status: int = 200) -> Response:
@@ -48,11 +41,7 @@ def login(request: Request, username: str = Form(...), password: str = Form(...)
     store.audit("staff", "sign_in", {"username": username.strip(), "ok": ok})
     if not ok:
         return _render(request, "staff_login.html", {"error": True}, status=401)
-    token = secrets.token_urlsafe(24)
-    store.db.sessions.insert_one(
-        {"_id": session_key(token), "kind": "staff", "staff_id": staff["_id"],
-         "created_at": now_iso()}
-    )
+    token = request.app.state.staff_identity.issue(staff)
     resp = RedirectResponse("/staff", status_code=303)
     resp.set_cookie(STAFF_COOKIE, token, httponly=True, samesite="lax")
     return resp
@@ -149,9 +138,7 @@ def logout(request: Request) -> Response:
     staff = _staff(request)
     if staff is not None:
         _audit(request, staff, "sign_out")
-        request.app.state.store.db.sessions.update_one(
-            {"_id": session_key(token), "kind": "staff"}, {"$set": {"ended_at": now_iso()}}
-        )
+        request.app.state.staff_identity.end(token)
     resp = RedirectResponse("/staff/login", status_code=303)
     resp.delete_cookie(STAFF_COOKIE)
     return resp

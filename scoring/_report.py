@@ -14,7 +14,14 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from corpus.errors import RunRecordError
-from corpus.formats import JourneyEvent, RunRecord, RunSummary, Sheet, StaffReading
+from corpus.formats import (
+    DecisionRecord,
+    JourneyEvent,
+    RunRecord,
+    RunSummary,
+    Sheet,
+    StaffReading,
+)
 
 from ._blind_agreement import load_agreement
 from ._compare import load_summary
@@ -33,6 +40,9 @@ EVIDENCE_LINKS = (("network.har", "HAR network log"), ("trace.zip", "Playwright 
                   ("transcript.md", "transcript"), ("journey.jsonl", "journey events"),
                   ("customer-model.jsonl", "customer model calls"), ("staff.json", "staff reading"),
                   ("state-before.json", "state before"), ("state-after.json", "state after"),
+                  ("decision.json", "staff decision"),
+                  ("decision-journey.jsonl", "customer's return (events)"),
+                  ("state-after-decision.json", "state after the decision"),
                   (SHEET_FILE, "scoring sheet"), (HUMAN_FILE, "human verdicts"))
 
 
@@ -84,8 +94,19 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
                    if (tdir / s).exists()]
     links = [{"href": _rel(tdir / name, page_dir), "label": label}
              for name, label in EVIDENCE_LINKS if (tdir / name).exists()]
+    decision, decision_shots = None, []
+    decision_path = tdir / "decision.json"
+    try:
+        decision = parse_model(DecisionRecord, decision_path) if decision_path.exists() else None
+    except RunRecordError as exc:
+        unreadable.append(f"decision.json could not be shown: {exc.message}")
+    if decision is not None:
+        named = [*decision.staff_screenshots,
+                 *(decision.customer.screenshots if decision.customer else [])]
+        decision_shots = [_rel(tdir / s, page_dir) for s in named if (tdir / s).exists()]
     human = next((c for c in sheet.components if c.name == "assertions_human"), None)
     return {"sheet": sheet, "steps": steps, "staff": staff, "staff_shots": staff_shots,
+            "decision": decision, "decision_shots": decision_shots,
             "links": links, "human": human.details.get("assertions", []) if human else [],
             "human_target": f"{sheet.path}/{HUMAN_FILE}", "unreadable": unreadable}
 

@@ -33,7 +33,9 @@ def _summary(report: dict) -> list[str]:
         med, rat = data["medians"], data["ratios_to_bare"]
         lines.append(f"{pack} ({data['recording']['actions']} actions, "
                      f"{data['recording']['status']}):")
-        for mode in ("full", "off", "bare"):
+        for mode in ("full", "off", "bare", "decide"):
+            if mode not in med:
+                continue
             m = med[mode]
             cpu = m["harness_cpu_s"]["median"] if m["harness_cpu_s"] else None
             tot = m["total_cpu_s"]["median"] if m["total_cpu_s"] else None

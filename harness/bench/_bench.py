@@ -8,6 +8,10 @@ from round to round so that load drifting on a shared machine falls on all three
 ``off``   a harness trial with evidence off (screen reading, decisions, journey record);
 ``bare``  the recorded actions replayed with plain Playwright (``_replay``).
 
+A pack with a staff script adds a fourth, ``decide``: the full trial followed by the staff
+decision and the customer's return. The bare replay has no such phase, so ``full`` leaves it
+out (``TrialSettings(decisions=False)``) and ``decide`` shows what the phase adds.
+
 All three share one browser, one product lane and its reset before every journey. Each
 measurement is the wall time of the whole journey (reset included) and the CPU seconds of
 the harness side (Python, Playwright's driver, Chromium) and of the product side. Ratios are
@@ -30,7 +34,7 @@ from typing import Any
 
 from .._browser import launch_browser
 from .._dev import dev_product
-from .._reset import ResetAdapter, make_reset
+from .._reset import ResetAdapter, make_reset, setup_and_files
 from .._staff_session import StaffSession
 from .._trial import TrialSettings, run_trial
 from ..customers import make_customer
@@ -97,7 +101,7 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
 
     async def harness_trial(mode: str, n: int) -> Any:
         folder = b.work / pack_id / f"{mode}-{n}"
-        settings = TrialSettings(evidence=mode != "off")
+        settings = TrialSettings(evidence=mode != "off", decisions=mode == "decide")
         return await run_trial(browser, b.profile, b.lane, b.reset, packs / pack_id, n,
                                folder, factory, settings, staff)
 
@@ -109,8 +113,9 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
     warm = await replay.run(pack_id, journey)
     if record.claim_number and not warm.claim_number:
         b.problems.append(f"{pack_id}: the bare replay showed no claim number")
+    modes = MODES + (("decide",) if _has_staff_script(packs / pack_id) else ())
     for rnd in range(opts.repeats):
-        order = MODES[rnd % 3:] + MODES[:rnd % 3]
+        order = modes[rnd % len(modes):] + modes[:rnd % len(modes)]
         for mode in order:
             if mode == "bare":
                 res, wall, cpu = await _measure(lambda: replay.run(pack_id, journey))
@@ -125,9 +130,12 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
                                         "journey.jsonl")
                 sample = Sample(pack_id, mode, rnd, wall, *_split(cpu), res.status.value,
                                 len(done), res.claim_number)
-            if mode == "full":
-                b.problems += [f"{pack_id} full round {rnd + 1}: {p}" for p in
-                               evidence_problems(b.work / pack_id / f"full-{rnd + 1}")]
+            if mode in ("full", "decide"):
+                b.problems += [f"{pack_id} {mode} round {rnd + 1}: {p}" for p in
+                               evidence_problems(b.work / pack_id / f"{mode}-{rnd + 1}")]
+            if mode == "decide" and not (b.work / pack_id / f"decide-{rnd + 1}" /
+                                         "decision.json").is_file():
+                b.problems.append(f"{pack_id} decide round {rnd + 1}: no decision.json")
             if sample.status != record.status.value or sample.actions != actions:
                 b.problems.append(f"{pack_id} {mode} round {rnd + 1}: {sample.status} after "
                                   f"{sample.actions} actions (recorded: {record.status.value} "
@@ -139,6 +147,10 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
     return {"recording": {"status": record.status.value, "actions": actions,
                           "steps": record.steps, "claim_number": record.claim_number},
             **summarise([s for s in b.samples if s.pack_id == pack_id])}
+
+
+def _has_staff_script(pack_dir: Path) -> bool:
+    return setup_and_files(pack_dir)[0].staff_script is not None
 
 
 def evidence_problems(folder: Path) -> list[str]:
@@ -189,8 +201,10 @@ def summarise(samples: list[Sample]) -> dict[str, Any]:
     by = {(s.mode, s.round): s for s in samples}
     rounds = sorted({s.round for s in samples})
     medians = {}
-    for mode in MODES:
+    for mode in (*MODES, "decide"):
         mine = [s for s in samples if s.mode == mode]
+        if not mine and mode == "decide":
+            continue
         medians[mode] = {
             "wall_s": _spread([s.wall_s for s in mine]),
             "harness_cpu_s": _spread([s.harness_cpu_s for s in mine

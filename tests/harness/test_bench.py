@@ -22,8 +22,9 @@ def test_bench_one_round_of_one_pack(tmp_path: Path):
     pack = report["packs"]["CTL-M-001"]
     assert pack["recording"]["status"] == "completed" and pack["recording"]["actions"] >= 5
     samples = report["samples"]
-    assert sorted(s["mode"] for s in samples) == sorted(MODES)
-    for s in samples:  # the same journey three ways, each reaching the claim number
+    # CTL-M-001 has a staff script: its decision phase is measured apart ("decide")
+    assert sorted(s["mode"] for s in samples) == sorted((*MODES, "decide"))
+    for s in samples:  # the same journey four ways, each reaching the claim number
         assert s["actions"] == pack["recording"]["actions"], s
         assert s["claim_number"] == pack["recording"]["claim_number"], s
         assert s["wall_s"] > 0 and (s["harness_cpu_s"] is None or s["harness_cpu_s"] > 0)
@@ -36,4 +37,7 @@ def test_bench_one_round_of_one_pack(tmp_path: Path):
     assert list((kept / "full-1" / "screens").glob("*.png"))
     assert not (kept / "off-1" / "network.har").exists()
     assert not list((kept / "off-1" / "screens").glob("*.png"))
+    assert not (kept / "full-1" / "decision.json").exists()
+    assert (kept / "decide-1" / "decision.json").is_file()
+    assert "decide" in pack["medians"] and "decide" not in pack["ratios_to_bare"]
     assert any(line.startswith("CTL-M-001 round 1 bare") for line in lines)

@@ -47,5 +47,9 @@ async def test_fast_png_is_pixel_identical_to_playwrights():
             whole = await camera.full_page()
             _same(whole, await page.screenshot(type="png", full_page=True))
             assert _pixels(whole).size[1] > VIEWPORT["height"]  # below the fold too
+            await page.set_content(PAGE.format(rows=ROWS[:400]))  # fits the viewport
+            short = await camera.full_page()
+            _same(short, await page.screenshot(type="png", full_page=True))
+            assert _pixels(short).size == (VIEWPORT["width"], VIEWPORT["height"])
         finally:
             await browser.close()

@@ -53,6 +53,14 @@ def test_report_of_a_real_run_opens_from_disk(real_runs, browser, tmp_path):
     assert assert_targets_exist(page) > len(widths)
     sheet = page.locator("[data-testid=sheet]").inner_text()
     assert "triage" in sheet and "pass" in sheet
+    # the pack's staff script: the grader record and the decision step's screens
+    grader = page.locator("[data-testid=grader] tr")
+    assert grader.count() == 7, page.locator("[data-testid=grader]").inner_text()
+    text = page.locator("[data-testid=grader]").inner_text()
+    for aspect in ("routing", "target", "state", "note", "follow_through", "audit"):
+        assert aspect in text
+    assert page.locator("img[alt='staff decision step']").count() >= 1
+    assert "staff decision" in labels
     page.close()
 
 
