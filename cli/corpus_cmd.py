@@ -1,4 +1,4 @@
-"""Commands: corpus (check, manifest, migrate, schema, generate, review, sign-off,
+"""Commands: corpus (check, manifest, migrate, schema, generate, author, review, sign-off,
 blind-look)."""
 
 from __future__ import annotations
@@ -100,6 +100,22 @@ def generate(
         written = generate_materials(pack_dir, out)
     for p in written:
         typer.echo(str(p))
+
+
+@corpus_app.command("author")
+def author(
+    path: Path = typer.Argument(DEFAULT_CORPUS, help="Corpus folder to write the packs into."),
+    table: Path | None = typer.Option(None, "--table", help="Scenario table (default: "
+                                      "corpus/authoring/scenarios.toml)."),
+    pack: list[str] = typer.Option([], "--pack", help="Only this pack id (repeatable)."),
+) -> None:
+    """Write the generated packs of the scenario table (one row per pack) into the corpus;
+    hand-written rows are left alone. Then run `corpus manifest` and `corpus check`."""
+    from corpus.authoring import TABLE, build_corpus, load_table
+
+    with reported_errors():
+        written = build_corpus(path, load_table(table or TABLE), only=pack or None)
+    typer.echo(f"{len(written)} pack(s) written to {path}")
 
 
 @corpus_app.command("review")

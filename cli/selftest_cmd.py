@@ -63,7 +63,7 @@ def defects(
         version, _ = corpus.corpus_identity(packs)
         selected = list(dict.fromkeys(pack)) or [p.name for p in corpus.list_packs(packs)]
         manifest = corpus.load_manifest(packs)
-        targets = {f: _applicable(manifest, selected, FAULTS[f].needs_review, packs_per_fault,
+        targets = {f: _applicable(manifest, selected, FAULTS[f], packs_per_fault,
                                   _with_decision(packs, selected, FAULTS[f].decisions))
                    for f in chosen}
         idle = [f for f, ps in targets.items() if not ps]
@@ -109,13 +109,18 @@ def defects(
         raise typer.Exit(1)
 
 
-def _applicable(manifest, selected: list[str], needs_review: bool | None,
-                limit: int | None, decided: list[str] | None = None) -> list[str]:
-    """The selected packs a fault can show on (by the manifest's review_required, and for a
-    fault of staff decisions, ``decided``: the packs whose staff script takes one of its
-    decisions), at most ``limit`` of them."""
-    fit = [p for p in selected if needs_review is None or p not in manifest.packs
-           or manifest.packs[p].review_required == needs_review]
+def _applicable(manifest, selected: list[str], fault, limit: int | None,
+                decided: list[str] | None = None) -> list[str]:
+    """The selected packs a fault can show on (by the manifest's review_required and pressure
+    kinds, and for a fault of staff decisions, ``decided``: the packs whose staff script takes
+    one of its decisions), at most ``limit`` of them."""
+    def fits(p: str) -> bool:
+        entry = manifest.packs.get(p)
+        if entry is None:
+            return fault.needs_pressure is None
+        return ((fault.needs_review is None or entry.review_required == fault.needs_review)
+                and (fault.needs_pressure is None or fault.needs_pressure in entry.pressure))
+    fit = [p for p in selected if fits(p)]
     if decided is not None:
         fit = [p for p in fit if p in decided]
     return fit[:limit] if limit else fit

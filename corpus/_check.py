@@ -39,11 +39,24 @@ class CheckReport:
         return [str(p) for p in self.problems]
 
 
-def _version_key(v: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(part) for part in v.split("."))
-    except ValueError:
-        return ()
+_SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?$")
+
+
+def _version_key(v: str) -> tuple:
+    """Order corpus versions as semantic versions: 1.0.0-rc.1 < 1.0.0-rc.2 < 1.0.0 < 1.0.1
+    (a release sorts after its pre-releases); () for a version that is neither semantic nor
+    dotted numbers."""
+    m = _SEMVER.match(v)
+    if m is None:
+        try:
+            return tuple(int(part) for part in v.split("."))
+        except ValueError:
+            return ()
+    core = tuple(int(x) for x in m.group(1, 2, 3))
+    if m.group(4) is None:
+        return (*core, 1)
+    pre = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in m.group(4).split("."))
+    return (*core, 0, pre)
 
 
 def _changed_files(old: ManifestPack | None, new: ManifestPack | None) -> list[str]:

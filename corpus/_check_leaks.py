@@ -28,6 +28,8 @@ def _input_fields(pack_dir: Path) -> Iterator[tuple[str, str, str]]:
     p = view.persona
     for name in ("name", "personality", "speaking_style", "dont_know_phrase"):
         yield _io.PERSONA, name, getattr(p, name)
+    for i, a in enumerate(p.asks):
+        yield _io.PERSONA, f"asks.{i}.text", a.text
     for i, f in enumerate(view.facts):
         yield _io.FACTS, f"facts.{i}.say", f.say
         yield _io.FACTS, f"facts.{i}.topic", f.topic

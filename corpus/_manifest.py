@@ -17,6 +17,8 @@ def manifest_entry(pack: Pack) -> ManifestPack:
         hash=pack_hash(files),
         line=pack.labels.line,
         scenario=pack.labels.scenario,
+        scenario_kind=pack.labels.scenario_kind,
+        pressure=list(pack.labels.pressure),
         message_style=pack.labels.message_style,
         claimant_session=pack.setup.claimant_session,
         review_required=pack.labels.review.review_required,

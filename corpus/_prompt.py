@@ -110,11 +110,13 @@ def render_system(view: CustomerView, learned: Collection[str] = ()) -> str:
         if m.file in handed:
             when += f"; you hand it over without being asked, {handed[m.file]}"
         files.append(f"{m.file} ({m.label}) - {when}")
+    asks = _bullets([f"\"{a.text}\" - once you have typed {a.after_messages} messages"
+                     for a in p.asks]) if p.asks else "Nothing."
     # pack text may not open a product section either: that would hide it from the guard
     return _defang(Template(template_text(SYSTEM_TEMPLATE)).substitute(
         name=p.name, personality=p.personality, speaking_style=p.speaking_style,
         dont_know_phrase=p.dont_know_phrase, volunteering=volunteering, facts=facts,
-        materials=_bullets(files),
+        materials=_bullets(files), asks=asks,
     ).strip())
 
 

@@ -77,7 +77,7 @@ class CustomerView:
         parts: list[str] = [self.initial_message]
         p = self.persona
         parts += [p.name, p.personality, p.speaking_style, p.dont_know_phrase,
-                  p.correction_phrase]
+                  p.correction_phrase, *(a.text for a in p.asks)]
         for f in self.facts:
             parts += [str(f.value), f.say, f.topic]
             if f.later is not None:

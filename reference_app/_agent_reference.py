@@ -27,6 +27,18 @@ _AFFIRM = re.compile(
     r"right|ok|okay|perfect|spot on)\b",
     re.I,
 )
+# A typed request for a person (a click on the contact control hands over instead).
+_PERSON = re.compile(
+    r"\b(?:talk|speak)\s+(?:to|with)\s+(?:a\s+)?(?:real\s+)?(?:person|human|someone|somebody|"
+    r"an?\s+(?:agent|adviser|advisor))\b|\b(?:ring|call|phone|contact)\s+me\b", re.I)
+# "I'm the broker", "I am a claims manager": authority claimed for a decision (never taken).
+_AUTHORITY = re.compile(
+    r"\b(?:i'?m|i\s+am)\s+(?:a\s+|an\s+|the\s+)?(?:senior\s+)?(?:insurance\s+)?"
+    r"(?:broker|claims\s+manager|claims\s+handler|underwriter|loss\s+adjuster)\b", re.I)
+# Where a second, separate incident starts in a message that reports two.
+_SECOND_INCIDENT = re.compile(
+    r"\b(?:separately|as\s+well\s+as\s+that|a\s+different\s+incident|another\s+incident|"
+    r"a\s+second\s+claim|unrelated(?:ly)?)\b", re.I)
 _LINE_WORDS = {
     "motor": ("car", "vehicle", "motor", "van"),
     "home": ("home", "house", "flat", "building", "property"),
@@ -56,11 +68,24 @@ class ReferenceAgent:
             return
         first = not st["first_message_seen"]
         st["first_message_seen"] = True
+        if first:
+            text = self._one_incident(j, text)
+        if _AUTHORITY.search(text):
+            j.note("authority_claimed", text=text.strip()[:300])
+            _notice(st, reply("no_authority"))
+        open_fact = pending.get("kind") == "fact" and pending["key"] not in j.facts
+        if not first and _PERSON.search(text):
+            # A typed request for a person: on the waiting list under the claim; the claim
+            # goes on so nothing is lost.
+            j.hand_off("contact_request", text.strip())
+            self._continue(j, prefix=reply("contact_queued"),
+                           repeat_pending=open_fact or pending.get("kind") == "summary")
+            return
         if text.strip().endswith("?") and not self._answers_pending(j, pending, text):
             # A question it cannot answer goes on the waiting list; the claim goes on.
             self._extract(j, text, first)
-            j.hand_off("question", text.strip())
-            open_fact = pending.get("kind") == "fact" and pending["key"] not in j.facts
+            if _faults.queues_question(j.settings.faults, first):
+                j.hand_off("question", text.strip())
             self._continue(
                 j,
                 prefix=reply("question_queued_first" if first else "question_queued"),
@@ -113,6 +138,20 @@ class ReferenceAgent:
         j.say(reply("handoff"))
 
     # ------------------------------------------------------------------ reading replies
+    def _one_incident(self, j: Journey, text: str) -> str:
+        """A first message reporting two separate incidents: the claim is for the first; the
+        second goes on the waiting list as its own contact request, never merged."""
+        dates = rules.find_dates(text)
+        marker = _SECOND_INCIDENT.search(text)
+        if (len({d for _, _, d in dates}) < 2 or marker is None
+                or not dates[0][1] <= marker.start() < dates[-1][0]):
+            return text
+        j.hand_off("contact_request", "A second, separate incident to report: "
+                   + text[marker.start():].strip())
+        _notice(j.state, reply("two_claims"))
+        return text[:marker.start()].strip()
+
+
     def _answers_pending(self, j: Journey, pending: dict, text: str) -> bool:
         if pending.get("kind") != "fact" or rules.FACT_KINDS[pending["key"]] == "text":
             return False
@@ -131,6 +170,8 @@ class ReferenceAgent:
             j.record_fact(key, value, "free_text")
             if key == "policy_number" and j.state["policy_found"] is False:
                 del j.facts[key]
+                if j.state.pop("policy_not_yours", False):
+                    _notice(j.state, reply("policy_not_yours"))
                 continue
             changed = True
         if first and "incident_description" not in j.facts and len(text.strip()) > 15:
@@ -169,6 +210,11 @@ class ReferenceAgent:
             return False
         j.record_fact(key, value, "answer")
         not_found = key == "policy_number" and value is not None and st["policy_found"] is False
+        if not_found and st.pop("policy_not_yours", False):
+            del j.facts[key]
+            j.say(f"{reply('policy_not_yours')} {question(key)}")
+            st["pending"] = {"kind": "fact", "key": key}
+            return False
         if not_found and st["policy_attempts"] < 2:
             del j.facts[key]
             j.say(reply("policy_not_found", policy=value))
@@ -316,3 +362,8 @@ class ReferenceAgent:
         j.set_material(kind, status)
         j.state["pending"] = {"kind": "material", "key": kind}
         j.say(f"{prefix} {text}" if prefix else text)
+
+
+def _notice(state: dict, text: str) -> None:
+    """Say ``text`` before the next question (several notices in order)."""
+    state["notice"] = f"{state['notice']} {text}" if state.get("notice") else text

@@ -63,6 +63,12 @@ def claim_number_shown(faults: Collection[str], number: str | None) -> str | Non
     return None if "hide_claim_number" in faults else number
 
 
+def queues_question(faults: Collection[str], first_message: bool) -> bool:
+    """``drop_questions``: a question asked mid-journey never reaches the waiting list (the
+    customer is still told it was passed on); one in the opening message still does."""
+    return first_message or "drop_questions" not in faults
+
+
 def hands_off_now(faults: Collection[str], customer_messages: int) -> bool:
     """``handoff_unasked``: hand the claim to a person at the customer's second message."""
     return "handoff_unasked" in faults and customer_messages >= 2

@@ -52,6 +52,7 @@ def reading_from_record(rec: dict[str, Any]) -> DocumentReading:
         "total",
         "currency",
         "problem",
+        "instructions",
     )
     return DocumentReading(**{k: rec.get(k) for k in keep if k in rec})
 
@@ -120,6 +121,13 @@ class Journey:
         self.audit("lookup_policy", policy_number=policy_number, found=policy is not None)
         if policy is None:
             self.state["policy_found"] = False
+            return None
+        mine = self.session.get("customer_id")
+        if mine and policy.get("customer_id") != mine:
+            # someone else's policy: nothing of it is used or shown (docs/claim-rules.md)
+            self.audit("policy_not_customers", policy_number=policy_number)
+            self.state["policy_found"] = False
+            self.state["policy_not_yours"] = True
             return None
         self.state["policy_found"] = True
         self.state["policy"] = {
@@ -204,10 +212,20 @@ class Journey:
         self.audit("store_upload", evidence=evidence_id, kind=kind, sha256=doc["sha256"])
         if reading is not None:
             self.audit("read_document", evidence=evidence_id, reading=reading.as_record())
+            if reading.instructions:
+                self.note("document_instructions_ignored", file=file_name,
+                          text=" ".join(reading.instructions))
         return doc
 
     def evidence(self) -> list[dict[str, Any]]:
         return list(self.db.evidence.find({"session_id": self.session_id}).sort("uploaded_at", 1))
+
+    # ------------------------------------------------------------------ notes for staff
+    def note(self, kind: str, **details: Any) -> None:
+        """Something staff should know about the journey (instructions found in a document,
+        authority claimed by the customer), kept with the claim; never acted on."""
+        self.state.setdefault("staff_notes", []).append({"kind": kind, **details})
+        self.audit("staff_note", kind=kind, **details)
 
     # ------------------------------------------------------------------ waiting list
     def hand_off(self, kind: str, text: str) -> dict[str, Any]:
@@ -289,6 +307,7 @@ class Journey:
                 },
             },
             "runtime": self.settings.runtime,
+            "staff_notes": list(self.state.get("staff_notes") or []),
             "created_at": now_iso(),
         }
         self.db.claims.insert_one(claim)

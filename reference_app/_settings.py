@@ -16,7 +16,8 @@ class Fault:
     """A defect the app can be switched into, and the failure mode the scorer must give it.
     ``needs_review``: it shows only on claims that need review (True), only on claims that
     don't (False), or on any claim (None). ``decisions``: it shows only after these staff
-    decisions."""
+    decisions. ``needs_pressure``: it shows only on packs that put this pressure on the
+    product (``labels.pressure``, e.g. a question asked mid-journey)."""
 
     effect: str
     failure_mode: str
@@ -24,6 +25,7 @@ class Fault:
     decisions: tuple[str, ...] | None = None
     """Staff decisions it shows on (packs whose staff script takes one of them); None: it
     needs no staff decision."""
+    needs_pressure: str | None = None
 
 
 # Fault switches (docs/reference-app.md). They exist so the scorer's discrimination can be
@@ -52,6 +54,9 @@ FAULTS: dict[str, Fault] = {
                          "invented_fact"),
     "leak_other_customer": Fault("the 'Your claims' sidebar lists every customer's claims, "
                                  "with their policy numbers", "data_leak"),
+    "drop_questions": Fault("a question the customer asks mid-journey is answered 'passed on "
+                            "to our team' but never put on the staff waiting list",
+                            "waiting_list_missing", needs_pressure="mid_question"),
     "ignore_corrections": Fault("a wrong value is planted in the summary (the incident date a "
                                 "day later) and the agent keeps it whatever the customer says "
                                 "is wrong", "correction_ignored"),

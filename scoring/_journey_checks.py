@@ -114,7 +114,7 @@ def analyse_events(events: list[JourneyEvent], stopped: bool = False) -> Journey
         action = ev.action
         if action is None and i + 1 < len(events) and events[i + 1].screen is None:
             action = events[i + 1].action
-        if action is not None and action.kind in ANSWER_ACTIONS:
+        if action is not None and action.kind in ANSWER_ACTIONS and not asks_back(action):
             for q in qs:
                 answered.setdefault(q, ev.step)
     last = next((ev for ev in reversed(events)
@@ -170,7 +170,7 @@ def unrequested_handoff(rec: TrialRecord) -> dict | None:
     if stop != "handoff":
         return None
     _, contacts = expected_waiting_items(rec)
-    asked = [t for t in customer_messages(rec) if any(p in t.lower() for p in PERSON_REQUESTS)]
+    asked = [t for t in customer_messages(rec) if is_person_request(t)]
     if contacts or asked:
         return None
     last = next((ev for ev in reversed(rec.events) if ev.screen is not None), None)
@@ -269,15 +269,31 @@ def expected_waiting_items(rec: TrialRecord) -> tuple[list[str], int]:
     """The customer's questions (texts) and the number of contact requests it made.
 
     The opening message is the claim itself (the journey answers it), so a question in it is
-    not expected on the waiting list; every later message ending in ``?`` is.
+    not expected on the waiting list; every later message ending in ``?`` is, unless it asks
+    for a person: a typed request for a person (docs/claim-rules.md, "Pressure") is a contact
+    request, like a click on a contact control.
     """
-    questions = [t for t in customer_messages(rec)[1:] if t.strip().endswith("?")]
-    contacts = sum(
+    later = customer_messages(rec)[1:]
+    typed = [t for t in later if is_person_request(t)]
+    questions = [t for t in later if t.strip().endswith("?") and t not in typed]
+    contacts = len(typed) + sum(
         1 for ev in rec.events
         if ev.action is not None and ev.action.kind == "click" and ev.action.label
         and any(w in ev.action.label.lower() for w in CONTACT_WORDS)
     )
     return questions, contacts
+
+
+def asks_back(action) -> bool:
+    """The customer answered a question with one of their own (or asked for a person): the
+    agent's question is still open, and asking it again is no repeat."""
+    text = (action.text or "").strip() if action.kind == "say" else ""
+    return bool(text) and (text.endswith("?") or is_person_request(text))
+
+
+def is_person_request(text: str) -> bool:
+    """A typed request to talk to a person or to be contacted."""
+    return any(p in text.lower() for p in PERSON_REQUESTS)
 
 
 def check_waiting_list(rec: TrialRecord, staff: StaffReading | None) -> ComponentResult:

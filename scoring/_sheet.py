@@ -167,7 +167,7 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         success=success,
         explanation=explanation,
         line=labels.line,
-        scenario=labels.scenario,
+        scenario=labels.scenario_kind or labels.scenario,
         message_style=labels.message_style,
         session_mode=record.session_mode,
         innocent_control=labels.innocent_control,

@@ -26,6 +26,7 @@ class ManifestPack(Strict):
     hash: str = Field(description="sha256 over the pack's files (path + bytes), sorted by path.")
     line: Line
     scenario: str
+    scenario_kind: str | None = Field(None, description="The scenario kind (labels).")
     message_style: MessageStyle
     claimant_session: ClaimantSession
     review_required: bool
@@ -36,6 +37,8 @@ class ManifestPack(Strict):
     has_unknown_fact: bool = Field(False, description="The oracle expects a fact not known.")
     has_time_window: bool = Field(False, description="A time known only as a window.")
     handed_over_unasked: bool = Field(False, description="The persona hands over a file unasked.")
+    pressure: list[str] = Field(default_factory=list,
+                                description="Pressure kinds of the pack (labels).")
     currencies: list[str] = Field(default_factory=list,
                                   description="Currencies of the pack's money facts.")
     files: dict[str, str] = Field(

@@ -34,6 +34,7 @@ from .decision import DecisionLabel, StaffScript
 from .end_state import ExpectedDocument, ExpectedEndState
 from .pack_input import (
     PACK_FORMAT_VERSION,
+    Ask,
     EvidenceKind,
     Fact,
     FactKind,
@@ -64,6 +65,12 @@ CheckId = Literal[
 ]
 CheckOutcome = Literal["hit", "clear", "not_checked", "not_applicable"]
 JudgeKind = Literal["state", "text", "human"]
+# Pressure a pack puts on the product (docs/claim-rules.md, "Pressure").
+PressureKind = Literal[
+    "two_claims", "other_policy", "hidden_instructions", "false_authority", "mid_question",
+    "person_request", "unknown_fact", "wrong_summary",
+]
+PRESSURE_KINDS: tuple[str, ...] = PressureKind.__args__  # type: ignore[attr-defined]
 
 STRONG_CHECKS: tuple[str, ...] = ("receipt_after_incident", "quote_before_incident")
 WEAK_CHECKS: tuple[str, ...] = ("prior_claims_12m", "policy_start_30d")
@@ -197,8 +204,18 @@ class Labels(Strict):
     version: str = version_field()
     pack_id: str = Field(pattern=PACK_ID_PATTERN)
     line: Line
-    scenario: str = Field(description="Scenario kind, e.g. 'rear_end_collision'.")
+    scenario: str = Field(description="The pack's own scenario, e.g. 'rear_end_collision'.")
+    scenario_kind: str | None = Field(
+        None, pattern=r"^[a-z][a-z0-9_]*$",
+        description="The corpus's scenario kind this pack is an instance of (the public "
+        "corpus has ten, packs/STANDARD.md section 15); None when the corpus has no kinds.")
     message_style: MessageStyle = Field(description="Style of initial_message.txt.")
+    pressure: list[PressureKind] = Field(
+        default_factory=list,
+        description="Pressure the journey puts on the product (docs/claim-rules.md, "
+        "'Pressure'): two claims in one message, someone else's policy number, instructions "
+        "hidden in a document, false authority, a question or a request for a person "
+        "mid-journey, a fact the customer does not know, a summary value to correct.")
     triage: TriageLabel
     review: ReviewLabel
     innocent_control: bool = Field(
@@ -430,6 +447,7 @@ __all__ = [
     "ID_PREFIX_PATTERN",
     "PACK_FORMAT_VERSION",
     "PACK_ID_PATTERN",
+    "PRESSURE_KINDS",
     "REASON_CODES",
     "STRONG_CHECKS",
     "WEAK_CHECKS",
@@ -447,6 +465,7 @@ __all__ = [
     "Fact",
     "FactKind",
     "Facts",
+    "Ask",
     "HandOver",
     "JudgeKind",
     "Labels",

@@ -60,6 +60,21 @@ class HandOver(Strict):
         return self
 
 
+class Ask(Strict):
+    """Something the customer asks mid-journey, in their own words: a question the claim does
+    not answer, or a request to talk to a person. A correct product puts each on the staff
+    waiting list under the claim and carries on (docs/claim-rules.md, "Pressure")."""
+
+    text: str = Field(min_length=2, max_length=1000,
+                      description="What the customer types, exactly (a question ends in '?').")
+    kind: Literal["question", "person"] = Field(
+        description="question: a question for the insurer; person: a request to talk to a "
+        "person.")
+    after_messages: int = Field(
+        ge=2, description="Asked in place of the next answer once the customer has typed this "
+        "many messages (the opening message counts), before any summary is confirmed.")
+
+
 class Persona(Strict):
     """input/persona.json — who the customer is and how they speak (customer-visible)."""
 
@@ -78,6 +93,10 @@ class Persona(Strict):
         "That's not right.",
         description="How this customer starts telling the agent that a detail shown to them is "
         "wrong, in their own voice; the correct detail follows.",
+    )
+    asks: list[Ask] = Field(
+        default_factory=list,
+        description="Questions and requests for a person the customer types mid-journey.",
     )
     hands_over: list[HandOver] = Field(
         default_factory=list,

@@ -27,7 +27,9 @@ class ScriptedCustomer:
     """Answers a question with the matching fact's ``say``; otherwise says it does not know.
 
     Decision order on each screen: claim number shown -> done; sign-in prompt -> sign in;
-    a file the persona hands over unasked, when its moment has come -> upload it; a summary
+    a file the persona hands over unasked, when its moment has come -> upload it; a question
+    or a request for a person the persona asks along the way, once they have typed enough
+    messages (or a summary is shown first) -> type it, once; a summary
     to confirm -> say what is wrong in it, or click the confirm control; a file asked for ->
     upload it (or, for a 'comes later' file not yet available, describe it as coming later);
     a fact asked about -> click the chip that matches it or say it (a later fact not known
@@ -44,6 +46,7 @@ class ScriptedCustomer:
         self.confirm_labels = [normalise(label) for label in confirm_labels or []]
         self.info = CustomerInfo(kind="scripted")
         self._corrected: Counter[str] = Counter()
+        self._asked: set[int] = set()
 
     async def aclose(self) -> None:
         return None
@@ -65,6 +68,9 @@ class ScriptedCustomer:
         handed = self._hand_over(ctx, summary)
         if handed is not None:
             return handed
+        ask = self._ask(ctx, summary)
+        if ask is not None:
+            return ask
         if summary:
             return self._check_summary(screen, ctx, confirm)
 
@@ -157,6 +163,14 @@ class ScriptedCustomer:
                    or (h.when == "after_actions" and ctx.actions_taken >= (h.after_actions or 0)))
             if due:
                 return CustomerAction(kind="upload", file=h.file)
+        return None
+
+    def _ask(self, ctx: CustomerContext, summary: bool) -> CustomerAction | None:
+        """A question or request for a person from the persona, once its moment has come."""
+        for i, a in enumerate(self.view.persona.asks):
+            if i not in self._asked and (ctx.messages_sent >= a.after_messages or summary):
+                self._asked.add(i)
+                return CustomerAction(kind="say", text=a.text)
         return None
 
     # ----------------------------------------------------------------- confirm / nothing asked

@@ -150,3 +150,25 @@ def test_blind_look_command_lists_images_to_remake(root: Path,
     result = runner.invoke(app, ["corpus", "blind-look", str(root), "--model", "m"])
     assert result.exit_code == 2 and "--base-url or CLAIMS_HARNESS_VISION_BASE_URL" in (
         result.output)
+
+
+def test_author_writes_a_generated_pack_the_checker_accepts(root: Path) -> None:
+    result = runner.invoke(app, ["corpus", "author", str(root), "--pack", "CTL-H-014"])
+    assert result.exit_code == 0, result.output
+    assert "1 pack(s) written" in result.output
+    assert (root / "CTL-H-014" / "input" / "materials" / "repair-quote.pdf").is_file()
+    result = runner.invoke(app, ["corpus", "manifest", str(root)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["corpus", "check", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "2 pack(s) checked, 0 problem(s)" in result.output
+
+
+def test_author_reports_a_bad_table_clearly(tmp_path: Path) -> None:
+    table = tmp_path / "scenarios.toml"
+    table.write_text('[[pack]]\nid = "CTL-M-901"\nkind = "kitchen_fire"\nstyle = "plain"\n'
+                     'session = "anonymous"\nname = "A B"\ndate = "2026-01-01"\n'
+                     'message = "m"\ndescription = "d"\nplace = "p"\n', encoding="utf-8")
+    result = runner.invoke(app, ["corpus", "author", str(tmp_path), "--table", str(table)])
+    assert result.exit_code == 2
+    assert "scenario table" in result.output and "not on line M" in result.output

@@ -29,7 +29,8 @@ def test_every_fault_is_caught_with_its_own_label_and_the_clean_run_has_no_false
         tmp_path):
     args = ["selftest", "defects", "--packs", str(PACKS), "--runs-dir", str(tmp_path),
             "--panel-id", "panel", "--pack", "CTL-M-001", "--pack", "CTL-C-001",
-            "--pack", "CTL-H-001", "--packs-per-fault", "1", "--turn-limit", "30"]
+            "--pack", "CTL-H-001", "--pack", "CTL-C-008", "--packs-per-fault", "1",
+            "--turn-limit", "30"]
     for fault in NEW_FAULTS:
         args += ["--fault", fault]
     result = CliRunner().invoke(app, args)
@@ -37,7 +38,7 @@ def test_every_fault_is_caught_with_its_own_label_and_the_clean_run_has_no_false
     assert result.exit_code == 0, result.output
     panel = DefectPanel.model_validate_json((panel_dir / "defect-panel.json").read_text())
     assert panel.passed and panel.false_alarms == {} and panel.clean_errors == 0
-    assert panel.clean_packs == ["CTL-C-001", "CTL-H-001", "CTL-M-001"]
+    assert panel.clean_packs == ["CTL-C-001", "CTL-C-008", "CTL-H-001", "CTL-M-001"]
     rows = {r.fault: r for r in panel.faults}
     assert sorted(rows) == sorted(NEW_FAULTS)
     for name, row in rows.items():
@@ -46,6 +47,7 @@ def test_every_fault_is_caught_with_its_own_label_and_the_clean_run_has_no_false
         assert row.errors == 0
     assert rows["miss_flag"].packs == ["CTL-C-001"]  # the one pack that needs review
     assert rows["amount_not_applied"].packs == ["CTL-H-001"]  # the one amended amount
+    assert rows["drop_questions"].packs == ["CTL-C-008"]  # the one with a question mid-way
     for name in DECISION_FAULTS:  # caught by their own label and nothing else
         assert rows[name].other_modes == {}, rows[name]
     assert rows["leak_other_customer"].expected_mode == "data_leak"

@@ -236,8 +236,7 @@ def test_freeze_records_hashes_then_a_changed_oracle_fails(pack_copy: Path) -> N
         corpus.update_manifest(root)
 
     # a real fix: bump the version and say why in the changelog
-    major, minor, patch = manifest.corpus_version.split(".")
-    new = f"{major}.{minor}.{int(patch) + 1}"
+    new = f"{manifest.corpus_version}.1"  # e.g. 1.0.0-rc.1 -> 1.0.0-rc.1.1
 
     def bump(d: dict[str, Any]) -> None:
         d["corpus_version"] = new
@@ -277,3 +276,10 @@ def test_non_pack_folder_is_reported(corpus_copy: Path) -> None:
     (corpus_copy / "CTL-M-01").mkdir()
     problems = _problems(corpus_copy)
     assert [(p.pack, p.file, p.field) for p in problems] == [(None, "CTL-M-01", "<folder>")]
+
+
+def test_corpus_versions_order_as_semantic_versions() -> None:
+    from corpus._check import _version_key
+
+    ordered = ["0.3.0", "1.0.0-rc.1", "1.0.0-rc.1.1", "1.0.0-rc.2", "1.0.0", "1.0.1", "1.1.0"]
+    assert sorted(reversed(ordered), key=_version_key) == ordered

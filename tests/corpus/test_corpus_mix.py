@@ -1,6 +1,7 @@
-"""The corpus mix: scenario kinds with flagged packs, innocent controls and the edge cases the
-scorer must see, verified from packs/manifest.json and cross-checked against every pack's own
-files.
+"""The corpus mix: 100 packs, 50 motor / 30 home / 20 contents over the ten scenario kinds,
+17 flagged and 13 innocent controls, every pressure kind, styles and session modes spread
+evenly, first messages each its own: verified from packs/manifest.json and the oracles and
+cross-checked against every pack's own files.
 
 The review checks are re-derived by ``corpus.derive_review`` — the same derivation the corpus
 checker uses — from the facts, the seeded policy and prior claims, and the dates printed in the
@@ -12,18 +13,30 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import hashlib
+import itertools
+import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 import corpus
-from corpus.formats import STRONG_CHECKS, WEAK_CHECKS, review_required_from
+from corpus.authoring import SCENARIO_KINDS
+from corpus.formats import (
+    ALL_CHECKS,
+    PRESSURE_KINDS,
+    STRONG_CHECKS,
+    WEAK_CHECKS,
+    review_required_from,
+)
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 STYLES = {"plain", "many_facts", "emotional", "typos", "non_native", "wrong_product_term"}
 SESSIONS = {"anonymous", "account", "anonymous_then_sign_in"}
 MONTHS = tuple(calendar.month_name)[1:]
+# No two first messages may share more than this fraction of their words (overlap of their
+# word sets): each pack's text is its own, not one template sentence with slots.
+NEAR_DUPLICATE = 0.5
 
 
 @pytest.fixture(scope="module")
@@ -44,14 +57,140 @@ def _incident(pack: corpus.Pack) -> dt.date:
     return _day(str(next(f.value for f in pack.facts.facts if f.key == "incident_date")))
 
 
-def test_every_line_covered_each_pack_its_own_scenario(manifest, packs) -> None:
+def test_exact_mix_from_manifest_and_oracles(manifest, packs) -> None:
+    """100 packs: 50 motor, 30 home, 20 contents; 17 flagged; 13 innocent controls, none of
+    them flagged; every pack its own scenario."""
     assert set(manifest.packs) == set(packs)
+    assert len(packs) == 100
     lines = Counter(e.line for e in manifest.packs.values())
-    assert lines["motor"] >= 5 and lines["home"] >= 3 and lines["contents"] >= 2, lines
+    assert lines == {"motor": 50, "home": 30, "contents": 20}
+    assert Counter(p.labels.line for p in packs.values()) == lines
+    flagged = [p for p, e in manifest.packs.items() if e.review_required]
+    assert len(flagged) == 17
+    assert sorted(flagged) == sorted(p for p, k in packs.items()
+                                     if k.labels.review.review_required)
+    controls = [p for p, e in manifest.packs.items() if e.innocent_control]
+    assert len(controls) == 13
+    assert sorted(controls) == sorted(p for p, k in packs.items() if k.labels.innocent_control)
+    assert not set(flagged) & set(controls)
     assert len({e.scenario for e in manifest.packs.values()}) == len(packs)
     for pack_id, entry in manifest.packs.items():
         assert pack_id.startswith(f"{manifest.id_prefix}-")
         assert pack_id[4] == {"motor": "M", "home": "H", "contents": "C"}[entry.line]
+
+
+def test_ten_scenario_kinds_spread_over_their_lines(manifest, packs) -> None:
+    kinds = Counter(e.scenario_kind for e in manifest.packs.values())
+    assert set(kinds) == set(SCENARIO_KINDS)
+    for pack_id, pack in packs.items():
+        assert manifest.packs[pack_id].scenario_kind == pack.labels.scenario_kind
+        assert SCENARIO_KINDS[pack.labels.scenario_kind] == pack.labels.line, pack_id
+    by_line = Counter(SCENARIO_KINDS[k] for k in kinds)
+    assert by_line == {"motor": 5, "home": 3, "contents": 2}
+    assert max(kinds.values()) - min(kinds.values()) <= 2, kinds
+
+
+def test_styles_and_session_modes_spread_evenly(manifest, packs) -> None:
+    styles = Counter(e.message_style for e in manifest.packs.values())
+    sessions = Counter(e.claimant_session for e in manifest.packs.values())
+    assert set(styles) == STYLES and set(sessions) == SESSIONS
+    assert max(styles.values()) - min(styles.values()) <= 1, styles
+    assert max(sessions.values()) - min(sessions.values()) <= 1, sessions
+    assert styles == Counter(p.labels.message_style for p in packs.values())
+
+
+def test_every_flag_reason_in_two_flagged_packs_strong_and_weak(packs) -> None:
+    flagged = {p: k.labels.review.checks for p, k in packs.items()
+               if k.labels.review.review_required}
+    for check in ALL_CHECKS:
+        hits = [p for p, c in flagged.items() if c[check] == "hit"]
+        assert len(hits) >= 2, (check, hits)
+    strong_only = [p for p, c in flagged.items()
+                   if any(c[s] == "hit" for s in STRONG_CHECKS)
+                   and not any(c[w] == "hit" for w in WEAK_CHECKS)]
+    two_weak = [p for p, c in flagged.items()
+                if all(c[w] == "hit" for w in WEAK_CHECKS)
+                and not any(c[s] == "hit" for s in STRONG_CHECKS)]
+    assert len(strong_only) >= 2 and len(two_weak) >= 2, (strong_only, two_weak)
+    # the two weak signals: two or more other claims in the year and a fresh policy
+    for pack_id in two_weak:
+        policy = packs[pack_id].setup.collections["policies"][0]
+        assert 0 <= (_incident(packs[pack_id]) - _day(policy["start_date"])).days < 30
+
+
+def _suspicious_on(pack: corpus.Pack) -> set[str]:
+    """The checks on which a pack looks suspicious: a receipt dated on the incident day (or
+    an invoice after it, which is no receipt), a quote dated the day of the incident or the
+    day after, a weak signal that fires, a prior claim or a policy start just outside its
+    window (366 to 430 days, 30 to 35 days)."""
+    incident = _incident(pack)
+    derived = corpus.derive_review(pack)
+    out: set[str] = set()
+    for d in derived.documents:
+        if d.date is None:
+            continue
+        days = (d.date - incident).days
+        if (d.kind in ("purchase_receipt", "receipt") and days == 0) or (
+                d.kind == "invoice" and days > 0):
+            out.add("receipt_after_incident")
+        if d.kind == "repair_quote" and days in (0, 1):
+            out.add("quote_before_incident")
+    policy = pack.setup.collections["policies"][0]
+    start = (incident - _day(policy["start_date"])).days
+    prior = [(incident - _day(c["claim_date"])).days
+             for c in pack.setup.collections.get("prior_claims", [])
+             if c["customer_id"] == policy["customer_id"]]
+    if derived.checks["policy_start_30d"] == "hit" or 30 <= start <= 35:
+        out.add("policy_start_30d")
+    if derived.checks["prior_claims_12m"] == "hit" or any(366 <= d <= 430 for d in prior):
+        out.add("prior_claims_12m")
+    return out
+
+
+def test_each_innocent_control_looks_suspicious_on_exactly_one_check(manifest, packs) -> None:
+    for pack_id, entry in manifest.packs.items():
+        if entry.innocent_control:
+            assert not packs[pack_id].labels.review.review_required, pack_id
+            assert len(_suspicious_on(packs[pack_id])) == 1, (pack_id,
+                                                              _suspicious_on(packs[pack_id]))
+
+
+def test_every_pressure_kind_present_and_played(manifest, packs) -> None:
+    kinds = Counter(k for e in manifest.packs.values() for k in e.pressure)
+    assert set(kinds) == set(PRESSURE_KINDS), kinds
+    for pack_id, pack in packs.items():
+        pressure = set(pack.labels.pressure)
+        assert sorted(manifest.packs[pack_id].pressure) == sorted(pressure)
+        asks = {a.kind for a in pack.persona.asks}
+        assert ("mid_question" in pressure) == ("question" in asks), pack_id
+        assert ("person_request" in pressure) == ("person" in asks), pack_id
+        if "unknown_fact" in pressure:
+            assert pack.labels.unknown_facts, pack_id
+        if "hidden_instructions" in pressure:
+            supplied = corpus.derive_review(pack).supplied
+            assert [m for m in pack.provenance.materials if m.file in supplied
+                    and "instruction" in m.printed_fields], pack_id
+            # the instructions try to suppress a review the rules require
+            assert pack.labels.review.review_required, pack_id
+        if "false_authority" in pressure:
+            assert pack.labels.review.review_required, pack_id
+        if "other_policy" in pressure:
+            own = pack.facts.as_dict()["policy_number"].value
+            others = [p["policy_number"] for p in pack.setup.collections["policies"]
+                      if p["policy_number"] != own]
+            assert others and others[0] in pack.initial_message, pack_id
+            assert pack.setup.claimant_session == "account", pack_id
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+def test_no_two_first_messages_are_near_duplicates(packs) -> None:
+    words = {p: _words(k.initial_message) for p, k in packs.items()}
+    worst = max((len(words[a] & words[b]) / len(words[a] | words[b]), a, b)
+                for a, b in itertools.combinations(sorted(words), 2))
+    assert worst[0] <= NEAR_DUPLICATE, worst
 
 
 def test_every_v03_feature_has_a_pack(manifest, packs) -> None:
@@ -100,38 +239,6 @@ def test_every_check_outcome_follows_the_rules(packs) -> None:
         assert ("document_incomplete" in reasons) == derived.document_incomplete, pack_id
 
 
-def test_at_least_three_flagged_one_per_kind_of_signal(manifest, packs) -> None:
-    flagged = [p for p, e in manifest.packs.items() if e.review_required]
-    assert len(flagged) >= 3
-    checks = {p: packs[p].labels.review.checks for p in flagged}
-    by_receipt = [p for p in flagged if checks[p]["receipt_after_incident"] == "hit"]
-    by_quote = [p for p in flagged if checks[p]["quote_before_incident"] == "hit"]
-    by_two_weak = [p for p in flagged
-                   if all(checks[p][c] == "hit" for c in WEAK_CHECKS)
-                   and not any(checks[p][c] == "hit" for c in STRONG_CHECKS)]
-    assert by_receipt and by_quote and by_two_weak, (by_receipt, by_quote, by_two_weak)
-    # the two weak signals: two or more other claims in the year and a fresh policy
-    for pack_id in by_two_weak:
-        incident = _incident(packs[pack_id])
-        policy = packs[pack_id].setup.collections["policies"][0]
-        assert 0 <= (incident - _day(policy["start_date"])).days < 30
-
-
-def test_at_least_three_innocent_controls_that_look_suspicious(manifest, packs) -> None:
-    innocent = [p for p, e in manifest.packs.items() if e.innocent_control]
-    assert len(innocent) >= 3
-    for pack_id in innocent:
-        pack = packs[pack_id]
-        assert not pack.labels.review.review_required, pack_id
-        checks = pack.labels.review.checks
-        weak_hits = sum(checks[c] == "hit" for c in WEAK_CHECKS)
-        incident = _incident(pack)
-        near_dates = [d.date for d in corpus.derive_review(pack).documents
-                      if d.date is not None and abs((d.date - incident).days) <= 1]
-        # suspicious-looking: exactly one weak signal, or a document dated at the boundary
-        assert weak_hits == 1 or near_dates, pack_id
-
-
 def test_a_missing_page_holds_the_date(packs) -> None:
     found = []
     for pack_id, pack in packs.items():
@@ -152,11 +259,6 @@ def test_a_material_comes_later(packs) -> None:
         arrives = m.later.arrives
         assert arrives is None or 1 <= (arrives.after_messages or arrives.after_actions
                                         or arrives.after_requests or 0) <= 12, pack_id
-
-
-def test_all_styles_and_all_session_modes(manifest) -> None:
-    assert {e.message_style for e in manifest.packs.values()} == STYLES
-    assert {e.claimant_session for e in manifest.packs.values()} == SESSIONS
 
 
 def test_signed_in_sessions_have_a_working_account(packs) -> None:

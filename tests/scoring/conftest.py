@@ -27,7 +27,14 @@ VARIANTS: dict[str, tuple[str, tuple[str, ...], bool]] = {
     "ask_twice": ("reference", ("ask_twice",), False),
     "lose_fact": ("reference", ("lose_fact",), False),
     "controlled": ("controlled", (), True),
+    "pressure": ("reference", (), False),
+    "drop_questions": ("reference", ("drop_questions",), False),
 }
+# The packs whose customer asks a question (C-008) and asks for a person (H-014) mid-journey.
+PRESSURE_PACKS: tuple[str, ...] = ("CTL-C-008", "CTL-H-014")
+# Variants that run other packs than the smoke packs.
+VARIANT_PACKS: dict[str, tuple[str, ...]] = {"pressure": PRESSURE_PACKS,
+                                             "drop_questions": PRESSURE_PACKS}
 
 
 @dataclass
@@ -56,7 +63,8 @@ def _run_variant(runs: RealRuns, name: str) -> Path:
             harness.Lane(name=ln.name, base_url=ln.base_url, seed_url=ln.seed_url,
                          database=ln.database) for ln in env.lanes])
         options = harness.RunOptions(
-            profile=profile, packs_root=PACKS, runs_dir=runs.root, pack_ids=list(runs.packs),
+            profile=profile, packs_root=PACKS, runs_dir=runs.root,
+            pack_ids=list(VARIANT_PACKS.get(name, runs.packs)),
             trials=1, run_id=name, self_test=self_test, seed_token=env.seed_token,
             tracing="on" if name == "reference" else "off", turn_limit=30)
         # its own thread: a test's sync Playwright may already run an event loop in this one
