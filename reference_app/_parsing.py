@@ -183,12 +183,18 @@ _REGISTRATIONS: tuple[tuple[re.Pattern[str], str], ...] = (
 _POLICY = re.compile(r"\bNWF[-\s]?POL[-\s]?(\d{4,})\b", re.I)
 
 
+# "on 29 May", "by 12 Mar": a word, a day and a month read like a UK plate typed in lower case
+_DATE_LIKE_PLATE = re.compile(rf"^[a-z]{{2}}\s\d{{2}}\s(?:{_MONTH_RE})$", re.I)
+
+
 def parse_registration(text: str) -> str | None:
     """A registration plate, normalised as its country prints it: UK 'AB12 CDE', Irish
-    '211-LH-4587', French 'AB-123-CD', German 'M-AB 1234', Dutch '12-ABC-3'."""
+    '211-LH-4587', French 'AB-123-CD', German 'M-AB 1234', Dutch '12-ABC-3'. A date written
+    after a short word ("on 29 May") is not a plate."""
     for pattern, shape in _REGISTRATIONS:
-        m = pattern.search(text)
-        if m:
+        for m in pattern.finditer(text):
+            if _DATE_LIKE_PLATE.match(m.group(0)) and not m.group(0).isupper():
+                continue
             return shape.format(*m.groups()).upper()
     return None
 

@@ -66,6 +66,10 @@ def test_parse_money_registration_policy_and_choice() -> None:
     assert rules.parse_registration("my car ab12cde") == "AB12 CDE"
     assert rules.parse_registration("on Irish plates, reg 211 lh 4587") == "211-LH-4587"
     assert rules.parse_registration("Irish reg 08-D-12345") == "08-D-12345"
+    # a date after a short word is not a plate typed in lower case; a plate beside it is read
+    assert rules.parse_registration("It happened on 29 May 2026") is None
+    assert rules.parse_registration("on 29 May, reg SF69 TMK") == "SF69 TMK"
+    assert rules.parse_registration("AB12 MAY") == "AB12 MAY"
     assert rules.parse_registration("plaque AB-123-CD") == "AB-123-CD"
     assert rules.parse_registration("Kennzeichen M-AB 1234") == "M-AB 1234"
     assert rules.parse_registration("kenteken 12-ABC-3") == "12-ABC-3"
