@@ -54,6 +54,7 @@ def _play(a, pack: Path, setup: dict) -> dict:
     sent = actions = 0
     requests: dict[str, int] = {}
     uploaded: list[str] = []
+    corrected: set[str] = set()
 
     def say(text: str) -> None:
         nonlocal sent, actions
@@ -125,6 +126,17 @@ def _play(a, pack: Path, setup: dict) -> dict:
             else:
                 say("Sorry, I don't have that.")
         elif pending.get("kind") == "summary":
+            # as the scripted customer does: a shown value that is not the fact is corrected
+            # once (a lone clock time in the opening message read as the incident time, where
+            # the fact is a window), then the summary is confirmed
+            wrong = [f for f in facts.values() if f["key"] not in corrected
+                     and isinstance(f["value"], dict) and "earliest" in f["value"]
+                     and f["key"] in state.get("facts", {})
+                     and not _same(f["value"], state["facts"][f["key"]]["value"])]
+            if wrong:
+                corrected.add(wrong[0]["key"])
+                say(wrong[0]["say"])
+                continue
             c.post("/api/confirm")
             actions += 1
         else:
