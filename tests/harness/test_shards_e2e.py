@@ -24,9 +24,9 @@ VOLATILE = {"run_id", "scored_at", "total_duration_s", "mean_duration_s", "media
 
 def _strip(value):
     if isinstance(value, dict):
-        # a time measured, and how many responses the network log holds (polling varies
-        # with timing): only their verdicts
-        if value.get("name") in ("report_duration", "privacy"):
+        # a time measured, how many responses the network log holds (polling varies with
+        # timing) and how many audit rows staff page views wrote: only their verdicts
+        if value.get("name") in ("report_duration", "privacy", "audit"):
             return {"name": value["name"], "status": value["status"]}
         return {k: _strip(v) for k, v in value.items() if k not in VOLATILE}
     if isinstance(value, list):
@@ -39,6 +39,9 @@ def _sheets(run_dir: Path) -> dict[tuple[str, int], dict]:
     for s in scoring.load_sheets(run_dir):
         data = s.model_dump(mode="json")
         data.pop("numbers")  # timings, retries: descriptive, not the verdict
+        if data.get("grader"):  # the audit's row count, as above: its verdict only
+            audit = data["grader"]["audit"]
+            data["grader"]["audit"] = {k: audit[k] for k in ("status", "failure_modes")}
         out[(s.pack_id, s.trial)] = _strip(data)
     return out
 
