@@ -13,7 +13,7 @@ export PATH="$BIN:$PATH"
 RUNS_DIR="${CLAIMS_HARNESS_RUNS_DIR:-runs}"
 RUN_ID="demo-$(date -u +%Y%m%dT%H%M%SZ)"
 status=0
-claims-harness run --dev --profile reference --packs packs --customer scripted \
+claims-harness run --dev --profile reference --packs packs --customer scripted --lanes 2 \
   --runs-dir "$RUNS_DIR" --run-id "$RUN_ID" "$@" || status=$?
 # Score and report whatever was recorded, even after a failed trial.
 if [ -f "$RUNS_DIR/$RUN_ID/run.json" ]; then
