@@ -127,8 +127,10 @@ async def run_trial(
                     if own_staff and staff is not None:
                         await staff.close()
             finally:
-                await tab.close(keep_trace=False)  # a no-op once the journey closed it
-                tab.discard()
+                try:
+                    await tab.close(keep_trace=False)  # a no-op once the journey closed it
+                finally:
+                    tab.discard()  # the raw files go even when closing fails or is cancelled
     except SimulatorError as exc:
         j.stop("simulator_error", str(exc), TrialStatus.SIMULATOR_ERROR)
     except ProductError as exc:

@@ -126,8 +126,10 @@ class BareReplay:
                 count = await self._wait(page, count if new_reply else -1)
             result.claim_number = await self._claim_number(page)
         finally:
-            await tab.close(keep_trace=False)
-            tab.discard()
+            try:
+                await tab.close(keep_trace=False)
+            finally:
+                tab.discard()
         return result
 
     # ------------------------------------------------------------------ steps
