@@ -133,7 +133,11 @@ def test_a_killed_run_is_resumed_without_redoing_finished_trials(reference_env, 
     profile = write_profile(reference_env, tmp_path / "p.toml")
     runs = tmp_path / "runs"
     run_dir = runs / "killed"
-    env = {**os.environ, "CLAIMS_HARNESS_SEED_TOKEN": reference_env.seed_token}
+    # SIGKILL lets nothing clean up: the killed run's temporary folders go under tmp_path
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "CLAIMS_HARNESS_SEED_TOKEN": reference_env.seed_token,
+           "TMPDIR": str(scratch)}
     argv = [sys.executable, "-c", "from cli import main; main()", "run", "--profile",
             str(profile), "--packs", str(PACKS), "--pack", "CTL-M-001", "--trials", "3",
             "--runs-dir", str(runs), "--run-id", "killed"]
