@@ -6,6 +6,7 @@ is recorded in the HAR and never consulted.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from pathlib import Path
@@ -26,6 +27,9 @@ from .profile import Profile, url
 
 VIEWPORT = {"width": 1280, "height": 900}
 ACTION_TIMEOUT_MS = 10000
+# A chip the screen just showed is clicked at once; if that does not work within this time,
+# every kind of control is looked for (with ACTION_TIMEOUT_MS).
+_SHOWN_CLICK_TIMEOUT_MS = 3000
 # How an upload ended, as recorded in the journey.
 UPLOAD_ACKNOWLEDGED = "acknowledged"
 UPLOAD_REFUSED = "refused"
@@ -110,30 +114,35 @@ class CustomerPage:
                                error=_first_line(exc)) from exc
 
     # ------------------------------------------------------------------ waiting
-    async def wait_first(self) -> float:
-        """Wait until a freshly opened page is ready and any greeting has finished."""
+    async def wait_first(self) -> Reading:
+        """Wait until a freshly opened page is ready and any greeting has finished; the screen
+        as it is then."""
         started = time.monotonic()
-        if not await self.screen.wait(None, self.completion.timeout_s, ready=True):
+        reading = await self.screen.wait(None, self.completion.timeout_s, ready=True)
+        if reading is None:
             raise ProductError("the page never became ready (ready selector or completion)",
                                url=self.page.url, waited_s=round(time.monotonic() - started, 1))
-        return time.monotonic() - started
+        return reading
 
-    async def wait_reply(self, prev: Probe | None) -> tuple[float, bool]:
+    async def wait_reply(self, prev: Probe | None) -> tuple[float, bool, Reading]:
         """Wait for a new reply after ``prev`` (the state before the action) to complete.
 
-        Returns (seconds waited, whether a new reply appeared). Without a new reply within
-        ``new_reply_timeout_s`` it checks the product is alive and waits only for completion.
-        Raises ``ProductError`` when the reply never completes.
+        Returns (seconds waited, whether a new reply appeared, the screen read in the page the
+        moment the wait ended). Without a new reply within ``new_reply_timeout_s`` it checks
+        the product is alive and waits only for completion. Raises ``ProductError`` when the
+        reply never completes.
         """
         c = self.completion
         started = time.monotonic()
-        if prev is not None and await self.screen.wait(prev, c.new_reply_timeout_s):
-            return time.monotonic() - started, True
         if prev is not None:
+            reading = await self.screen.wait(prev, c.new_reply_timeout_s)
+            if reading is not None:
+                return time.monotonic() - started, True, reading
             await self.check_alive()
         remaining = max(0.5, c.timeout_s - (time.monotonic() - started))
-        if await self.screen.wait(None, remaining):
-            return time.monotonic() - started, False
+        reading = await self.screen.wait(None, remaining)
+        if reading is not None:
+            return time.monotonic() - started, False, reading
         raise ProductError("the reply never completed", url=self.page.url,
                            waited_s=round(time.monotonic() - started, 1))
 
@@ -146,7 +155,7 @@ class CustomerPage:
         probe = await self.screen.probe()
         if probe.complete:
             return probe
-        if not await self.screen.wait(None, self.completion.timeout_s):
+        if await self.screen.wait(None, self.completion.timeout_s) is None:
             raise ProductError("the product stayed busy; the customer could not act",
                                url=self.page.url)
         return await self.screen.probe()
@@ -201,11 +210,25 @@ class CustomerPage:
                                error=_first_line(exc)) from exc
         return base
 
-    async def click(self, label: str) -> Probe | None:
+    async def click(self, label: str, screen: ScreenReading | None = None) -> Probe | None:
         """Click the visible control labelled ``label``; returns the reply state just before
-        the click, or None when there is no such control."""
+        the click, or None when there is no such control.
+
+        A label the screen just read (``screen``) shows among the chips is clicked as a chip
+        straight away; otherwise each kind of control is looked for in turn (chips, buttons,
+        links), visible ones only.
+        """
         exact = re.compile(r"^\s*" + re.escape(label) + r"\s*$")
-        candidates = [self.page.locator(s).filter(has_text=exact) for s in self.sc.chips]
+        chips = [self.page.locator(s).filter(has_text=exact) for s in self.sc.chips]
+        if screen is not None and chips and label.strip() in screen.chips:
+            shown = chips[0]
+            for other in chips[1:]:
+                shown = shown.or_(other)
+            base = await self.baseline()
+            with contextlib.suppress(PlaywrightError):
+                await shown.filter(visible=True).first.click(timeout=_SHOWN_CLICK_TIMEOUT_MS)
+                return base
+        candidates = list(chips)
         candidates += [self.page.get_by_role("button", name=label, exact=True),
                        self.page.get_by_role("link", name=label, exact=True)]
         for loc in candidates:

@@ -164,8 +164,7 @@ async def _customer_returns(browser: Browser, profile: Profile, lane: Lane, view
         page = await context.new_page()
         cp = CustomerPage(page, profile, lane.base_url)
         await cp.open_start()
-        await cp.wait_first()
-        reading = await cp.read()
+        reading = await cp.wait_first()
         back.saw(reading.agent_texts)
         seen.replies = [t for t in reading.agent_texts[main.agent_seen:]]
         seen.status_text = await _text(page, dc.customer_status)

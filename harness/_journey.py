@@ -133,8 +133,8 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
         j.signed_in = True
     else:
         await cp.open_start()
-    await cp.wait_first()
-    reading, pending = await _read_and_shoot(cp, settings)
+    reading = await cp.wait_first()
+    pending = _shoot(cp, settings)
     j.saw(reading.agent_texts)
     shot = await _keep(j, pending, "start")
     t = time.monotonic()
@@ -151,11 +151,11 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
     same = turns = 0
     while True:
         j.step += 1
-        wait_s, fresh = await cp.wait_reply(prev)
+        wait_s, fresh, reading = await cp.wait_reply(prev)
         j.turn_times.append(wait_s)
-        # The screen is photographed while it is read and the customer decides; the shot is
-        # named after what happens next.
-        reading, pending = await _read_and_shoot(cp, settings)
+        # The screen was read as the wait ended; it is photographed while the customer
+        # decides, and the shot is named after what happens next.
+        pending = _shoot(cp, settings)
         try:
             outcome = await _step(cp, view, customer, creds, j, settings, reading, pending,
                                   wait_s, fresh, last_screen, same, turns)
@@ -175,8 +175,8 @@ async def resume(cp: CustomerPage, view: Any, customer: Customer, j: Journey,
     same = turns = 0
     while True:
         j.step += 1
-        wait_s, fresh = await cp.wait_reply(prev)
-        reading, pending = await _read_and_shoot(cp, settings)
+        wait_s, fresh, reading = await cp.wait_reply(prev)
+        pending = _shoot(cp, settings)
         try:
             outcome = await _step(cp, view, customer, None, j, settings, reading, pending,
                                   wait_s, fresh or prev is None, last_screen, same, turns)
@@ -237,7 +237,7 @@ async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str
     customer_s = time.monotonic() - t
     shot = await _keep(j, pending, _describe(action))
     t = time.monotonic()
-    prev, extra, event = await _perform(cp, view, action, creds, j)
+    prev, extra, event = await _perform(cp, view, action, creds, j, screen)
     tracker.acted(action)
     turns += 1
     j.event(screen=screen, action=action, screenshot=shot, product_event=event,
@@ -247,9 +247,9 @@ async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str
     if action.kind == "done":
         if action.text:
             j.step += 1
-            wait_s, _ = await cp.wait_reply(prev)
+            wait_s, _, final = await cp.wait_reply(prev)
             j.turn_times.append(wait_s)
-            final, last = await _read_and_shoot(cp, settings)
+            last = _shoot(cp, settings)
             j.saw(final.agent_texts)
             shot = await _keep(j, last, "after-last-words")
             j.event(screen=final.screen, screenshot=shot, timings=_timings(
@@ -260,18 +260,10 @@ async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str
     return prev, screen, same, turns
 
 
-async def _read_and_shoot(cp: CustomerPage, settings: JourneySettings
-                          ) -> tuple[Any, asyncio.Task[bytes] | None]:
-    """Read the screen right after a wait, and start a screenshot of it that goes on while
-    the journey decides (None when screenshots are off). The read is sent first, so the page
-    answers it before it renders the shot."""
-    reading = asyncio.ensure_future(cp.read())
-    pending = asyncio.ensure_future(cp.shoot()) if settings.screenshots else None
-    try:
-        return await reading, pending
-    except BaseException:
-        await _drop(pending)
-        raise
+def _shoot(cp: CustomerPage, settings: JourneySettings) -> asyncio.Task[bytes] | None:
+    """Start a screenshot of the screen just read (the wait that read it left the page
+    still), which goes on while the journey decides; None when screenshots are off."""
+    return asyncio.ensure_future(cp.shoot()) if settings.screenshots else None
 
 
 async def _keep(j: Journey, pending: asyncio.Task[bytes] | None, what: str) -> str | None:
@@ -327,7 +319,7 @@ def _fits_screen(action: CustomerAction, screen: ScreenReading, j: Journey) -> N
 
 
 async def _perform(cp: CustomerPage, view: Any, action: CustomerAction,
-                   creds: dict[str, Any] | None, j: Journey
+                   creds: dict[str, Any] | None, j: Journey, screen: ScreenReading | None = None
                    ) -> tuple[Probe | None, str, str | None]:
     """Do the action in the browser.
 
@@ -342,7 +334,7 @@ async def _perform(cp: CustomerPage, view: Any, action: CustomerAction,
         j.history.append(("customer", action.text or ""))
         return base, "", None
     if action.kind == "click":
-        base = await cp.click(action.label or "")
+        base = await cp.click(action.label or "", screen)
         if base is None:
             return None, f"no visible control labelled {action.label!r}", None
         j.history.append(("customer", f"[clicked: {action.label}]"))

@@ -8,9 +8,10 @@
 // args.mode:
 //   "read"   every region (a ScreenReading) plus the agent replies and their count;
 //   "probe"  what a wait and an action baseline need: reply count, latest reply, complete;
-//   "wait"   true once the reply is complete (and new, when args.prev is given); then the
-//            conversation pane is scrolled to its latest reply, as the customer would, so
-//            that a screenshot taken next shows it;
+//   "wait"   once the reply is complete (and new, when args.prev is given): the conversation
+//            pane is scrolled to its latest reply, as the customer would, so that a
+//            screenshot taken next shows it, and the screen is read as by "read" in the same
+//            call (what a step reads next anyway); false until then;
 //   "upload" what shows an uploaded file: occurrences of args.name, ack elements, error text;
 //   "upload_wait" "acknowledged" or "refused" once that differs from args.before, else false.
 (args) => {
@@ -84,7 +85,7 @@
         if (el && el.scrollHeight > el.clientHeight) el.scrollTop = el.scrollHeight;
       }
     }
-    return true;
+    return read();
   }
   if (args.mode === "upload" || args.mode === "upload_wait") {
     const pool = [...shown(R.upload_ack), ...shown(R.customer_message)];
@@ -104,36 +105,40 @@
     return false;
   }
 
-  // mode "read"
-  const inside = (el, alts) => (alts || []).some((s) => el.closest(s));
-  const chipEls = shown(R.chips);
-  const chipSet = new Set(chipEls);
-  const skip = [...(R.composer_send || []), ...(R.sign_in_submit || [])];
-  const buttons = shown(R.buttons)
-    .filter((b) => !chipSet.has(b) && !skip.some((s) => b.matches(s)))
-    .filter((b) => !inside(b, R.sign_in_prompt))
-    .filter((b) => !b.disabled)
-    .map(text)
-    .filter(Boolean);
-  const signIn = shown(R.sign_in_prompt);
-  const dialogs = shown(R.dialogs).filter((d) => !signIn.includes(d)).map(text).filter(Boolean);
-  const problem = !!(latestEl && (R.problem_message || []).some((s) => latestEl.matches(s)));
-  return {
-    screen: {
-      latest_reply: latest,
-      chips: chipEls.map(text).filter(Boolean),
-      todo: first(R.todo_bar),
-      sidebar: first(R.sidebar),
-      dialogs: dialogs,
-      cards: shown(R.cards).map(text).filter(Boolean),
-      facts_panel: first(R.facts_panel),
-      upload_error: first(R.upload_error),
-      sign_in_prompt: signIn.length > 0,
-      buttons: Array.from(new Set(buttons)),
-    },
-    claim_number_text: first(R.claim_number),
-    agent_texts: shownReplies.map(text),
-    agent_count: replies.length,
-    problem: problem,
-  };
+  return read();
+
+  // mode "read" (and the end of "wait"): every region, the replies and their count
+  function read() {
+    const inside = (el, alts) => (alts || []).some((s) => el.closest(s));
+    const chipEls = shown(R.chips);
+    const chipSet = new Set(chipEls);
+    const skip = [...(R.composer_send || []), ...(R.sign_in_submit || [])];
+    const buttons = shown(R.buttons)
+      .filter((b) => !chipSet.has(b) && !skip.some((s) => b.matches(s)))
+      .filter((b) => !inside(b, R.sign_in_prompt))
+      .filter((b) => !b.disabled)
+      .map(text)
+      .filter(Boolean);
+    const signIn = shown(R.sign_in_prompt);
+    const dialogs = shown(R.dialogs).filter((d) => !signIn.includes(d)).map(text).filter(Boolean);
+    const problem = !!(latestEl && (R.problem_message || []).some((s) => latestEl.matches(s)));
+    return {
+      screen: {
+        latest_reply: latest,
+        chips: chipEls.map(text).filter(Boolean),
+        todo: first(R.todo_bar),
+        sidebar: first(R.sidebar),
+        dialogs: dialogs,
+        cards: shown(R.cards).map(text).filter(Boolean),
+        facts_panel: first(R.facts_panel),
+        upload_error: first(R.upload_error),
+        sign_in_prompt: signIn.length > 0,
+        buttons: Array.from(new Set(buttons)),
+      },
+      claim_number_text: first(R.claim_number),
+      agent_texts: shownReplies.map(text),
+      agent_count: replies.length,
+      problem: problem,
+    };
+  }
 }

@@ -10,6 +10,8 @@ What is read (``docs/product-contract.md``, "What the harness reads"): the visib
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import time
 from dataclasses import dataclass
@@ -28,6 +30,18 @@ from .profile import READ_REGIONS, Profile
 
 SCREEN_JS = Path(__file__).with_name("_screen.js").read_text(encoding="utf-8")
 _MARK_REFRESH_S = 0.25
+# The screen function is installed in each document once, with the selectors of the Screen
+# (the same for every call); each call then sends only what changes from call to call, so a
+# step's calls stay small. A document that has not got it (a page just opened or navigated)
+# answers NOT_INSTALLED, and the call is made again after installing it.
+NOT_INSTALLED = "claims-harness:not-installed"
+_GLOBAL = "__claimsHarnessScreen"
+_INSTALL_JS = (f"(a) => {{ const g = window.{_GLOBAL} || (window.{_GLOBAL} = "
+               f"{{ run: ({SCREEN_JS}), args: {{}} }}); g.args[a.key] = a.fixed; }}")
+_CALL_JS = (f"(a) => {{ const g = window.{_GLOBAL}; const fixed = g && g.args && g.args[a.key];"
+            f" return fixed ? g.run(Object.assign({{}}, fixed, a))"
+            f" : {json.dumps(NOT_INSTALLED)}; }}")
+_INSTALL_TRIES = 3
 
 
 @dataclass
@@ -79,26 +93,45 @@ class Screen:
         every = [*(s for alts in self.regions.values() for s in alts), *c.selector, *c.busy,
                  *c.enabled, *c.ready]
         self.selectors = PageSelectors(page, every)
+        self._fixed: dict[str, Any] | None = None
+        self._key = ""
 
     # ------------------------------------------------------------------ selectors
     async def _args(self, mode: str, **extra: Any) -> dict[str, Any]:
+        """The arguments of one call (the selectors are installed apart, ``_install``)."""
         await self.selectors.refresh()
-        css = self.selectors.css
-        completion = {k: (css(v) if isinstance(v, list) else v)
-                      for k, v in self.completion.items()}
-        return {"mode": mode, "regions": {k: css(v) for k, v in self.regions.items()},
-                "completion": completion, "ready": css(self.ready), **extra}
+        if self._fixed is None:
+            css = self.selectors.css
+            completion = {k: (css(v) if isinstance(v, list) else v)
+                          for k, v in self.completion.items()}
+            self._fixed = {"regions": {k: css(v) for k, v in self.regions.items()},
+                           "completion": completion, "ready": css(self.ready)}
+            digest = hashlib.sha256(json.dumps(self._fixed, sort_keys=True).encode())
+            self._key = digest.hexdigest()[:16]
+        return {"key": self._key, "mode": mode, **extra}
+
+    async def _install(self) -> None:
+        """Put the screen function and this Screen's selectors into the current document."""
+        await self.page.evaluate(_INSTALL_JS, {"key": self._key, "fixed": self._fixed})
 
     async def _eval(self, mode: str, **extra: Any) -> Any:
         try:
-            return await self.page.evaluate(SCREEN_JS, await self._args(mode, **extra))
+            for _ in range(_INSTALL_TRIES):
+                value = await self.page.evaluate(_CALL_JS, await self._args(mode, **extra))
+                if value != NOT_INSTALLED:
+                    return value
+                await self._install()
         except PlaywrightError as exc:
             raise ProductError("the page could not be read", url=self.page.url,
                                error=str(exc).splitlines()[0]) from exc
+        raise ProductError("the page could not be read: it kept opening new documents",
+                           url=self.page.url)
 
     # ------------------------------------------------------------------ reading
     async def read(self) -> Reading:
-        raw = await self._eval("read")
+        return self._reading(await self._eval("read"))
+
+    def _reading(self, raw: dict[str, Any]) -> Reading:
         claim_text = raw["claim_number_text"]
         pattern = re.compile(self.profile.customer_screen.claim_number_pattern)
         if not self.regions["claim_number"]:
@@ -117,11 +150,13 @@ class Screen:
         return await self._eval("upload", name=name)
 
     # ------------------------------------------------------------------ waiting
-    async def wait(self, prev: Probe | None, timeout_s: float, ready: bool = False) -> bool:
-        """Wait until the reply is complete (and new after ``prev``), then scroll the
-        conversation to it; False on timeout."""
+    async def wait(self, prev: Probe | None, timeout_s: float,
+                   ready: bool = False) -> Reading | None:
+        """Wait until the reply is complete (and new after ``prev``), scroll the conversation
+        to it and read the screen, all in the page; the reading, or None on timeout."""
         prev_arg = {"count": prev.count, "latest": prev.latest} if prev is not None else None
-        return bool(await self._watch("wait", timeout_s, ready, prev=prev_arg))
+        raw = await self._watch("wait", timeout_s, ready, prev=prev_arg)
+        return self._reading(raw) if raw else None
 
     async def wait_upload(self, name: str, before: dict[str, Any],
                           timeout_s: float) -> str | None:
@@ -149,7 +184,11 @@ class Screen:
                 args["marks"] = dict(self.selectors.counts)
             try:
                 handle = await self.page.wait_for_function(
-                    SCREEN_JS, arg=args, polling="raf", timeout=max(1.0, chunk * 1000))
+                    _CALL_JS, arg=args, polling="raf", timeout=max(1.0, chunk * 1000))
+                value = await handle.json_value()
+                if value == NOT_INSTALLED:  # a new document: install, then watch again
+                    await self._install()
+                    value = "stale"
             except PlaywrightTimeoutError:
                 if time.monotonic() >= deadline:
                     return None
@@ -157,7 +196,6 @@ class Screen:
             except PlaywrightError as exc:
                 raise ProductError("the page could not be watched", url=self.page.url,
                                    error=str(exc).splitlines()[0]) from exc
-            value = await handle.json_value()
             if value != "stale":
                 return value
             if time.monotonic() >= deadline:
