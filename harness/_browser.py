@@ -150,8 +150,14 @@ class CustomerPage:
         """The reply state right before an action, once the product is idle.
 
         Acting while the product still works would let a reply that was on its way count as
-        the answer to this action.
+        the answer to this action. An action that follows the screen's reading at once (a
+        scripted customer) takes the reading as its baseline, and the page records the state
+        at the action itself, which the next wait compares with (``Probe.at_action``); a
+        slower one is probed here, and waits for a busy product.
         """
+        quick = self.screen.quick_baseline()
+        if quick is not None:
+            return quick
         probe = await self.screen.probe()
         if probe.complete:
             return probe

@@ -203,6 +203,9 @@ async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str
         await cp.check_alive()
     same = same + 1 if screen == last_screen else 1
     note = "" if fresh else "no new reply after the action"
+    if reading.acted_while_busy:
+        note = "; ".join(n for n in (note, "the customer acted while the product was still "
+                                     "busy") if n)
     end = _journey_end(cp, screen, same, turns, settings, await _goal(cp, screen, settings))
     if end is not None:
         what, reason, detail = end

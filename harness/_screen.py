@@ -10,6 +10,7 @@ What is read (``docs/product-contract.md``, "What the harness reads"): the visib
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
@@ -20,7 +21,6 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
-from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from corpus.errors import ProductError
 from corpus.formats import ScreenReading
@@ -31,17 +31,25 @@ from .profile import READ_REGIONS, Profile
 SCREEN_JS = Path(__file__).with_name("_screen.js").read_text(encoding="utf-8")
 _MARK_REFRESH_S = 0.25
 # The screen function is installed in each document once, with the selectors of the Screen
-# (the same for every call); each call then sends only what changes from call to call, so a
-# step's calls stay small. A document that has not got it (a page just opened or navigated)
-# answers NOT_INSTALLED, and the call is made again after installing it.
+# (``_screen_host.js``); each call then sends only what changes from call to call, so a
+# step's calls stay small. A document that has not got them (a page just opened or
+# navigated) answers NOT_INSTALLED, and the call is made again after installing them.
 NOT_INSTALLED = "claims-harness:not-installed"
-_GLOBAL = "__claimsHarnessScreen"
-_INSTALL_JS = (f"(a) => {{ const g = window.{_GLOBAL} || (window.{_GLOBAL} = "
-               f"{{ run: ({SCREEN_JS}), args: {{}} }}); g.args[a.key] = a.fixed; }}")
-_CALL_JS = (f"(a) => {{ const g = window.{_GLOBAL}; const fixed = g && g.args && g.args[a.key];"
-            f" return fixed ? g.run(Object.assign({{}}, fixed, a))"
-            f" : {json.dumps(NOT_INSTALLED)}; }}")
+STALE = "stale"  # _screen.js: marked regions were rendered anew; mark again and go on
+_HOST = "__claimsHarnessScreen"
+_INSTALL_JS = (Path(__file__).with_name("_screen_host.js").read_text(encoding="utf-8")
+               .replace("__SCREEN__", SCREEN_JS))
+_CALL_JS = f"(c) => window.{_HOST} ? window.{_HOST}.call(c) : c.missing"
+_WATCH_JS = f"(c) => window.{_HOST} ? window.{_HOST}.watch(c) : c.missing"
 _INSTALL_TRIES = 3
+# A watch ends inside the page when its time is up; this much longer and the page is taken
+# as not answering (a page busy in a loop of its own answers nothing).
+_PAGE_GRACE_S = 5.0
+# The customer acted this soon after the screen was read: the page's own record of the reply
+# state at the action is the baseline, with no call before acting. Slower customers (a model
+# deciding) get a probe just before acting, which also waits for a busy product.
+QUICK_ACTION_S = 0.5
+_NAVIGATED = ("execution context was destroyed", "cannot find context with specified id")
 
 
 @dataclass
@@ -52,6 +60,8 @@ class Reading:
     agent_texts: list[str]
     agent_count: int
     problem: bool = False
+    acted_while_busy: bool = False
+    """The page recorded the customer's action while the product was still busy."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,8 @@ class Probe:
     count: int
     latest: str
     complete: bool
+    at_action: bool = False
+    """Taken from the reading: the page's record at the customer's action replaces it."""
 
 
 # A region the profile says the product lacks is never read.
@@ -95,6 +107,9 @@ class Screen:
         self.selectors = PageSelectors(page, every)
         self._fixed: dict[str, Any] | None = None
         self._key = ""
+        self.last: Probe | None = None
+        """The reply state of the last reading (complete), and when it was taken."""
+        self.read_at = 0.0
 
     # ------------------------------------------------------------------ selectors
     async def _args(self, mode: str, **extra: Any) -> dict[str, Any]:
@@ -108,11 +123,12 @@ class Screen:
                            "completion": completion, "ready": css(self.ready)}
             digest = hashlib.sha256(json.dumps(self._fixed, sort_keys=True).encode())
             self._key = digest.hexdigest()[:16]
-        return {"key": self._key, "mode": mode, **extra}
+        return {"key": self._key, "mode": mode, "missing": NOT_INSTALLED, **extra}
 
     async def _install(self) -> None:
         """Put the screen function and this Screen's selectors into the current document."""
-        await self.page.evaluate(_INSTALL_JS, {"key": self._key, "fixed": self._fixed})
+        await self.page.evaluate(_INSTALL_JS, {"name": _HOST, "key": self._key,
+                                               "fixed": self._fixed})
 
     async def _eval(self, mode: str, **extra: Any) -> Any:
         try:
@@ -131,7 +147,9 @@ class Screen:
     async def read(self) -> Reading:
         return self._reading(await self._eval("read"))
 
-    def _reading(self, raw: dict[str, Any]) -> Reading:
+    def _reading(self, raw: dict[str, Any], complete: bool = False) -> Reading:
+        """A raw reading as a Reading; ``complete``: taken as a wait ended (the product idle),
+        so it is also the baseline of an action that follows at once."""
         claim_text = raw["claim_number_text"]
         pattern = re.compile(self.profile.customer_screen.claim_number_pattern)
         if not self.regions["claim_number"]:
@@ -139,8 +157,18 @@ class Screen:
         match = pattern.search(claim_text) if claim_text else None
         screen = ScreenReading.model_validate(
             {**raw["screen"], "claim_number": match.group(0) if match else None})
+        self.last = (Probe(count=raw["agent_count"], latest=screen.latest_reply, complete=True,
+                           at_action=True) if complete else None)
+        self.read_at = time.monotonic()
         return Reading(screen=screen, agent_texts=raw["agent_texts"],
-                       agent_count=raw["agent_count"], problem=raw["problem"])
+                       agent_count=raw["agent_count"], problem=raw["problem"],
+                       acted_while_busy=bool(raw.get("acted_while_busy")))
+
+    def quick_baseline(self) -> Probe | None:
+        """The baseline of an action that follows the last reading at once, or None."""
+        if self.last is not None and time.monotonic() - self.read_at <= QUICK_ACTION_S:
+            return self.last
+        return None
 
     async def probe(self) -> Probe:
         raw = await self._eval("probe")
@@ -154,9 +182,10 @@ class Screen:
                    ready: bool = False) -> Reading | None:
         """Wait until the reply is complete (and new after ``prev``), scroll the conversation
         to it and read the screen, all in the page; the reading, or None on timeout."""
-        prev_arg = {"count": prev.count, "latest": prev.latest} if prev is not None else None
+        prev_arg = ({"count": prev.count, "latest": prev.latest, "at_action": prev.at_action}
+                    if prev is not None else None)
         raw = await self._watch("wait", timeout_s, ready, prev=prev_arg)
-        return self._reading(raw) if raw else None
+        return self._reading(raw, complete=True) if raw else None
 
     async def wait_upload(self, name: str, before: dict[str, Any],
                           timeout_s: float) -> str | None:
@@ -165,12 +194,13 @@ class Screen:
         return await self._watch("upload_wait", timeout_s, False, name=name, before=before)
 
     async def _watch(self, mode: str, timeout_s: float, ready: bool, **extra: Any) -> Any:
-        """Evaluate ``mode`` inside the page every animation frame until it is truthy; its
-        value, or None on timeout.
+        """Evaluate ``mode`` inside the page every animation frame until it is truthy (one
+        call, ``_screen_host.js``); its value, or None on timeout.
 
         With Playwright-only selectors the page is watched between refreshes of their marks:
         at most ``_MARK_REFRESH_S`` at a time, and at once when a marked region was rendered
-        anew (the page answers "stale").
+        anew (the page answers STALE). A page that navigates is watched again in its new
+        document.
         """
         await self.selectors.marks()
         deadline = time.monotonic() + timeout_s
@@ -178,25 +208,30 @@ class Screen:
             args = await self._args(mode, **extra)
             if not ready:
                 args["ready"] = []
-            left = deadline - time.monotonic()
+            left = max(0.0, deadline - time.monotonic())
             chunk = left if self.selectors.all_css else min(left, _MARK_REFRESH_S)
             if not self.selectors.all_css:
                 args["marks"] = dict(self.selectors.counts)
+            args["timeout_ms"] = max(1.0, chunk * 1000)
             try:
-                handle = await self.page.wait_for_function(
-                    _CALL_JS, arg=args, polling="raf", timeout=max(1.0, chunk * 1000))
-                value = await handle.json_value()
-                if value == NOT_INSTALLED:  # a new document: install, then watch again
-                    await self._install()
-                    value = "stale"
-            except PlaywrightTimeoutError:
-                if time.monotonic() >= deadline:
-                    return None
-                continue
+                value = await asyncio.wait_for(self.page.evaluate(_WATCH_JS, args),
+                                               timeout=chunk + _PAGE_GRACE_S)
+            except TimeoutError:
+                value = None  # the page did not answer: as if the time were up
             except PlaywrightError as exc:
-                raise ProductError("the page could not be watched", url=self.page.url,
-                                   error=str(exc).splitlines()[0]) from exc
-            if value != "stale":
+                if not any(n in str(exc).lower() for n in _NAVIGATED):
+                    raise ProductError("the page could not be watched", url=self.page.url,
+                                       error=str(exc).splitlines()[0]) from exc
+                value = STALE  # a new document: watch it
+            if value == NOT_INSTALLED:
+                try:
+                    await self._install()
+                except PlaywrightError as exc:
+                    if not any(n in str(exc).lower() for n in _NAVIGATED):
+                        raise ProductError("the page could not be watched", url=self.page.url,
+                                           error=str(exc).splitlines()[0]) from exc
+                value = STALE
+            if value is not None and value != STALE:
                 return value
             if time.monotonic() >= deadline:
                 return None

@@ -10,6 +10,8 @@
 - ``delay=MS``      how long a reply takes (default 300);
 - ``chunks=MS``     the reply arrives in two parts MS apart;
 - ``late=MS``       after each reply, a second message MS later, composer disabled till then;
+- ``focus_busy=MS`` the product is busy for MS each time the composer gets the focus (it
+                    starts some work of its own just as the customer starts typing);
 - ``upload=ack|ignore|send``  uploads are shown / silently dropped / shown only after Send;
 - ``claim_after=N`` after the Nth customer message the reply carries a claim number.
 
@@ -96,6 +98,10 @@ file.onchange = () => {
   bubble("me", "Attached " + name); file.value = "";
   reply("Thanks, got the file. Anything else?");
 };
+box.addEventListener("focus", () => {
+  const ms = num("focus_busy", 0);
+  if (ms) { busy(true); setTimeout(() => busy(false), ms); }
+});
 const greet = num("greet", 0);
 if (greet) setTimeout(() => bubble("bot", "Hello! What happened?"), greet);
 </script></body></html>"""

@@ -137,6 +137,20 @@ async def test_a_late_reply_while_the_composer_waits_is_not_the_answer(server, b
     assert history.count("One more thing") >= 2
 
 
+async def test_acting_while_the_product_is_still_busy_is_noted_and_not_one_behind(
+        server, browser, tmp_path):
+    """The page goes busy for 150 ms whenever the composer gets the focus, so every message
+    is typed while the product is busy: the page records that at the customer's input, the
+    journey notes it, and the wait lets the product finish before it looks for the answer."""
+    result, events, _ = await _journey(server, browser, tmp_path,
+                                       "signal=attr&focus_busy=150&delay=400",
+                                       selector=".thread", attribute="data-state", value="idle")
+    assert result.status == "agent_stopped", result.detail
+    _never_behind(events)
+    busy = [e for e in events if "acted while the product was still busy" in e.note]
+    assert len(busy) >= 2
+
+
 async def test_claim_number_in_the_reply_ends_the_journey(server, browser, tmp_path):
     result, events, _ = await _journey(server, browser, tmp_path, "signal=attr&claim_after=3",
                                        selector=".thread", attribute="data-state", value="idle")
