@@ -207,16 +207,29 @@ async def _journey_and_staff(
         if keep_session:  # the customer comes back after the staff decision
             j.storage = await tab.storage_state()
     except BaseException:
-        await tab.close(keep_trace())
-        await asyncio.to_thread(tab.redact, j.folder, secrets)
+        await _close_and_redact(tab, keep_trace(), j.folder, secrets)
         raise
-    await tab.close(keep_trace())
-    # The staff side is read while the network log and trace are redacted.
-    redaction = asyncio.ensure_future(asyncio.to_thread(tab.redact, j.folder, secrets))
+    # The staff side is read at once, while the customer's context closes (which writes the
+    # network log and trace) and they are redacted: the two contexts share nothing.
+    reading = asyncio.ensure_future(_staff_side(profile, j, staff_creds, staff, settings))
+    closing = asyncio.ensure_future(_close_and_redact(tab, keep_trace(), j.folder, secrets))
     try:
-        return await _staff_side(profile, j, staff_creds, staff, settings)
+        await asyncio.shield(closing)  # a cancelled trial still waits for the redaction
+        return await reading
     finally:
-        await redaction
+        reading.cancel()  # still running only when closing failed or the trial was cancelled
+        await asyncio.wait([reading, closing])
+        for task in (reading, closing):  # errors retrieved: the first one raised propagates
+            if task.done() and not task.cancelled():
+                task.exception()
+
+
+async def _close_and_redact(tab: CustomerTab, keep_trace: bool, folder: Path,
+                            secrets: list[str]) -> None:
+    """Close the customer's context (writing its network log and trace) and redact them
+    into the trial folder."""
+    await tab.close(keep_trace)
+    await asyncio.to_thread(tab.redact, folder, secrets)
 
 
 async def _staff_side(profile: Profile, j: Journey, staff_creds: dict[str, Any],
