@@ -74,6 +74,23 @@ class Journey:
     """The customer context's storage state at the end (in memory only, never written), for
     the customer's return after a staff decision."""
     shot_prefix: str = ""
+    final: tuple[asyncio.Task[bytes], str, dict[str, Any]] | None = None
+    """The last event, waiting for its screenshot (``settle``)."""
+
+    async def settle(self) -> None:
+        """Write the journey's last event once its screenshot is taken. A journey that ended
+        on a screen returns while that screen is still being photographed, so that what
+        comes next (the staff side) need not wait for it; nothing else is written between."""
+        final, self.final = self.final, None
+        if final is not None:
+            pending, what, kw = final
+            self.event(screenshot=await _keep(self, pending, what), **kw)
+
+    async def discard_final(self) -> None:
+        """Drop a last screenshot nobody will keep (the trial failed after the journey)."""
+        final, self.final = self.final, None
+        if final is not None:
+            await _drop(final[0])
 
     def record_call(self, call: Any) -> None:
         append_jsonl(self.folder / "customer-model.jsonl", call)
@@ -158,9 +175,10 @@ async def play(cp: CustomerPage, view: Any, reset: ResetOutcome, customer: Custo
         pending = _shoot(cp, settings)
         try:
             outcome = await _step(cp, view, customer, creds, j, settings, reading, pending,
-                                  wait_s, fresh, last_screen, same, turns)
+                                  wait_s, fresh, last_screen, same, turns, defer_last=True)
         finally:
-            await _drop(pending)  # a no-op once the shot was kept
+            if j.final is None or j.final[0] is not pending:
+                await _drop(pending)  # a no-op once the shot was kept
         if outcome is None:
             return
         prev, last_screen, same, turns = outcome
@@ -190,11 +208,13 @@ async def resume(cp: CustomerPage, view: Any, customer: Customer, j: Journey,
 async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str, Any] | None,
                 j: Journey, settings: JourneySettings, reading: Any,
                 pending: asyncio.Task[bytes] | None, wait_s: float, fresh: bool,
-                last_screen: ScreenReading | None, same: int, turns: int
+                last_screen: ScreenReading | None, same: int, turns: int,
+                defer_last: bool = False
                 ) -> tuple[Probe | None, ScreenReading, int, int] | None:
     """One step after a reply: end the journey, or let the customer act. None when the
     journey has ended; else (the reply state to wait past, the screen, same-screen count,
-    customer actions so far)."""
+    customer actions so far). ``defer_last``: a journey that ends here leaves its last event
+    to ``Journey.settle`` while its screenshot is still being taken."""
     screen = reading.screen
     j.tracker = tracker = j.tracker or JourneyTracker(view)
     tracker.agent_replied(reading.agent_texts[j.agent_seen:], screen.todo, j.uploaded)
@@ -213,11 +233,14 @@ async def _step(cp: CustomerPage, view: Any, customer: Customer, creds: dict[str
             await cp.check_alive()  # a dead product is a product error, not a stuck agent
         if screen.claim_number:
             j.claim_number = screen.claim_number
-        shot = await _keep(j, pending, what)
         waited = reason in ("claim_number", "handoff")
-        j.event(screen=screen, screenshot=shot, note=note,
-                timings=_timings(reply_wait_s=wait_s if waited else None))
+        last = {"screen": screen, "note": note,
+                "timings": _timings(reply_wait_s=wait_s if waited else None)}
         j.stop(reason, detail)
+        if defer_last and pending is not None:
+            j.final = (pending, what, last)
+        else:
+            j.event(screenshot=await _keep(j, pending, what), **last)
         return None
     available, later = tracker.materials()
     ctx = CustomerContext(

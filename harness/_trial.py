@@ -207,12 +207,14 @@ async def _journey_and_staff(
         if keep_session:  # the customer comes back after the staff decision
             j.storage = await tab.storage_state()
     except BaseException:
+        await j.discard_final()
         await _close_and_redact(tab, keep_trace(), j.folder, secrets)
         raise
-    # The staff side is read at once, while the customer's context closes (which writes the
-    # network log and trace) and they are redacted: the two contexts share nothing.
+    # The staff side is read at once, while the customer's last screen is photographed and
+    # its context closes (which writes the network log and trace) and they are redacted: the
+    # two contexts share nothing.
     reading = asyncio.ensure_future(_staff_side(profile, j, staff_creds, staff, settings))
-    closing = asyncio.ensure_future(_close_and_redact(tab, keep_trace(), j.folder, secrets))
+    closing = asyncio.ensure_future(_settle_close_and_redact(j, tab, keep_trace, secrets))
     try:
         await asyncio.shield(closing)  # a cancelled trial still waits for the redaction
         return await reading
@@ -222,6 +224,16 @@ async def _journey_and_staff(
         for task in (reading, closing):  # errors retrieved: the first one raised propagates
             if task.done() and not task.cancelled():
                 task.exception()
+
+
+async def _settle_close_and_redact(j: Journey, tab: CustomerTab, keep_trace: Any,
+                                   secrets: list[str]) -> None:
+    """Write the journey's last event with its screenshot, then close and redact (also when
+    the screenshot failed; ``keep_trace`` is asked after, as the failure may change it)."""
+    try:
+        await j.settle()
+    finally:
+        await _close_and_redact(tab, keep_trace(), j.folder, secrets)
 
 
 async def _close_and_redact(tab: CustomerTab, keep_trace: bool, folder: Path,
