@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 REPO = Path(__file__).resolve().parents[2]
 PACKS = REPO / "packs"
@@ -27,6 +28,19 @@ def dev_env(tmp_path_factory):
         yield env
     finally:
         env.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def browser():
+    """A local Chromium for the tests of one module (their event loop is the module's)."""
+    from playwright.async_api import async_playwright
+
+    from harness._browser import launch_browser
+
+    async with async_playwright() as pw:
+        b = await launch_browser(pw)
+        yield b
+        await b.close()
 
 
 def profile_for(env, **screen_overrides):

@@ -12,7 +12,7 @@ import pytest_asyncio
 from PIL import Image, ImageChops
 
 from harness import _camera
-from harness._browser import VIEWPORT, launch_browser
+from harness._browser import VIEWPORT
 from harness._camera import Camera
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -62,15 +62,6 @@ def _page(layout: str, height: int) -> str:
     """A page of ``layout`` whose content is ``height`` px tall (header and footer included)."""
     return LAYOUTS[layout].format(rows=_rows(height - 80))
 
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def browser():
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        b = await launch_browser(pw)
-        yield b
-        await b.close()
 
 
 def _pixels(data: bytes) -> Image.Image:

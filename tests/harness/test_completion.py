@@ -11,11 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from corpus.formats import JourneyEvent, TrialResult
 from harness import TrialSettings, run_trial
-from harness._browser import launch_browser
 
 from .pages import NoState, Numbered, PageServer, chat_profile
 
@@ -32,15 +30,6 @@ def server():
     yield s
     s.close()
 
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def browser():
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        b = await launch_browser(pw)
-        yield b
-        await b.close()
 
 
 async def _journey(server, browser, tmp_path, query: str, customer=None, css: bool = False,
