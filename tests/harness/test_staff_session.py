@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from PIL import Image
 
-from harness._browser import VIEWPORT, launch_browser
+from harness._browser import launch_browser
 from harness._staff_session import StaffSession
 from harness.profile import Profile
 from seed import BackgroundServer
@@ -24,10 +23,8 @@ CREDS = {"username": "desk", "password": "desk-pass"}
 LOGIN = """<!doctype html><html><body><form method="post" action="/login">
 <input name="username" id="u"><input name="password" id="p" type="password">
 <button id="go">Sign in</button></form></body></html>"""
-CLAIM = """<!doctype html><html><body style="margin:8px"><h1 style="height:40px; margin:0">{n}</h1>
-<p class="band" style="height:20px; margin:0">standard</p><div style="height:1400px"></div>
-<p class="signal" style="height:20px; margin:0">none</p></body></html>"""
-HEADINGS = 80  # the claim page: 1400 px, the body's margins (16) and its three lines (80)
+CLAIM = """<!doctype html><html><body><h1>{n}</h1><p class="band">standard</p>
+<div style="height:1400px"></div><p class="signal">none</p></body></html>"""
 WAITING = """<!doctype html><html><body><ul><li class="w"><span class="k">question</span>
 <span class="t">Can I get a courtesy car?</span></li></ul></body></html>"""
 
@@ -111,8 +108,7 @@ def _profile(url: str) -> Profile:
 
 async def _trials(desk: Desk, tmp_path: Path, ends: list[bool]) -> tuple[StaffSession, list]:
     """One staff session over several trials: reset (ending sessions or not), prepare, a
-    journey's worth of waiting, read. The claim page is taller than the viewport: its page's
-    viewport is made as tall once, and kept for the trials after (the same height)."""
+    journey's worth of waiting, read."""
     from playwright.async_api import async_playwright
 
     profile = _profile(desk.server.url)
@@ -127,8 +123,6 @@ async def _trials(desk: Desk, tmp_path: Path, ends: list[bool]) -> tuple[StaffSe
                 await asyncio.sleep(0.3)  # the customer's journey
                 readings.append(await staff.read(CREDS, "CLM-26-AAAAA" + str(n),
                                                  tmp_path / str(n)))
-            assert staff.pages["claim"][1].resizes == 1
-            assert staff.pages["waiting"][1].resizes == 0  # it fits the viewport
         finally:
             await staff.close()
             await browser.close()
@@ -142,8 +136,6 @@ def _complete(readings: list, tmp_path: Path) -> None:
         assert [w.text for w in r.waiting_list] == ["Can I get a courtesy car?"]
         assert r.screenshots == ["screens/staff-01-claim.png", "screens/staff-02-waiting.png"]
         assert all((tmp_path / str(n) / s).is_file() for s in r.screenshots)
-        with Image.open(tmp_path / str(n) / r.screenshots[0]) as claim:
-            assert claim.size == (VIEWPORT["width"], 1400 + 16 + HEADINGS)
 
 
 async def test_a_session_that_survives_resets_is_signed_into_once(desk, tmp_path: Path):
