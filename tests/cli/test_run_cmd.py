@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -129,13 +131,15 @@ def test_faults_in_the_environment_stop_a_dev_run_before_it_starts(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_a_killed_run_is_resumed_without_redoing_finished_trials(reference_env, tmp_path):
+def test_a_killed_run_is_resumed_without_redoing_finished_trials(reference_env, tmp_path,
+                                                                 request):
     profile = write_profile(reference_env, tmp_path / "p.toml")
     runs = tmp_path / "runs"
     run_dir = runs / "killed"
-    # SIGKILL lets nothing clean up: the killed run's temporary folders go under tmp_path
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
+    # SIGKILL lets nothing clean up: the killed run's temporary folders go into a folder of
+    # this test's, removed at the end (short: Chromium puts a socket in it)
+    scratch = Path(tempfile.mkdtemp(prefix="kill-"))
+    request.addfinalizer(lambda: shutil.rmtree(scratch, ignore_errors=True))
     env = {**os.environ, "CLAIMS_HARNESS_SEED_TOKEN": reference_env.seed_token,
            "TMPDIR": str(scratch)}
     argv = [sys.executable, "-c", "from cli import main; main()", "run", "--profile",
