@@ -15,6 +15,7 @@ import hashlib
 import json
 import re
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -214,24 +215,25 @@ class Screen:
                 args["marks"] = dict(self.selectors.counts)
             args["timeout_ms"] = max(1.0, chunk * 1000)
             try:
-                value = await asyncio.wait_for(self.page.evaluate(_WATCH_JS, args),
-                                               timeout=chunk + _PAGE_GRACE_S)
+                value = await asyncio.wait_for(self._in_document(self.page.evaluate(
+                    _WATCH_JS, args)), timeout=chunk + _PAGE_GRACE_S)
             except TimeoutError:
                 value = None  # the page did not answer: as if the time were up
-            except PlaywrightError as exc:
-                if not any(n in str(exc).lower() for n in _NAVIGATED):
-                    raise ProductError("the page could not be watched", url=self.page.url,
-                                       error=str(exc).splitlines()[0]) from exc
-                value = STALE  # a new document: watch it
             if value == NOT_INSTALLED:
-                try:
-                    await self._install()
-                except PlaywrightError as exc:
-                    if not any(n in str(exc).lower() for n in _NAVIGATED):
-                        raise ProductError("the page could not be watched", url=self.page.url,
-                                           error=str(exc).splitlines()[0]) from exc
+                await self._in_document(self._install())
                 value = STALE
             if value is not None and value != STALE:
                 return value
             if time.monotonic() >= deadline:
                 return None
+
+    async def _in_document(self, call: Awaitable[Any]) -> Any:
+        """What ``call`` answers, or STALE when the page navigated under it (its new document
+        is watched next); any other failure is the product's."""
+        try:
+            return await call
+        except PlaywrightError as exc:
+            if any(n in str(exc).lower() for n in _NAVIGATED):
+                return STALE
+            raise ProductError("the page could not be watched", url=self.page.url,
+                               error=str(exc).splitlines()[0]) from exc

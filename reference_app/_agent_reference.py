@@ -151,7 +151,6 @@ class ReferenceAgent:
         _notice(j.state, reply("two_claims"))
         return text[:marker.start()].strip()
 
-
     def _answers_pending(self, j: Journey, pending: dict, text: str) -> bool:
         if pending.get("kind") != "fact" or rules.FACT_KINDS[pending["key"]] == "text":
             return False
