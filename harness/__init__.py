@@ -1,6 +1,6 @@
 """The journey runner: product profiles, the browser driver, simulated customers, run records.
 
-Reads packs only through ``corpus.load_customer_view``, plus ``setup.json`` which it passes
+Reads packs only through ``claims_corpus.load_customer_view``, plus ``setup.json`` which it passes
 unread to the seed route.
 """
 

@@ -16,8 +16,8 @@ import httpx
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
-from corpus.errors import ProductError
-from corpus.formats import ScreenReading
+from claims_corpus.errors import ProductError
+from claims_corpus.formats import ScreenReading
 
 from ._camera import Camera
 from ._launch import BrowserChoice, open_browser

@@ -27,8 +27,8 @@ from typing import Any
 from playwright.async_api import Browser, Page
 from playwright.async_api import Error as PlaywrightError
 
-from corpus.errors import HarnessError, ProductError, SimulatorError
-from corpus.formats import DecisionCustomer, DecisionRecord, ScreenReading, StaffScript
+from claims_corpus.errors import HarnessError, ProductError, SimulatorError
+from claims_corpus.formats import DecisionCustomer, DecisionRecord, ScreenReading, StaffScript
 
 from ._browser import VIEWPORT, CustomerPage
 from ._camera import Camera

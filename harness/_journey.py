@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from corpus.errors import HarnessError, SeedError, SimulatorError
-from corpus.formats import CustomerAction, JourneyEvent, ScreenReading, TrialStatus
-from corpus.formats.run import Timings, TokenUsage
+from claims_corpus.errors import HarnessError, SeedError, SimulatorError
+from claims_corpus.formats import CustomerAction, JourneyEvent, ScreenReading, TrialStatus
+from claims_corpus.formats.run import Timings, TokenUsage
 
 from ._browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage, slug
 from ._files import append_jsonl

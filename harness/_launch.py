@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from corpus.errors import HarnessError
-from corpus.formats.run import BrowserInfo
+from claims_corpus.errors import HarnessError
+from claims_corpus.formats.run import BrowserInfo
 
 CHROMIUM_ENV = "CLAIMS_HARNESS_CHROMIUM"
 CDP_URL_ENV = "CLAIMS_HARNESS_BROWSER_CDP_URL"

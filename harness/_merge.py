@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from corpus.errors import RunRecordError
-from corpus.formats import RunRecord, TrialStatus
-from corpus.formats.run import MergedShard, MergeInfo
+from claims_corpus.errors import RunRecordError
+from claims_corpus.formats import RunRecord, TrialStatus
+from claims_corpus.formats.run import MergedShard, MergeInfo
 
 from ._files import write_model_atomic
 from ._lock import FolderLock

@@ -9,8 +9,8 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from corpus.errors import RunRecordError
-from corpus.formats import RunRecord
+from claims_corpus.errors import RunRecordError
+from claims_corpus.formats import RunRecord
 
 # Why a folder cannot be written, in words, and what the user can do about it.
 _STORAGE = {

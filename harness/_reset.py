@@ -23,9 +23,9 @@ from typing import Any
 
 import httpx
 
-import corpus
-from corpus.errors import ProfileError, SeedError
-from corpus.formats import Baseline, Setup, StateDump
+import claims_corpus
+from claims_corpus.errors import ProfileError, SeedError
+from claims_corpus.formats import Baseline, Setup, StateDump
 
 from ._mapping import product_collections, to_canonical, to_product
 from .profile import Lane, Profile, url
@@ -343,5 +343,5 @@ def make_reset(profile: Profile, lane: Lane, packs_root: Path,
 
 def setup_and_files(pack_dir: Path) -> tuple[Setup, dict[str, bytes]]:
     """The pack's setup and the files it loads (read through ``corpus``)."""
-    setup = corpus.load_setup(pack_dir)
-    return setup, corpus.setup_files(pack_dir, setup)
+    setup = claims_corpus.load_setup(pack_dir)
+    return setup, claims_corpus.setup_files(pack_dir, setup)

@@ -15,10 +15,10 @@ from importlib.metadata import version as pkg_version
 from pathlib import Path
 from typing import Any
 
-import corpus
-from corpus.errors import ProfileError, RunRecordError
-from corpus.formats import RunRecord, TrialEntry, TrialResult, TrialStatus
-from corpus.formats.run import (
+import claims_corpus
+from claims_corpus.errors import ProfileError, RunRecordError
+from claims_corpus.formats import RunRecord, TrialEntry, TrialResult, TrialStatus
+from claims_corpus.formats.run import (
     LABEL_NO_RESET,
     LABEL_RUNTIME_NOT_REPORTED,
     LABEL_SELF_TEST,
@@ -227,7 +227,7 @@ async def _execute(options: RunOptions, held: contextlib.ExitStack) -> tuple[Run
     if options.resume and not options.extra_corpora:  # the corpora the run started with
         recorded = _recorded_corpora(Path(options.runs_dir) / options.resume)
         roots = recorded or roots
-    corpora = corpus.open_corpora(roots)
+    corpora = claims_corpus.open_corpora(roots)
     main = corpora.first
     if profile.reset.adapter == "none" and not options.no_reset:
         raise ProfileError("refusing to run: the profile gives no way to reset the product "
@@ -279,7 +279,7 @@ async def _execute(options: RunOptions, held: contextlib.ExitStack) -> tuple[Run
         wanted = options.pack_ids or all_packs
         unknown = [p for p in wanted if p not in all_packs]
         if unknown:
-            raise corpus.PackError(f"no such pack(s): {unknown}",
+            raise claims_corpus.PackError(f"no such pack(s): {unknown}",
                                    file=", ".join(str(c.root) for c in corpora.corpora))
         run_id = options.run_id or new_run_id()
         run_dir = Path(options.runs_dir) / run_id

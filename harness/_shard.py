@@ -18,10 +18,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from corpus.errors import HarnessError, RunRecordError
-from corpus.formats import RunRecord, TrialEntry, TrialStatus
-from corpus.formats.nightly import HistoryIndex
-from corpus.formats.run import ShardInfo
+from claims_corpus.errors import HarnessError, RunRecordError
+from claims_corpus.formats import RunRecord, TrialEntry, TrialStatus
+from claims_corpus.formats.nightly import HistoryIndex
+from claims_corpus.formats.run import ShardInfo
 
 HISTORY_FILE = "history.json"
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")

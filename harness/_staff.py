@@ -18,8 +18,8 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from corpus.formats import StaffReading
-from corpus.formats.run import StaffCheck, StaffFact, StaffWaitingItem
+from claims_corpus.formats import StaffReading
+from claims_corpus.formats.run import StaffCheck, StaffFact, StaffWaitingItem
 
 from ._camera import Camera
 from ._marks import PageSelectors, first_match

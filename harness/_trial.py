@@ -12,10 +12,10 @@ from typing import Any
 
 from playwright.async_api import Browser
 
-import corpus
-from corpus.errors import HarnessError, ProductError, SeedError, SimulatorError
-from corpus.formats import StaffReading, TrialResult, TrialStatus
-from corpus.formats.run import ResetInfo
+import claims_corpus
+from claims_corpus.errors import HarnessError, ProductError, SeedError, SimulatorError
+from claims_corpus.formats import StaffReading, TrialResult, TrialStatus
+from claims_corpus.formats.run import ResetInfo
 
 from ._browser import CustomerPage
 from ._customer_tab import CustomerTab
@@ -88,7 +88,7 @@ async def run_trial(
     outcome: ResetOutcome | None = None
     after_taken = False
     try:
-        view = corpus.load_customer_view(pack_dir)
+        view = claims_corpus.load_customer_view(pack_dir)
         setup, files = setup_and_files(pack_dir)
         missing = _needs_missing_capability(profile, setup.claimant_session)
         if missing:

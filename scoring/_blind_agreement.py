@@ -17,9 +17,9 @@ from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
 
-from corpus.errors import RunRecordError
-from corpus.formats import BlindReviewAgreement, BlindReviewKey, HandlerReview, StaffReading
-from corpus.formats.blind_review import AgreementStat, AgreementTarget, ConfusionMatrix
+from claims_corpus.errors import RunRecordError
+from claims_corpus.formats import BlindReviewAgreement, BlindReviewKey, HandlerReview, StaffReading
+from claims_corpus.formats.blind_review import AgreementStat, AgreementTarget, ConfusionMatrix
 
 from ._blind_export import BLIND_DIR
 from ._claim_checks import shown_code

@@ -25,8 +25,8 @@ from typing import get_args
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from corpus.errors import PackError, ScoringError
-from corpus.formats import (
+from claims_corpus.errors import PackError, ScoringError
+from claims_corpus.formats import (
     ALL_CHECKS,
     REASON_CODES,
     BlindReviewKey,
@@ -38,14 +38,14 @@ from corpus.formats import (
     Sheet,
     StaffReading,
 )
-from corpus.formats.blind_review import (
+from claims_corpus.formats.blind_review import (
     BlindReviewKeyItem,
     ConversationTurn,
     ReviewClaim,
     ReviewFact,
     ReviewMaterial,
 )
-from corpus.formats.pack import CheckOutcome, TriageClass
+from claims_corpus.formats.pack import CheckOutcome, TriageClass
 
 from ._journey_checks import NO_NEW_REPLY_NOTE
 from ._record import load_events, load_labels, load_run_record, parse_model

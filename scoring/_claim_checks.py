@@ -12,9 +12,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from corpus.formats import ALL_CHECKS, ComponentResult, Labels, StaffReading
-from corpus.formats.matching import collapses_window, is_not_known, kind_of, norm_text, values_match
-from corpus.formats.run import StaffFact
+from claims_corpus.formats import ALL_CHECKS, ComponentResult, Labels, StaffReading
+from claims_corpus.formats.matching import (
+    collapses_window,
+    is_not_known,
+    kind_of,
+    norm_text,
+    values_match,
+)
+from claims_corpus.formats.run import StaffFact
 
 # Names a StaffReading.not_shown may use for each component's region.
 HIDDEN_REGION_NAMES: dict[str, tuple[str, ...]] = {

@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from corpus.errors import ScoringError
-from corpus.formats import AcceptanceReport, Comparison, RunSummary
-from corpus.formats.sheet import PackDifference
+from claims_corpus.errors import ScoringError
+from claims_corpus.formats import AcceptanceReport, Comparison, RunSummary
+from claims_corpus.formats.sheet import PackDifference
 
 from ._record import SUMMARY_FILE, parse_model
 from ._stats import DEFAULT_RESAMPLES, DEFAULT_SEED, cluster_bootstrap_ci, mean, pass_hat_k

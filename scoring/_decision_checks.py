@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from corpus.formats import (
+from claims_corpus.formats import (
     DECISION_COMPONENTS,
     DECISIONS,
     STAFF_ROLES,
@@ -23,7 +23,7 @@ from corpus.formats import (
     Money,
     StateDump,
 )
-from corpus.formats.decision import (
+from claims_corpus.formats.decision import (
     CLAIM_CREATED,
     CLAIM_REVIEWED,
     CUSTOMER_NOTIFIED,

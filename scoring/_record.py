@@ -17,8 +17,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from corpus.errors import HarnessError, PackError, RunRecordError
-from corpus.formats import (
+from claims_corpus.errors import HarnessError, PackError, RunRecordError
+from claims_corpus.formats import (
     ACCEPTANCE_FILE,
     STATUS_CATEGORY,
     UNSCORABLE,
@@ -301,7 +301,7 @@ class PackContext:
 
     known_facts: frozenset[str] | None = None
     other_customer: dict[str, str] = field(default_factory=dict)
-    view: Any = None  # corpus.CustomerView for the fidelity audit; None: not readable
+    view: Any = None  # claims_corpus.CustomerView for the fidelity audit; None: not readable
     staff_script: StaffScript | None = None
     """What staff decide after the journey (setup.json); None: no decision step."""
     requested: RequestedItem | None = None
@@ -358,10 +358,10 @@ def _requested_item(view: Any, name: str) -> RequestedItem:
 
 def _customer_view(pack_dir: Path) -> Any:
     """The pack's customer view; None when its customer files cannot be read."""
-    import corpus
+    import claims_corpus
 
     try:
-        return corpus.load_customer_view(pack_dir)
+        return claims_corpus.load_customer_view(pack_dir)
     except HarnessError:
         return None
 

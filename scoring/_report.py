@@ -13,8 +13,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from corpus.errors import RunRecordError
-from corpus.formats import (
+from claims_corpus.errors import RunRecordError
+from claims_corpus.formats import (
     DecisionRecord,
     JourneyEvent,
     RunRecord,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from corpus.formats import (
+from claims_corpus.formats import (
     COMPONENTS,
     DECISION_COMPONENTS,
     UNSCORABLE,
@@ -17,7 +17,7 @@ from corpus.formats import (
     Sheet,
     TrialStatus,
 )
-from corpus.formats.sheet import TrialFacts
+from claims_corpus.formats.sheet import TrialFacts
 
 from ._acceptance_trial import agent_questions, further_contact, report_duration_s
 from ._claim_checks import (

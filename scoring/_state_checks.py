@@ -11,7 +11,7 @@ import fnmatch
 import re
 from typing import Any
 
-from corpus.formats import (
+from claims_corpus.formats import (
     Assertion,
     ComponentResult,
     ExpectedDocument,

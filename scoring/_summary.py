@@ -13,8 +13,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from corpus.errors import PackError, RunRecordError
-from corpus.formats import (
+from claims_corpus.errors import PackError, RunRecordError
+from claims_corpus.formats import (
     UNSCORABLE,
     AcceptanceConfig,
     ErrorCategory,
@@ -25,7 +25,7 @@ from corpus.formats import (
     Sheet,
     id_prefix_of,
 )
-from corpus.formats.sheet import (
+from claims_corpus.formats.sheet import (
     ComponentCounts,
     CorpusSummary,
     InfraError,

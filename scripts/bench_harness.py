@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-import corpus  # noqa: E402
+import claims_corpus  # noqa: E402
 from harness.bench import BenchOptions, measure_lanes, run_bench  # noqa: E402
 
 DEFAULT_PACKS = ["CTL-M-001", "CTL-M-003"]  # an anonymous pack and a sign-in (account) pack
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="write the report as JSON here")
     args = ap.parse_args(argv)
     if args.lanes:
-        packs = args.pack or [p.name for p in corpus.list_packs(args.packs)]
+        packs = args.pack or [p.name for p in claims_corpus.list_packs(args.packs)]
         report = measure_lanes(args.packs, packs, args.lanes, profile=args.profile,
                                trials=args.trials, browser_executable=args.browser_executable,
                                progress=print)

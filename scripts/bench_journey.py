@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 
 import harness  # noqa: E402
 import seed  # noqa: E402
-from corpus.formats import JourneyEvent, TrialResult  # noqa: E402
+from claims_corpus.formats import JourneyEvent, TrialResult  # noqa: E402
 
 
 def _ts(value: str) -> float:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pymongo
 
-from corpus import load_baseline, load_setup, setup_files
+from claims_corpus import load_baseline, load_setup, setup_files
 from seed import (
     BackgroundServer,
     SeedClient,

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpus.formats import Labels
+from claims_corpus.formats import Labels
 
 FACTS = {
     "policy_number": ("What is your policy number?", "NWF-POL-100234"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from cli.app import app
+from claims_cli.app import app
 
 if __name__ == "__main__":
     sys.exit(app(["corpus", "check", *sys.argv[1:]], standalone_mode=True))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import httpx
 
-from corpus.errors import SeedError
+from claims_corpus.errors import SeedError
 
 from ._route import SEED_PREFIX, create_seed_app
 from ._server import BackgroundServer
@@ -39,7 +39,7 @@ from .stores import (
 RUNTIMES = ("reference", "controlled", "model")
 # The reference app refuses fault switches from its environment; say so before starting it.
 APP_FAULTS_ENV = "CLAIMS_APP_FAULTS"
-APP_ENV_PREFIX = "CLAIMS_APP_"  # the reference app's settings (reference_app._settings)
+APP_ENV_PREFIX = "CLAIMS_APP_"  # the reference app's settings (claims_reference_app._settings)
 DEFAULT_BASELINE = Path("packs/baseline.json")
 _DEFAULT = object()
 
@@ -199,7 +199,8 @@ def app_command(lane: tuple[str, str, str], port: int, env: DevEnvironment,
     """The reference app's command line for one lane. It holds no secret (any user of the
     machine can read a command line); those travel in ``app_environment``."""
     _, database, bucket = lane
-    argv = [sys.executable, "-m", "reference_app", "--host", "127.0.0.1", "--port", str(port),
+    argv = [sys.executable, "-m", "claims_reference_app", "--host", "127.0.0.1",
+            "--port", str(port),
             "--database", database, "--s3-endpoint", env.s3.endpoint,
             "--s3-access-key", env.s3.access_key, "--bucket", bucket,
             "--runtime", env.runtime, "--enable-seed-route"]

@@ -11,9 +11,9 @@ every reset and are left out of every dump.
 
 from __future__ import annotations
 
-from corpus.plan import ENVIRONMENT_COLLECTION as ENVIRONMENT_COLLECTION
-from corpus.plan import HARNESS_COLLECTION as HARNESS_COLLECTION
-from corpus.plan import RESERVED_COLLECTIONS
+from claims_corpus.plan import ENVIRONMENT_COLLECTION as ENVIRONMENT_COLLECTION
+from claims_corpus.plan import HARNESS_COLLECTION as HARNESS_COLLECTION
+from claims_corpus.plan import RESERVED_COLLECTIONS
 
 ENVIRONMENT_DOC_ID = "environment"
 PRODUCTION_KIND = "production"

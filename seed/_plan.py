@@ -1,14 +1,14 @@
-"""The seed route's view of the plan: ``corpus.plan`` validates, this raises.
+"""The seed route's view of the plan: ``claims_corpus.plan`` validates, this raises.
 
-The validation itself lives in ``corpus.plan`` so that ``corpus check`` refuses exactly what a
-reset would refuse, without ``corpus`` importing the seed route.
+The validation itself lives in ``claims_corpus.plan`` so that ``corpus check`` refuses exactly
+what a reset would refuse, without ``corpus`` importing the seed route.
 """
 
 from __future__ import annotations
 
-from corpus.errors import SeedError
-from corpus.formats import Baseline, Setup
-from corpus.plan import Plan, PlannedObject, plan_setup
+from claims_corpus.errors import SeedError
+from claims_corpus.formats import Baseline, Setup
+from claims_corpus.plan import Plan, PlannedObject, plan_setup
 
 __all__ = ["InvalidSetupError", "Plan", "PlannedObject", "build_plan"]
 

@@ -31,9 +31,9 @@ from pymongo.database import Database
 from pymongo.errors import PyMongoError
 from urllib3.exceptions import HTTPError as Urllib3Error
 
-from corpus import StrictJsonError, parse_strict_json
-from corpus.errors import SeedError
-from corpus.formats import Setup
+from claims_corpus import StrictJsonError, parse_strict_json
+from claims_corpus.errors import SeedError
+from claims_corpus.formats import Setup
 
 from . import _s3
 from ._guard import check_bucket_name, check_database_allowed, check_not_production

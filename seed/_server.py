@@ -7,7 +7,7 @@ import time
 
 import uvicorn
 
-from corpus.errors import SeedError
+from claims_corpus.errors import SeedError
 
 from .stores import free_port
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from pydantic import Field, ValidationError
 
-from corpus import StrictJsonError, parse_strict_json
-from corpus.errors import SeedError
-from corpus.formats import Baseline
-from corpus.formats._base import Strict
+from claims_corpus import StrictJsonError, parse_strict_json
+from claims_corpus.errors import SeedError
+from claims_corpus.formats import Baseline
+from claims_corpus.formats._base import Strict
 
 from ._guard import DEFAULT_ALLOWED_DB_PATTERN
 from .stores import DEFAULT_S3_KEY, DEFAULT_S3_SECRET, S3Config
@@ -63,7 +63,8 @@ class SeedSettings(Strict):
     s3_region: str = "us-east-1"
     bucket: str = Field("claims-dev", description="Bucket of this lane.")
     baseline_path: Path | None = Field(
-        None, description="Baseline JSON (corpus.formats.Baseline); none means an empty baseline.")
+        None, description="Baseline JSON (claims_corpus.formats.Baseline); none means an "
+        "empty baseline.")
     allowed_db_pattern: str = Field(
         DEFAULT_ALLOWED_DB_PATTERN,
         description="Regular expression the whole database name must match.")

@@ -26,9 +26,9 @@ from typing import Any
 from pydantic import ValidationError
 from pymongo.database import Database
 
-from corpus.errors import SeedError
-from corpus.formats import StateDiff, StateDump
-from corpus.formats.state import DocumentChange, FieldChange, ObjectChange, ObjectInfo
+from claims_corpus.errors import SeedError
+from claims_corpus.formats import StateDiff, StateDump
+from claims_corpus.formats.state import DocumentChange, FieldChange, ObjectChange, ObjectInfo
 
 from . import _s3
 from ._guard import check_bucket_name

@@ -11,7 +11,7 @@ from pathlib import Path
 import pymongo
 import pytest
 
-import corpus
+import claims_corpus
 from seed import Stores, open_stores
 
 PACKS = Path(__file__).resolve().parents[1] / "packs"
@@ -42,7 +42,7 @@ def corpus_copy(tmp_path: Path) -> Path:
     for name in ("baseline.json", "manifest.json"):
         shutil.copy2(PACKS / name, root / name)
     shutil.copytree(PACKS / "CTL-M-001", root / "CTL-M-001")
-    corpus.update_manifest(root)
+    claims_corpus.update_manifest(root)
     return root
 
 
@@ -68,7 +68,7 @@ def make_held_out(root: Path, packs: dict[str, str], prefix: str = "HLD",
                                "changes": [f"{t}: kept back from the public corpus."
                                            for t in packs.values()]}]}
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    corpus.update_manifest(root)
+    claims_corpus.update_manifest(root)
     return root
 
 

@@ -7,7 +7,7 @@ Every pack Kestrel can take reaches a claim number in Kestrel's own format and s
 the reference app; packs that need customer accounts are not_implemented trials that never
 open a browser; no trial is a product or harness error. Kestrel implements the claim rules of
 pack format v0.2, so the packs that need a v0.3 addition are not run here
-(``tests/example_app/conftest.py``, ``kestrel_packs``).
+(``tests/claims_example_app/conftest.py``, ``kestrel_packs``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-import corpus
-from corpus.formats import RunRecord, Setup, Sheet, TrialResult
+import claims_corpus
+from claims_corpus.formats import RunRecord, Setup, Sheet, TrialResult
 
-from .example_app.conftest import kestrel_packs
+from .claims_example_app.conftest import kestrel_packs
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -28,14 +28,14 @@ PACKS = Path(__file__).resolve().parents[1] / "packs"
 
 
 def _authored() -> set[str]:
-    from corpus.authoring import load_table
+    from claims_corpus.authoring import load_table
 
     return {r.id for r in load_table().pack if r.hand_written}
 
 # The authored packs within what Kestrel implements (the in-process tests in
-# tests/example_app drive every such pack, generated ones included, without a browser).
+# tests/claims_example_app drive every such pack, generated ones included, without a browser).
 PACK_IDS = [p.name for p in kestrel_packs() if p.name in _authored()]
-ACCOUNT_PACKS = [p for p in PACK_IDS if corpus.load_setup(PACKS / p).claimant_session
+ACCOUNT_PACKS = [p for p in PACK_IDS if claims_corpus.load_setup(PACKS / p).claimant_session
                  == "account"]
 # What Kestrel exposes, scored as on the reference app.
 SCORED = ("triage", "review", "facts", "journey", "waiting_list", "state", "assertions_state",

@@ -20,19 +20,19 @@ from pathlib import Path
 
 import pytest
 
-import corpus
-from corpus.formats import RunRecord, RunSummary, Sheet, TrialResult
+import claims_corpus
+from claims_corpus.formats import RunRecord, RunSummary, Sheet, TrialResult
 
 from .conftest import make_held_out
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 PACKS = Path(__file__).resolve().parents[1] / "packs"
-ALL_PACK_IDS = [p.name for p in corpus.list_packs(PACKS)]
+ALL_PACK_IDS = [p.name for p in claims_corpus.list_packs(PACKS)]
 
 
 def _sample() -> list[str]:
-    from corpus.authoring import load_table
+    from claims_corpus.authoring import load_table
 
     rows = load_table().pack
     chosen = [r.id for r in rows if r.hand_written]
@@ -96,9 +96,9 @@ def _trial(run_dir: Path, pack_id: str) -> tuple[Path, TrialResult, Sheet]:
 
 
 def test_the_sample_covers_every_pressure_kind_and_scenario_kind() -> None:
-    from corpus.formats import PRESSURE_KINDS
+    from claims_corpus.formats import PRESSURE_KINDS
 
-    manifest = corpus.load_manifest(PACKS)
+    manifest = claims_corpus.load_manifest(PACKS)
     assert sorted(manifest.packs) == ALL_PACK_IDS and set(PACK_IDS) <= set(ALL_PACK_IDS)
     assert {k for p in PACK_IDS for k in manifest.packs[p].pressure} == set(PRESSURE_KINDS)
     assert len({manifest.packs[p].scenario_kind for p in PACK_IDS}) == 10
@@ -183,11 +183,11 @@ def test_every_staff_decision_passes_and_reaches_the_customer(reference_run: Pat
     """Each pack with a staff script: staff decided through the workbench, the customer's own
     session came back and saw it, and routing, target, state, note, follow-through and audit
     all pass; the four decisions are all covered."""
-    from corpus.formats import DecisionRecord
+    from claims_corpus.formats import DecisionRecord
 
     seen: dict[str, str | None] = {}
     for pack_id in PACK_IDS:
-        script = corpus.load_setup(PACKS / pack_id).staff_script
+        script = claims_corpus.load_setup(PACKS / pack_id).staff_script
         if script is None:
             continue
         trial, _, sheet = _trial(reference_run, pack_id)

@@ -17,9 +17,9 @@ from typing import Any
 
 from playwright.async_api import Browser, Page
 
-import corpus
-from corpus.errors import HarnessError
-from corpus.formats import CustomerAction, JourneyEvent
+import claims_corpus
+from claims_corpus.errors import HarnessError
+from claims_corpus.formats import CustomerAction, JourneyEvent
 
 from .._customer_tab import CustomerTab
 from .._reset import ResetAdapter, setup_and_files
@@ -106,7 +106,7 @@ class BareReplay:
         setup, files = setup_and_files(pack_dir)
         actions = recorded_actions(journey)
         fresh = _fresh_after(journey)
-        view = corpus.load_customer_view(pack_dir)
+        view = claims_corpus.load_customer_view(pack_dir)
         # the browser context opens while the product is reset, as in the harness
         tab = CustomerTab(self.browser, self.profile.browser.extra_headers(), evidence=False)
         result = ReplayResult()

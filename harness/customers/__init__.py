@@ -26,18 +26,18 @@ def make_customer(
     if kind == "scripted":
         return ScriptedCustomer(view, confirm_labels=confirm_labels)
     if kind == "llm":
-        import corpus
+        import claims_corpus
 
         if llm is None:
             llm = LlmSettings.from_options()
         return LlmCustomer(
             view,
             llm,
-            guard=corpus.LeakGuard.for_runtime(pack_dir),
-            build_messages=corpus.build_customer_messages,
-            build_repair=corpus.build_repair_messages,
+            guard=claims_corpus.LeakGuard.for_runtime(pack_dir),
+            build_messages=claims_corpus.build_customer_messages,
+            build_repair=claims_corpus.build_repair_messages,
         )
-    from corpus.errors import SimulatorError
+    from claims_corpus.errors import SimulatorError
 
     raise SimulatorError(
         f"unknown customer kind {kind!r}; use 'scripted' or 'llm'", field="customer"

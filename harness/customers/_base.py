@@ -6,9 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from corpus import Progress
-from corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
-from corpus.formats.run import CustomerInfo
+from claims_corpus import Progress
+from claims_corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
+from claims_corpus.formats.run import CustomerInfo
 
 
 @dataclass

@@ -24,8 +24,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import openai
 
-from corpus.errors import SimulatorError
-from corpus.formats.run import CustomerInfo, PromptView, ResponseFormatMode, TokenUsage
+from claims_corpus.errors import SimulatorError
+from claims_corpus.formats.run import CustomerInfo, PromptView, ResponseFormatMode, TokenUsage
 
 from .._redact import redact_literals
 

@@ -1,6 +1,6 @@
 """The LLM customer: any OpenAI-compatible chat-completions endpoint, through ``openai``.
 
-The prompt comes only from ``corpus.build_customer_messages`` (customer view + its own
+The prompt comes only from ``claims_corpus.build_customer_messages`` (customer view + its own
 memory + the visible screen, in the run's prompt view) and passes the runtime leak guard
 before it is sent. The answer must be one ``CustomerAction`` (``_action``) that fits the
 screen. An unusable answer is asked again, with a note saying what was wrong, up to
@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from corpus.errors import SimulatorError
-from corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
+from claims_corpus.errors import SimulatorError
+from claims_corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
 
 from ._action import exact_label, misfit, parse_action, schema_response_format
 from ._base import CustomerContext

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from corpus.formats import CustomerAction, ScreenReading
-from corpus.formats.run import CustomerInfo
+from claims_corpus.formats import CustomerAction, ScreenReading
+from claims_corpus.formats.run import CustomerInfo
 
 from ._base import CustomerContext
 from ._match import (

@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from corpus import Progress
-from corpus.formats import CustomerAction
+from claims_corpus import Progress
+from claims_corpus.formats import CustomerAction
 
 from ._base import material_availability
 from ._match import Synonyms, default_synonyms, phrase_score, questions

@@ -17,16 +17,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import corpus
-from corpus.errors import RunRecordError, SimulatorError
-from corpus.formats import (
+import claims_corpus
+from claims_corpus.errors import RunRecordError, SimulatorError
+from claims_corpus.formats import (
     CustomerAction,
     CustomerModelCall,
     FidelityAudit,
     JourneyEvent,
     PanelScreens,
 )
-from corpus.formats.run import RunRecord, Timings
+from claims_corpus.formats.run import RunRecord, Timings
 
 from ..customers import Customer, CustomerContext, JourneyTracker, material_availability
 
@@ -181,7 +181,7 @@ def run_panel(customer_factory: Any, packs_root: Path, screens: dict[str, PanelS
             if pid not in screens:
                 raise RunRecordError("no recorded screens for this pack", pack=pid)
             pack_dir = Path(packs_root) / pid
-            view = corpus.load_customer_view(pack_dir)
+            view = claims_corpus.load_customer_view(pack_dir)
             customer = customer_factory(view, pack_dir)
             try:
                 trial = await play(customer, view, screens[pid])

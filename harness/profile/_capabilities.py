@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from corpus.formats._base import Strict
+from claims_corpus.formats._base import Strict
 
 
 class Capabilities(Strict):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from corpus.formats._base import Strict
+from claims_corpus.formats._base import Strict
 
 from ._selectors import Selector
 

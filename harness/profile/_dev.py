@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from corpus.formats._base import Strict
+from claims_corpus.formats._base import Strict
 
 PLACEHOLDERS: tuple[str, ...] = (
     "python", "lane", "port", "staff_port", "mongo_uri", "database", "bucket", "s3_endpoint",

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from corpus.formats._base import Strict
+from claims_corpus.formats._base import Strict
 
 BODY_PLACEHOLDERS: tuple[str, ...] = (
     "{{pack_id}}", "{{claimant_session}}", "{{setup}}", "{{collections}}", "{{objects}}",

@@ -6,7 +6,7 @@ import re
 
 from pydantic import Field, field_validator, model_validator
 
-from corpus.formats._base import Strict
+from claims_corpus.formats._base import Strict
 
 
 class RuntimeCheck(Strict):

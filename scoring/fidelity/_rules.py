@@ -14,9 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from corpus import Progress
-from corpus.formats import ScreenReading
-from corpus.formats.matching import kind_of, norm_text, text_matches, values_match
+from claims_corpus import Progress
+from claims_corpus.formats import ScreenReading
+from claims_corpus.formats.matching import kind_of, norm_text, text_matches, values_match
 
 from ._values import PLACE_WORDS, Sources, Value, alnum, extract
 

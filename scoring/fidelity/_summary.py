@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from corpus.formats import Sheet
-from corpus.formats.sheet import FidelitySummary, SuspectTrial
+from claims_corpus.formats import Sheet
+from claims_corpus.formats.sheet import FidelitySummary, SuspectTrial
 
 
 def fidelity_summary(sheets: list[Sheet], strict: bool = False) -> FidelitySummary:

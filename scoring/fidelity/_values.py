@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from corpus.formats.matching import MONTHS
+from claims_corpus.formats.matching import MONTHS
 
 _MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:st|nd|rd|th)?"

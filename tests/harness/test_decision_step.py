@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-import corpus
+import claims_corpus
 import harness
-from corpus.formats import DecisionRecord, StaffScript
+from claims_corpus.formats import DecisionRecord, StaffScript
 from harness._decision import DECISION_FILE, decide_and_return
 from harness._journey import Journey, JourneySettings
 from harness.profile import DecisionControls
@@ -22,7 +22,7 @@ PACKS = Path(__file__).resolve().parents[2] / "packs"
 async def test_a_product_without_decision_controls_records_not_implemented(tmp_path) -> None:
     profile = harness.load_profile("kestrel")
     assert not profile.decision.present
-    script = corpus.load_setup(PACKS / "CTL-M-001").staff_script
+    script = claims_corpus.load_setup(PACKS / "CTL-M-001").staff_script
     assert script is not None
     j = Journey(folder=tmp_path, claim_number="KC-1")
     # no browser, lane, reset or staff context: nothing may be touched

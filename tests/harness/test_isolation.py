@@ -36,9 +36,9 @@ def test_harness_imports_only_the_customer_view_side_of_corpus():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                    and node.value.id == "corpus"):
+                    and node.value.id == "claims_corpus"):
                 used.add(node.attr)
-            if isinstance(node, ast.ImportFrom) and node.module == "corpus":
+            if isinstance(node, ast.ImportFrom) and node.module == "claims_corpus":
                 used |= {a.name for a in node.names}
     assert used, "no use of corpus found: the check is not looking"
     assert used <= allowed, used - allowed

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus import load_labels
-from corpus.formats import JourneyEvent, RunRecord, StaffReading, StateDump, TrialResult
+from claims_corpus import load_labels
+from claims_corpus.formats import JourneyEvent, RunRecord, StaffReading, StateDump, TrialResult
 
 from .conftest import PACKS, copy_corpus, edit_json, profile_for, run_packs, start_env
 from .fake_openai import FakeOpenAI
@@ -93,7 +93,7 @@ def test_scripted_customer_reaches_a_claim_number_with_full_evidence(
 
 
 def test_anonymous_then_sign_in_signs_in_when_asked(dev_env, tmp_path):
-    from reference_app._store import hash_password
+    from claims_reference_app._store import hash_password
 
     packs = copy_corpus(tmp_path / "packs", ["CTL-M-001"])
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from corpus import Progress, load_customer_view
-from corpus.errors import SimulatorError
-from corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
+from claims_corpus import Progress, load_customer_view
+from claims_corpus.errors import SimulatorError
+from claims_corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
 from harness.customers import (
     CustomerContext,
     LlmSettings,

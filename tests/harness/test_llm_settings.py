@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpus.errors import SimulatorError
+from claims_corpus.errors import SimulatorError
 from harness.customers import LlmSettings
 
 KEY = "sk-settings-CANARY-9a8b"
@@ -78,11 +78,11 @@ def test_openai_is_the_only_path_to_model_endpoints():
     through the openai package alone: no other HTTP client, no sleeping retry loop."""
     from pathlib import Path
 
+    import claims_reference_app
     import harness.customers
-    import reference_app
 
     files = [*Path(harness.customers.__file__).parent.glob("*.py"),
-             Path(reference_app.__file__).parent / "_agent_model.py"]
+             Path(claims_reference_app.__file__).parent / "_agent_model.py"]
     assert len(files) >= 7
     for path in files:
         text = path.read_text(encoding="utf-8")

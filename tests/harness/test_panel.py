@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import corpus
-from cli import app
+import claims_corpus
+from claims_cli import app
 from harness import make_customer, panel
 from harness.customers import LlmSettings
 from scoring.fidelity import audit_trial
@@ -34,7 +34,7 @@ def test_the_well_behaved_stand_in_gives_no_finding_over_every_recorded_pack(pro
     outcomes = _panel("well_behaved", prompt_view=prompt_view)
     recorded = set(panel.load_screens())  # the authored packs' screens, recorded once
     assert {o.trial.pack_id for o in outcomes} == recorded
-    assert len(recorded) >= 18 and recorded <= {p.name for p in corpus.list_packs(PACKS)}
+    assert len(recorded) >= 18 and recorded <= {p.name for p in claims_corpus.list_packs(PACKS)}
     for o in outcomes:
         t = o.trial
         assert o.labels == set(), (t.pack_id, o.audit.findings)
@@ -76,7 +76,7 @@ def test_the_cli_vets_a_configured_endpoint_and_demonstrates_a_stand_in(tmp_path
 
 
 def test_screens_are_recorded_from_a_run_record(tmp_path):
-    from corpus.formats import CustomerAction, JourneyEvent, PanelScreens
+    from claims_corpus.formats import CustomerAction, JourneyEvent, PanelScreens
 
     shipped = panel.load_screens()["CTL-M-001"]
     run = tmp_path / "run"

@@ -12,8 +12,8 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
-import corpus
-from corpus.errors import ProductError, ProfileError, SeedError
+import claims_corpus
+from claims_corpus.errors import ProductError, ProfileError, SeedError
 from harness import RunOptions, check_runtime, make_reset, run
 from harness._reset import setup_and_files
 from harness.profile import Profile
@@ -245,4 +245,4 @@ def test_a_profile_without_a_reset_is_refused_unless_no_reset(product, tmp_path)
         run(RunOptions(profile=prof, packs_root=PACKS, runs_dir=tmp_path, pack_ids=["CTL-M-001"],
                        allow_unreported_runtime=True))
     assert not list(tmp_path.iterdir())  # nothing was recorded
-    assert corpus.corpus_identity(PACKS)  # the corpus itself was fine
+    assert claims_corpus.corpus_identity(PACKS)  # the corpus itself was fine

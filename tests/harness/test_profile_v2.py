@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.errors import ProfileError
+from claims_corpus.errors import ProfileError
 from harness import load_profile
 from harness.profile import Profile
 

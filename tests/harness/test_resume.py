@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from corpus.errors import RunRecordError
-from corpus.formats import RunRecord, TrialEntry, TrialResult, TrialStatus
-from corpus.formats.run import CorpusInfo, CustomerInfo, HarnessInfo, ProductInfo
+from claims_corpus.errors import RunRecordError
+from claims_corpus.formats import RunRecord, TrialEntry, TrialResult, TrialStatus
+from claims_corpus.formats.run import CorpusInfo, CustomerInfo, HarnessInfo, ProductInfo
 from harness import prepare_resume
 from harness._files import write_model_atomic
 from harness._run import move_aside, summary_line

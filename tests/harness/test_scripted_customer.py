@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus import Progress, load_customer_view
-from corpus.formats import Arrival, ScreenReading
+from claims_corpus import Progress, load_customer_view
+from claims_corpus.formats import Arrival, ScreenReading
 from harness.customers import CustomerContext, ScriptedCustomer, material_availability
 
 PACK = Path(__file__).resolve().parents[2] / "packs" / "CTL-M-001"
@@ -264,7 +264,7 @@ def test_gives_up_when_the_product_keeps_a_wrong_value(view):
 def _with_hand_over(view, when, after_actions=None):
     from dataclasses import replace
 
-    from corpus.formats import HandOver
+    from claims_corpus.formats import HandOver
 
     persona = view.persona.model_copy(update={"hands_over": [
         HandOver(file="repair-quote.pdf", when=when, after_actions=after_actions)]})
@@ -292,7 +292,7 @@ def test_hands_over_unasked_only_when_the_persona_says(view):
 def test_a_later_fact_is_described_until_it_arrives(view):
     from dataclasses import replace
 
-    from corpus.formats import LaterFact
+    from claims_corpus.formats import LaterFact
 
     reg = fact(view, "vehicle_registration").model_copy(update={"later": LaterFact(
         describe_before="I'll find it in the logbook.", arrives=Arrival(after_requests=2))})
@@ -305,7 +305,7 @@ def test_a_later_fact_is_described_until_it_arrives(view):
 
 
 def test_the_tracker_counts_requests_messages_and_actions(view):
-    from corpus.formats import CustomerAction
+    from claims_corpus.formats import CustomerAction
     from harness.customers import JourneyTracker
 
     tracker = JourneyTracker(view)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from corpus.errors import HarnessError, RunRecordError
-from corpus.formats import RunRecord, TrialEntry, TrialResult, TrialStatus
-from corpus.formats.nightly import HistoryIndex, NightEntry
-from corpus.formats.run import CorpusInfo, CustomerInfo, HarnessInfo, ProductInfo
+from claims_corpus.errors import HarnessError, RunRecordError
+from claims_corpus.formats import RunRecord, TrialEntry, TrialResult, TrialStatus
+from claims_corpus.formats.nightly import HistoryIndex, NightEntry
+from claims_corpus.formats.run import CorpusInfo, CustomerInfo, HarnessInfo, ProductInfo
 from harness import Shard, load_durations, merge_runs
 from harness._files import write_model_atomic
 from harness._shard import apply_shard, plan

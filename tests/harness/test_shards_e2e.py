@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 import scoring
-from cli import app
-from corpus.formats import RunRecord, Sheet
+from claims_cli import app
+from claims_corpus.formats import RunRecord, Sheet
 
 from .conftest import PACKS, profile_for, run_packs
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpus.formats import Labels
+from claims_corpus.formats import Labels
 
 MOTOR_FACTS: dict[str, Any] = {
     "policy_number": "NWF-POL-100234",

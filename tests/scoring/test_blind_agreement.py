@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus.errors import RunRecordError
-from corpus.formats import BlindReviewKey
+from claims_corpus.errors import RunRecordError
+from claims_corpus.formats import BlindReviewKey
 from scoring import agreement
 from scoring._blind_agreement import load_handler_files
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from corpus.formats import (
+from claims_cli import app
+from claims_corpus.formats import (
     BlindReviewAgreement,
     BlindReviewKey,
     BlindReviewPack,

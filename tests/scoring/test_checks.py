@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.formats import (
+from claims_corpus.formats import (
     COMPONENTS,
     HumanVerdicts,
     Money,
@@ -15,8 +15,8 @@ from corpus.formats import (
     TimeWindow,
     TrialEntry,
 )
-from corpus.formats.matching import values_match
-from corpus.formats.run import StaffFact
+from claims_corpus.formats.matching import values_match
+from claims_corpus.formats.run import StaffFact
 from scoring import load_trial, score_trial
 
 from .builders import Variant, build_trial, make_labels, write_run

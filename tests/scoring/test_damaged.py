@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from corpus.formats import RunSummary, Sheet
+from claims_cli import app
+from claims_corpus.formats import RunSummary, Sheet
 from scoring import score_run, write_report
 
 from .builders import make_labels, write_corpus, write_run

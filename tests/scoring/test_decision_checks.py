@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.formats import (
+from claims_corpus.formats import (
     DECISION_COMPONENTS,
     DecisionCustomer,
     DecisionRecord,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from corpus.formats import Sheet
+from claims_corpus.formats import Sheet
 from scoring import PanelRun, defect_panel, matrix_lines
 
 

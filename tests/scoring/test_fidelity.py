@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-import corpus
-from corpus.formats import CustomerAction, JourneyEvent, ScreenReading
+import claims_corpus
+from claims_corpus.formats import CustomerAction, JourneyEvent, ScreenReading
 from scoring.fidelity import audit_trial, extract
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
-VIEW = corpus.load_customer_view(PACKS / "CTL-M-001")
+VIEW = claims_corpus.load_customer_view(PACKS / "CTL-M-001")
 REG_Q = "What is the registration of your car?"
 WHERE_Q = "Where did it happen? A street and town is enough."
 TYPE_Q = "Which of these best describes what happened?"
@@ -172,7 +172,7 @@ def test_the_scripted_customer_keeps_every_rule_on_every_recorded_screen():
                                PACKS, panel.load_screens(), audit_trial)
     recorded = panel.load_screens()  # the authored packs' screens, recorded once
     assert len(outcomes) == len(recorded) >= 18
-    assert set(recorded) <= {p.name for p in corpus.list_packs(PACKS)}
+    assert set(recorded) <= {p.name for p in claims_corpus.list_packs(PACKS)}
     for o in outcomes:
         # every pack was played: the opening message and at least three further actions
         # (a pack may answer everything after the opening with buttons and uploads)

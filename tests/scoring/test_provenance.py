@@ -9,10 +9,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from corpus.errors import ScoringError
-from corpus.formats import RunSummary, Sheet
-from corpus.formats.sheet import ScorerInfo
+from claims_cli import app
+from claims_corpus.errors import ScoringError
+from claims_corpus.formats import RunSummary, Sheet
+from claims_corpus.formats.sheet import ScorerInfo
 from scoring import _provenance as provenance
 from scoring import compare, score_run, scorer_info
 

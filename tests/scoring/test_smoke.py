@@ -88,7 +88,7 @@ def _criterion(summary, name):
 def test_a_fault_that_breaks_an_acceptance_criterion_fails_the_gate(real_runs, variant, broken):
     from typer.testing import CliRunner
 
-    from cli import app
+    from claims_cli import app
 
     reference = score_run(real_runs.get("reference"))
     assert _criterion(reference, broken).status == "met"

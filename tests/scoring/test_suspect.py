@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from cli import app
+from claims_cli import app
 from scoring import fidelity_gate, gate, score_run, write_junit, write_report
 
 from .builders import Variant, make_labels, write_corpus, write_run

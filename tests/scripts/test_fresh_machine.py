@@ -139,7 +139,7 @@ def test_the_two_readme_commands_on_a_python_that_refuses_installs(workspace, sy
     uid = 0 if who == "root" else NOBODY
     env = _env(workspace, system_python, who)
     repo = _fresh_copy(workspace, who, uid)
-    tests = _as(uid, ["bash", "scripts/test.sh", "tests/corpus/test_loading.py", "-q",
+    tests = _as(uid, ["bash", "scripts/test.sh", "tests/claims_corpus/test_loading.py", "-q",
                       "-p", "no:cacheprovider"])
     done = subprocess.run(tests, cwd=repo, env=env, capture_output=True, text=True,
                           timeout=900)

@@ -17,8 +17,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from cli import app
-from corpus.formats import NightlyConfig
+from claims_cli import app
+from claims_corpus.formats import NightlyConfig
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEDULE = REPO / "scripts" / "schedule"
@@ -30,21 +30,21 @@ runner = CliRunner()
 @pytest.fixture(autouse=True)
 def _record_calls(monkeypatch):
     """The jobs the commands would start are recorded instead of run."""
-    import nightly
+    import claims_nightly
 
     CALLS.clear()
 
     def run_night(config, **kw):
         CALLS.append({"command": "nightly", "config": Path(config), **kw})
-        return nightly.NightResult(0)
+        return claims_nightly.NightResult(0)
 
     def archive_runs(runs_dir, older_than, dry_run=False):
         CALLS.append({"command": "runs archive", "runs_dir": Path(runs_dir),
                       "older_than": older_than})
         return []
 
-    monkeypatch.setattr(nightly, "run_night", run_night)
-    monkeypatch.setattr(nightly, "archive_runs", archive_runs)
+    monkeypatch.setattr(claims_nightly, "run_night", run_night)
+    monkeypatch.setattr(claims_nightly, "archive_runs", archive_runs)
 
 
 CALLS: list[dict] = []

@@ -9,7 +9,7 @@ import pymongo
 import pytest
 from pymongo.database import Database
 
-from corpus.formats import Baseline, Setup
+from claims_corpus.formats import Baseline, Setup
 from seed import S3Config, Stores
 
 _counter = itertools.count(1)

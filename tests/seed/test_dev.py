@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from corpus.errors import SeedError
+from claims_corpus.errors import SeedError
 from seed import SeedClient, start_dev
 from seed import _dev as dev_module
 
@@ -25,7 +25,7 @@ def fake_product(monkeypatch):
 
     def command(*args, **kwargs):
         argv = real(*args, **kwargs)
-        assert argv[1:3] == ["-m", "reference_app"]
+        assert argv[1:3] == ["-m", "claims_reference_app"]
         return [sys.executable, str(FAKE_PRODUCT), *argv[3:]]
 
     monkeypatch.setattr(dev_module, "app_command", command)
@@ -141,7 +141,7 @@ def test_app_command_carries_every_flag_and_no_secret(stores, tmp_path):
                                     s3=s3, runtime="model", log_dir=tmp_path)
     argv = dev_module.app_command(("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, env,
                                   Path("/b.json"), ["f1", "f2"])
-    assert argv[:3] == [sys.executable, "-m", "reference_app"]
+    assert argv[:3] == [sys.executable, "-m", "claims_reference_app"]
     assert not any("CANARY" in a for a in argv), "a secret is on the command line"
     rest = [a for a in argv[3:] if a != "--enable-seed-route"]
     pairs = dict(zip(rest[0::2], rest[1::2], strict=False))
@@ -158,7 +158,7 @@ def test_app_command_carries_every_flag_and_no_secret(stores, tmp_path):
 
 
 def test_the_real_app_reads_what_start_dev_gives_it(stores, tmp_path, monkeypatch):
-    from reference_app.__main__ import parse_args
+    from claims_reference_app.__main__ import parse_args
 
     env = dev_module.DevEnvironment(lanes=[], seed_token="tok-1", mongo_uri=stores.mongo_uri,
                                     s3=stores.s3, runtime="reference", log_dir=tmp_path)
@@ -175,7 +175,7 @@ def test_the_real_app_reads_what_start_dev_gives_it(stores, tmp_path, monkeypatc
 @pytest.mark.slow
 def test_reference_app_lane_resets_a_real_pack(stores, tmp_path):
     """The real reference app, started by start_dev with the packs' baseline, seeds CTL-M-001."""
-    from corpus import load_setup, setup_files
+    from claims_corpus import load_setup, setup_files
 
     root = Path(__file__).resolve().parents[2]
     pack = root / "packs" / "CTL-M-001"
@@ -199,7 +199,7 @@ def test_reference_app_lane_resets_a_real_pack(stores, tmp_path):
         env.close()
     assert result["verified"] is True
     assert result["staff_credentials"] is not None  # from the baseline
-    from corpus import load_baseline
+    from claims_corpus import load_baseline
 
     baseline = load_baseline(root / "packs")
     assert set(state.collections["policies"]) == {

@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from corpus.formats import Baseline, Setup
-from corpus.plan import plan_setup
+from claims_corpus.formats import Baseline, Setup
+from claims_corpus.plan import plan_setup
 from seed import SeedSettings, create_seed_app, dump_state
 
 from .conftest import PHOTO, make_setup_a

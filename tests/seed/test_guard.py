@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from corpus.errors import SeedError
+from claims_corpus.errors import SeedError
 from seed import (
     ENVIRONMENT_COLLECTION,
     SeedSettings,

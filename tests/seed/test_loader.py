@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from corpus.errors import SeedError
+from claims_corpus.errors import SeedError
 from seed import (
     ENVIRONMENT_COLLECTION,
     HARNESS_COLLECTION,

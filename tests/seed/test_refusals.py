@@ -10,7 +10,7 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from corpus.formats import Setup
+from claims_corpus.formats import Setup
 from seed import SeedSettings, create_seed_app, dump_state, reset_and_load
 from seed import _loader as loader_module
 from seed import _s3 as s3_module

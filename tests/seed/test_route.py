@@ -9,7 +9,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from corpus.errors import SeedError
+from claims_corpus.errors import SeedError
 from seed import (
     ENVIRONMENT_COLLECTION,
     SeedSettings,

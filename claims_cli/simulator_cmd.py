@@ -1,0 +1,117 @@
+"""Commands: selftest simulator — vet a customer before trusting its numbers; selftest
+record-screens — record the simulator panel's screens from a run (thin wrappers over
+``harness.panel`` and ``scoring.fidelity``)."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ._errors import reported_errors
+
+
+def register(selftest: typer.Typer) -> None:
+    """Add this module's commands to the ``selftest`` group."""
+    selftest.command("simulator")(simulator)
+    selftest.command("record-screens")(record_screens)
+
+
+def _factory(customer: str, llm: Any) -> Any:
+    from harness import make_customer
+
+    return lambda view, pack_dir: make_customer(customer, view, pack_dir, llm)
+
+
+def simulator(
+    customer: str = typer.Option("llm", help="llm | scripted"),
+    stand_in: str | None = typer.Option(
+        None, "--stand-in", help="Run against a local stand-in model with this behaviour "
+        "instead of a configured endpoint: well_behaved, invents_a_date, "
+        "volunteers_a_document, hints, leaves_its_role, gives_up_early, malformed_output, "
+        "rate_limited."),
+    packs: Path = typer.Option(Path("packs"), help="Corpus folder."),
+    pack: list[str] = typer.Option([], "--pack", help="Pack id (repeatable; default all)."),
+    screens: Path | None = typer.Option(
+        None, help="Folder of recorded screens (default: the shipped recording of the "
+        "reference app over the corpus)."),
+    llm_base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint."),
+    llm_model: str | None = typer.Option(None, help="Customer model name."),
+    prompt_view: str | None = typer.Option(None, help="screen (default) | wide"),
+) -> None:
+    """Play the customer through recorded product screens and audit every answer.
+
+    Exit 0 when the customer broke no rule and its endpoint never failed; with --stand-in,
+    exit 0 when the panel caught exactly the stand-in's misbehaviour. Other LLM settings
+    (key, temperature, seed, timeout, retries) come from CLAIMS_HARNESS_LLM_* and OPENAI_*.
+    """
+    import claims_corpus
+    from harness import panel
+    from harness.customers import LlmSettings
+    from scoring.fidelity import audit_trial
+
+    with reported_errors(), contextlib.ExitStack() as stack:
+        if customer not in ("llm", "scripted"):
+            raise typer.BadParameter("choose llm or scripted", param_hint="--customer")
+        if stand_in is not None and stand_in not in panel.STAND_INS:
+            raise typer.BadParameter(f"choose one of {', '.join(panel.STAND_INS)}",
+                                     param_hint="--stand-in")
+        llm = None
+        if customer == "llm":
+            if stand_in is not None:
+                server = stack.enter_context(panel.StandIn(panel.stand_in_behaviour(stand_in)))
+                llm_base_url, llm_model = server.base_url, llm_model or f"stand-in-{stand_in}"
+            llm = LlmSettings.from_options(base_url=llm_base_url, model=llm_model,
+                                           prompt_view=prompt_view)
+            where = f"{llm.model} @ {llm.info().endpoint_host}, prompt view {llm.prompt_view}"
+        else:
+            where = "the scripted customer"
+        recorded = panel.load_screens(screens or panel.SCREENS_DIR)
+        typer.echo(f"simulator panel: {where}; {len(pack) or len(recorded)} pack(s) of "
+                   "recorded screens")
+        version, _ = claims_corpus.corpus_identity(packs)
+        older = sorted({s.corpus_version for s in recorded.values()} - {version})
+        if older:
+            typer.secho(f"note: screens recorded with corpus {', '.join(older)}, the corpus is "
+                        f"now {version}; re-record them (docs/llm-customer.md)",
+                        fg=typer.colors.YELLOW)
+        outcomes = panel.run_panel(_factory(customer, llm), packs, recorded, audit_trial,
+                                   list(pack) or None)
+    seen: set[str] = set()
+    for o in outcomes:
+        seen |= o.labels
+        t = o.trial
+        tail = f" ({t.error_kind})" if t.error_kind else ""
+        typer.echo(f"  {t.pack_id}: {len(t.events) - 1} step(s), ended {t.ended}{tail}, "
+                   f"{len(t.calls)} model call(s): {', '.join(sorted(o.labels)) or 'clean'}")
+        for f in o.audit.findings:
+            typer.echo(f"    {f.rule} at step {f.step}: {f.message} — {f.evidence}")
+    if stand_in is not None and customer == "llm":
+        expected = panel.expected_label(stand_in)
+        caught = seen == ({expected} if expected else set())
+        typer.echo(f"{'CAUGHT' if caught else 'MISSED'}: stand-in {stand_in} expects "
+                   f"{expected or 'no finding'}; the panel saw "
+                   f"{', '.join(sorted(seen)) or 'nothing'}")
+        raise typer.Exit(0 if caught else 1)
+    typer.echo(f"{'TRUSTED' if not seen else 'SUSPECT'}: "
+               f"{', '.join(sorted(seen)) or 'no finding and no endpoint fault'}")
+    raise typer.Exit(0 if not seen else 1)
+
+
+def record_screens(
+    run: Path = typer.Argument(..., help="Run folder (holds run.json).", exists=True,
+                               file_okay=False),
+    out: Path = typer.Option(..., help="Folder to write <pack-id>.json into."),
+) -> None:
+    """Record the screens of each pack's first completed trial of RUN for the panel."""
+    from harness import panel
+
+    with reported_errors():
+        written = panel.record_screens(run, out)
+    for path in written:
+        typer.echo(f"wrote {path}")
+    if not written:
+        typer.echo("no completed trial to record", err=True)
+        raise typer.Exit(1)

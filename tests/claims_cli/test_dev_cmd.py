@@ -1,0 +1,101 @@
+"""claims-harness dev up: prints the URLs, the health endpoint answers, Ctrl-C leaves nothing."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from claims_cli import app
+from seed import SeedClient
+from tests.seed._procs import alive, descendants, group_members, stop_command
+
+
+def _read_until(proc: subprocess.Popen, marker: str, timeout: float) -> list[str]:
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            if proc.poll() is not None:
+                break
+            continue
+        lines.append(line.rstrip("\n"))
+        if marker in line:
+            return lines
+    raise AssertionError(f"{marker!r} not printed in time; got: {lines}")
+
+
+def _env_file(path) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in path.read_text().splitlines() if line)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop_signals", [[signal.SIGINT], [signal.SIGTERM],
+                                          [signal.SIGINT, signal.SIGINT]],
+                         ids=["ctrl-c", "term", "ctrl-c-twice"])
+def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_signals):
+    env_file = tmp_path / "dev.env"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from cli import main; main()", "dev", "up", "--no-app",
+         "--lanes", "2", "--env-file", str(env_file), "--log-dir", str(tmp_path / "logs")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    children: set[int] = set()
+    try:
+        lines = _read_until(proc, "ready", timeout=120)
+        children = descendants(proc.pid)
+        printed = "\n".join(lines)
+        seed_urls = re.findall(r"seed (http://127\.0\.0\.1:\d+/_harness/seed)", printed)
+        assert len(seed_urls) == 2
+        assert re.search(r"MongoDB\s+mongodb://127\.0\.0\.1:\d+/", printed)
+        assert re.search(r"S3\s+http://127\.0\.0\.1:\d+", printed)
+        values = _env_file(env_file)
+        assert values["CLAIMS_HARNESS_LANE1_SEED_URL"] == seed_urls[0]
+        assert values["CLAIMS_HARNESS_LANE2_DATABASE"] == "claims_dev_lane2"
+        assert values["CLAIMS_HARNESS_SEED_TOKEN"] not in printed  # the token stays in the file
+        for i, url in enumerate(seed_urls, start=1):
+            with SeedClient(url, values["CLAIMS_HARNESS_SEED_TOKEN"], timeout=10) as client:
+                assert client.health() == {"ok": True, "database": f"claims_dev_lane{i}",
+                                           "bucket": f"claims-dev-lane{i}"}
+        assert len(children) >= 2  # SecantusDB and the S3 server at least
+
+        for sig in stop_signals:
+            proc.send_signal(sig)
+            time.sleep(0.3)
+        rest = proc.communicate(timeout=60)[0]
+    finally:
+        stop_command(proc, children)
+    assert proc.returncode == 0, rest
+    assert "stopped" in rest
+    time.sleep(0.2)
+    assert [p for p in children if alive(p)] == []
+    assert group_members(proc.pid) == set()
+
+
+def test_dev_up_rejects_an_unknown_runtime():
+    result = CliRunner().invoke(app, ["dev", "up", "--no-app", "--runtime", "magic"])
+    assert result.exit_code == 2
+    assert "runtime=magic" in result.output
+
+
+def test_dev_up_rejects_zero_lanes():
+    result = CliRunner().invoke(app, ["dev", "up", "--lanes", "0"])
+    assert result.exit_code == 2
+
+
+def test_start_dev_script_wraps_dev_up():
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([str(root / "scripts" / "start-dev.sh"), "--help"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "--lanes" in result.stdout and "--no-app" in result.stdout
+    assert "claims-harness dev up" in (root / "scripts" / "start-dev.ps1").read_text()
