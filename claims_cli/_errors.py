@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import typer
 
-from claims_corpus.errors import HarnessError
+from claims_records import HarnessError
 
 
 @contextlib.contextmanager

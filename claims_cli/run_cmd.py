@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from claims_corpus.errors import HarnessError
+from claims_records import HarnessError
 
 from . import _browser_opts as browser_opts
 from ._errors import reported_errors
@@ -197,8 +197,9 @@ def run(
 def _pack_ids(packs: list[Path]) -> list[str]:
     """Pack ids for the progress display; the run itself reports a bad corpus folder."""
     import claims_corpus
+    import claims_records
 
     try:
         return [p.name for root in packs for p in claims_corpus.list_packs(root)]
-    except claims_corpus.HarnessError:
+    except claims_records.HarnessError:
         return []

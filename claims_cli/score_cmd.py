@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from claims_corpus.formats import RunSummary
+    from claims_records import RunSummary
 
 from ._errors import reported_errors
 

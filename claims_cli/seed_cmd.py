@@ -93,7 +93,7 @@ def _raise_interrupt(signum: int, frame: object) -> None:
 
 
 def _route(url: str | None):
-    from claims_corpus.errors import SeedError
+    from claims_records import SeedError
     from seed import SeedClient
 
     url = url or os.environ.get(_P + "LANE1_SEED_URL")

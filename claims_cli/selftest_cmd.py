@@ -45,6 +45,7 @@ def defects(
     """Run the planted-defect panel; exit 1 unless every fault is caught with its own label
     on at least one pack and the clean run has no false alarm."""
     import claims_corpus
+    import claims_records
     import harness
     import scoring
     import seed
@@ -59,7 +60,7 @@ def defects(
     panel_dir = runs_dir / panel_id
     with reported_errors():
         if panel_dir.exists():
-            raise claims_corpus.RunRecordError("a panel with this id exists", file=str(panel_dir))
+            raise claims_records.RunRecordError("a panel with this id exists", file=str(panel_dir))
         version, _ = claims_corpus.corpus_identity(packs)
         selected = list(dict.fromkeys(pack)) or [p.name for p in claims_corpus.list_packs(packs)]
         manifest = claims_corpus.load_manifest(packs)

@@ -5,6 +5,18 @@ only through ``load_customer_view``; everything else here is for the checker, th
 route and the scorer.
 """
 
+from claims_records import (
+    HarnessError,
+    LeakError,
+    PackError,
+    ProductError,
+    ProfileError,
+    RunRecordError,
+    ScoringError,
+    SeedError,
+    SimulatorError,
+)
+
 from . import formats
 from ._check import CheckReport, check_corpus
 from ._check_pack import Problem
@@ -54,17 +66,6 @@ from ._review import (
 from ._schemas import render_schemas, stale_schemas, write_schemas
 from ._strict_json import MAX_JSON_DEPTH, StrictJsonError, parse_strict_json
 from ._view import CUSTOMER_FILES, CustomerMaterial, CustomerView, Progress, load_customer_view
-from .errors import (
-    HarnessError,
-    LeakError,
-    PackError,
-    ProductError,
-    ProfileError,
-    RunRecordError,
-    ScoringError,
-    SeedError,
-    SimulatorError,
-)
 
 __all__ = [
     "MAX_JSON_DEPTH",

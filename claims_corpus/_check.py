@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claims_records import PackError
+
 from . import _io
 from ._check_corpus_files import acceptance_problems, other_customer_problems
 from ._check_extra import checked_pack, extra_pack_problems, unsafe_pack
@@ -13,7 +15,6 @@ from ._check_pack import Problem, sign_off_problems
 from ._check_setup import baseline_problems
 from ._loading import Pack, load_baseline, load_manifest
 from ._manifest import manifest_entry, save_manifest
-from .errors import PackError
 from .formats import PACK_ID_PATTERN, Baseline, Manifest, ManifestPack
 
 _PACK_ID = re.compile(PACK_ID_PATTERN)

@@ -9,9 +9,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from claims_records import ACCEPTANCE_FILE, AcceptanceConfig
+
 from . import _io
 from ._check_pack import Problem
-from .formats import ACCEPTANCE_FILE, AcceptanceConfig, Baseline
+from .formats import Baseline
 
 # Pack files read as text when looking for the other customer's identifiers.
 _TEXT_SUFFIXES = (".json", ".txt", ".md")

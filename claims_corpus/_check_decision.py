@@ -8,9 +8,10 @@ Each problem is ``(file, field, message)``; the caller adds the pack.
 
 from __future__ import annotations
 
+from claims_records import STATUS_OF_DECISION
+
 from . import _io
 from ._loading import Pack
-from .formats import STATUS_OF_DECISION
 
 Found = list[tuple[str, str, str]]
 

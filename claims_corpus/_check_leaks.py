@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from claims_records import LeakError, PackError, ScreenReading
+
 from . import _io
 from ._check_pack import Problem
 from ._leak import LeakGuard
 from ._prompt import build_customer_messages
 from ._view import load_customer_view
-from .errors import LeakError, PackError
-from .formats import ScreenReading
 
 
 def _input_fields(pack_dir: Path) -> Iterator[tuple[str, str, str]]:

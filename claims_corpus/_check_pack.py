@@ -10,13 +10,14 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 from pypdf.errors import PyPdfError
 
+from claims_records import PackError, review_required_from
+
 from . import _io
 from ._check_oracle import oracle_problems
 from ._check_rules import is_image, pdf_page_problems, pdf_pages, relative_date_words
 from ._generate import is_external, render_material
 from ._loading import Pack, material_files
 from ._review._sign_off import name_problem, sign_off_state
-from .errors import PackError
 from .formats import (
     PACK_FORMAT_VERSION,
     Facts,
@@ -26,7 +27,6 @@ from .formats import (
     Provenance,
     Review,
     Setup,
-    review_required_from,
 )
 
 M = TypeVar("M", bound=BaseModel)

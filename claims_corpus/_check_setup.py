@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
+from claims_records import PackError
+
 from . import _io
 from ._check_pack import Problem
-from .errors import PackError
 from .formats import Baseline, Facts, Setup
 from .plan import BASELINE_FILE, plan_setup
 

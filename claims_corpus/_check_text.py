@@ -20,10 +20,11 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from claims_records import PackError
+
 from . import _io
 from ._check_pack import Problem
 from ._check_rules import relative_date_words
-from .errors import PackError
 from .formats import Facts, Materials, Persona
 
 MAX_MESSAGE_CHARS = 4000

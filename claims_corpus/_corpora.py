@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from claims_records import PackError
+
 from . import _io
 from ._loading import corpus_identity, list_packs, load_manifest
-from .errors import PackError
 from .formats import id_prefix_of
 
 

@@ -29,10 +29,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claims_records import review_required_from
+
 from . import _io
 from ._check_rules import PAGE_MARK, pdf_texts
 from ._loading import Pack
-from .formats import review_required_from
 
 PHOTO_KINDS: tuple[str, ...] = ("damage_photo", "scene_photo", "item_photo")
 RECEIPT_KINDS: tuple[str, ...] = ("purchase_receipt", "receipt")

@@ -12,11 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from claims_records import PackError
+
 from . import _io
 from ._gen_document import DOCUMENT_GENERATOR, make_document
 from ._loading import load_provenance
 from ._photo import PHOTO_GENERATOR, RecipeError, make_photo
-from .errors import PackError
 
 GENERATORS: dict[str, Callable[..., bytes]] = {
     PHOTO_GENERATOR: make_photo,

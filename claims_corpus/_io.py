@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import stat
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from claims_records import JsonValue, PackError, write_json_atomic
+
 from ._strict_json import StrictJsonError, parse_strict_json
-from .errors import PackError
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -94,9 +94,6 @@ def read_model(path: Path, model: type[M], *, pack: str | None, file: str) -> M:
         raise PackError(f"invalid: {msg}{more}", pack=pack, file=file, field=fld) from exc
 
 
-def write_json(path: Path, data: object) -> None:
+def write_json(path: Path, data: JsonValue) -> None:
     """Write JSON the way the corpus stores it: indent 2, sorted keys off, trailing newline."""
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    write_json_atomic(path, data)

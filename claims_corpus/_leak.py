@@ -31,12 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
+from claims_records import REASON_CODES, CheckId, CheckOutcome, LeakError, TriageClass
+
 from . import _io
 from ._loading import load_labels, load_provenance, load_setup
 from ._prompt import TEMPLATES, template_text, without_product_text
 from ._view import load_customer_view
-from .errors import LeakError
-from .formats import REASON_CODES, CheckId, CheckOutcome, TriageClass
 from .formats.pack import EvidenceKind
 
 SHINGLE_WORDS = 5

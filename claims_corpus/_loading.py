@@ -11,8 +11,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from claims_records import PackError
+
 from . import _io
-from .errors import PackError
 from .formats import (
     PACK_ID_PATTERN,
     Baseline,

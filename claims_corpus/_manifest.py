@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from claims_records import PackError
+
 from . import _io
 from ._loading import Pack, list_packs, load_manifest, load_pack, pack_file_hashes, pack_hash
-from .errors import PackError
 from .formats import Manifest, ManifestPack, Money, TimeWindow
 
 

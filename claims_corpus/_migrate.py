@@ -21,8 +21,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from claims_records import PackError
+
 from . import _io
-from .errors import PackError
 from .formats import HOME_CURRENCY, PACK_FORMAT_VERSION, Persona, id_prefix_of
 
 FROM_VERSION = "0.2"

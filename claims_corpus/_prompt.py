@@ -21,9 +21,10 @@ from importlib import resources
 from string import Template
 from typing import get_args
 
+from claims_records import PromptView, ScreenReading
+
 from ._view import CustomerView
-from .formats import Fact, ScreenReading
-from .formats.run import PromptView
+from .formats import Fact
 
 SYSTEM_TEMPLATE = "customer_system.md"
 TURN_TEMPLATES: dict[str, str] = {"screen": "customer_turn.md", "wide": "customer_turn_wide.md"}

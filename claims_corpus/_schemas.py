@@ -1,11 +1,16 @@
-"""JSON Schema export: one schema file per entry of ``claims_corpus.formats.SCHEMAS``."""
+"""JSON Schema export: one schema file per pack format (``claims_corpus.formats.SCHEMAS``) and
+per record format (``claims_records.SCHEMAS``)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from .formats import SCHEMAS
+import claims_records
+
+from .formats import SCHEMAS as PACK_SCHEMAS
+
+SCHEMAS = {**PACK_SCHEMAS, **claims_records.SCHEMAS}
 
 
 def render_schemas() -> dict[str, bytes]:

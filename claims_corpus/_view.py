@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from claims_records import PackError
+
 from . import _io
-from .errors import PackError
 from .formats import Arrival, Fact, Facts, Materials, Persona
 
 # The only pack files the customer view may open.

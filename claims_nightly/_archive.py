@@ -15,8 +15,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from claims_corpus.errors import HarnessError, RunRecordError
-from claims_corpus.formats import RunRecord, RunSummary
+from claims_records import (
+    HarnessError,
+    RunRecord,
+    RunRecordError,
+    RunSummary,
+    atomic_output,
+    find_run_record,
+    is_run_folder,
+)
 
 ARCHIVE_DIR = "archive"
 SUFFIX = ".tar.gz"
@@ -61,8 +68,7 @@ def _files(folder: Path) -> dict[str, int]:
 def _pack(folder: Path, target: Path) -> int:
     """Write the archive, read it back, compare every file's name and size."""
     expected = _files(folder)
-    tmp = target.with_name(target.name + ".tmp")
-    try:
+    with atomic_output(target) as tmp:
         with tarfile.open(tmp, "w:gz") as tar:
             for rel in expected:
                 tar.add(folder.parent / rel, arcname=rel, recursive=False)
@@ -71,10 +77,6 @@ def _pack(folder: Path, target: Path) -> int:
         if found != expected:
             raise RunRecordError("the archive does not hold the run as it is on disk; the run "
                                  "was left in place", file=str(target))
-        tmp.replace(target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
     return len(expected)
 
 
@@ -90,9 +92,8 @@ def archive_runs(runs_dir: Path, older_than: timedelta, now: datetime | None = N
     for folder in sorted(p for p in runs_dir.iterdir() if p.is_dir()):
         if folder.name.startswith(".") or folder.name == ARCHIVE_DIR:
             continue
-        try:
-            record = RunRecord.model_validate_json((folder / "run.json").read_text("utf-8"))
-        except (OSError, ValueError):
+        record = find_run_record(folder)
+        if record is None:
             continue  # not a run folder
         when = _when(record)
         if when is None:
@@ -148,7 +149,7 @@ def open_archive(archive: Path, into: Path | None = None) -> Path:
     run_id = run_id_of(archive)
     into = Path(into) if into else archive.parent
     folder = into / run_id
-    if (folder / "run.json").is_file():
+    if is_run_folder(folder):
         return folder
     into.mkdir(parents=True, exist_ok=True)
     with tarfile.open(archive, "r:gz") as tar:

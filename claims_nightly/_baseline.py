@@ -6,9 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claims_corpus.errors import HarnessError
-from claims_corpus.formats import Comparison, HistoryIndex, RunSummary
-from claims_corpus.formats.nightly import NightEntry, PackChange
+from claims_records import (
+    Comparison,
+    HarnessError,
+    HistoryIndex,
+    NightEntry,
+    PackChange,
+    RunSummary,
+    is_run_folder,
+)
 
 from ._archive import archived_summary
 
@@ -44,7 +50,7 @@ def find_baseline(history: HistoryIndex, config: str, run_id: str, corpora, runs
                         f"{last.run_id}, used {', '.join(c.version for c in last.corpora)})")
     entry = same[-1]
     folder = Path(runs_dir) / entry.run_path
-    if (folder / "run.json").is_file():
+    if is_run_folder(folder):
         summary = scoring.load_summary(folder)
         if summary.scorer != current_scorer:
             was = summary.scorer.label() if summary.scorer else "an unrecorded scorer"

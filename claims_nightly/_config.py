@@ -11,8 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from claims_corpus.errors import ConfigError
-from claims_corpus.formats import NightlyConfig
+from claims_records import ConfigError, NightlyConfig
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,13 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from claims_corpus.errors import RunRecordError
-from claims_corpus.formats import HistoryIndex
-from claims_corpus.formats.nightly import NightEntry
+from claims_records import (
+    HistoryIndex,
+    NightEntry,
+    RunRecordError,
+    write_model_atomic,
+    write_text_atomic,
+)
 
 HISTORY_FILE = "history.json"
 INDEX_FILE = "index.html"
@@ -49,11 +53,9 @@ def history_lock(runs_dir: Path) -> Iterator[None]:
 
 def save_history(runs_dir: Path, history: HistoryIndex) -> Path:
     """Write history.json and index.html (caller holds the history lock)."""
-    import harness
-
     runs_dir = Path(runs_dir)
-    harness.write_model_atomic(runs_dir / HISTORY_FILE, history)
-    harness.write_text_atomic(runs_dir / INDEX_FILE, render_index(history, runs_dir))
+    write_model_atomic(runs_dir / HISTORY_FILE, history)
+    write_text_atomic(runs_dir / INDEX_FILE, render_index(history, runs_dir))
     return runs_dir / INDEX_FILE
 
 

@@ -16,13 +16,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from claims_corpus.errors import ConfigError, HarnessError
-from claims_corpus.formats import RunRecord, RunSummary, TrialStatus
-from claims_corpus.formats.nightly import (
+from claims_records import (
     AcceptanceOutcome,
     ComparisonOutcome,
+    ConfigError,
     GateOutcome,
+    HarnessError,
     NightEntry,
+    RunRecord,
+    RunSummary,
+    TrialStatus,
+    find_run_record,
+    is_run_folder,
 )
 
 from ._baseline import compare_with, find_baseline, pack_changes
@@ -60,10 +65,7 @@ def shard_run_id(night_id: str, index: int, total: int) -> str:
 
 
 def _record(run_dir: Path) -> RunRecord | None:
-    try:
-        return RunRecord.model_validate_json((run_dir / "run.json").read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
+    return find_run_record(run_dir)
 
 
 def _execute(night: Night, run_id: str, shard: Any, say: Say) -> list[str]:
@@ -123,11 +125,11 @@ def _merge(night: Night, night_id: str, say: Say) -> list[str]:
     import harness
 
     into = night.runs_dir / night_id
-    if (into / "run.json").is_file():
+    if is_run_folder(into):
         say(f"night {night_id} is already merged: judging it again")
         return []
     shards = sorted(p for p in night.runs_dir.glob(f"{night_id}.shard-*-of-*")
-                    if (p / "run.json").is_file())
+                    if is_run_folder(p))
     if not shards:
         return [f"no shard of night {night_id} in {night.runs_dir}"]
     try:

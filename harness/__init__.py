@@ -4,8 +4,8 @@ Reads packs only through ``claims_corpus.load_customer_view``, plus ``setup.json
 unread to the seed route.
 """
 
+
 from ._dev import dev_product
-from ._files import write_model_atomic, write_text_atomic
 from ._launch import BrowserChoice, open_browser, system_browsers
 from ._lock import FolderLock, RunLockedError, wait_for_lock
 from ._merge import merge_runs
@@ -61,8 +61,6 @@ __all__ = [
     "stop_line",
     "system_browsers",
     "wait_for_lock",
-    "write_model_atomic",
-    "write_text_atomic",
     "TRACING_MODES",
     "Customer",
     "CustomerContext",

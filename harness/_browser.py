@@ -16,8 +16,7 @@ import httpx
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
-from claims_corpus.errors import ProductError
-from claims_corpus.formats import ScreenReading
+from claims_records import ProductError, ScreenReading
 
 from ._camera import Camera
 from ._launch import BrowserChoice, open_browser

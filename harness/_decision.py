@@ -27,12 +27,19 @@ from typing import Any
 from playwright.async_api import Browser, Page
 from playwright.async_api import Error as PlaywrightError
 
-from claims_corpus.errors import HarnessError, ProductError, SimulatorError
-from claims_corpus.formats import DecisionCustomer, DecisionRecord, ScreenReading, StaffScript
+from claims_corpus.formats import StaffScript
+from claims_records import (
+    DecisionCustomer,
+    DecisionRecord,
+    HarnessError,
+    ProductError,
+    ScreenReading,
+    SimulatorError,
+    write_model_atomic,
+)
 
 from ._browser import VIEWPORT, CustomerPage
 from ._camera import Camera
-from ._files import write_model_atomic
 from ._journey import Journey, JourneySettings, now, resume
 from ._marks import first_match
 from ._reset import ResetAdapter

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from claims_corpus.errors import ProfileError
+from claims_records import ProfileError
 
 from .profile import Lane, Profile
 

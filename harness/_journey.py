@@ -15,12 +15,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from claims_corpus.errors import HarnessError, SeedError, SimulatorError
-from claims_corpus.formats import CustomerAction, JourneyEvent, ScreenReading, TrialStatus
-from claims_corpus.formats.run import Timings, TokenUsage
+from claims_records import (
+    CustomerAction,
+    HarnessError,
+    JourneyEvent,
+    ScreenReading,
+    SeedError,
+    SimulatorError,
+    Timings,
+    TokenUsage,
+    TrialStatus,
+    append_jsonl,
+)
 
 from ._browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage, slug
-from ._files import append_jsonl
 from ._reset import ResetOutcome
 from ._screen import Probe
 from .customers import Customer, CustomerContext, JourneyTracker

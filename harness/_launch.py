@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from claims_corpus.errors import HarnessError
-from claims_corpus.formats.run import BrowserInfo
+from claims_records import BrowserInfo, HarnessError
 
 CHROMIUM_ENV = "CLAIMS_HARNESS_CHROMIUM"
 CDP_URL_ENV = "CLAIMS_HARNESS_BROWSER_CDP_URL"

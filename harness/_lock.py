@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from claims_corpus.errors import RunRecordError
+from claims_records import RunRecordError
 
 LOCK_FILE = ".lock"
 FALLBACK_FILE = ".lock.pid"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from claims_corpus.formats import StateDump
+from claims_records import StateDump
 
 from .profile import CollectionMap
 

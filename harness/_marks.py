@@ -13,7 +13,7 @@ import re
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
-from claims_corpus.errors import ProductError, ProfileError
+from claims_records import ProductError, ProfileError
 
 MARK_ATTR = "data-claims-harness-mark"
 _PLAYWRIGHT_SYNTAX = re.compile(

@@ -19,11 +19,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from claims_corpus.errors import RunRecordError
-from claims_corpus.formats import RunRecord, TrialStatus
-from claims_corpus.formats.run import MergedShard, MergeInfo
+from claims_records import (
+    MergedShard,
+    MergeInfo,
+    RunRecord,
+    RunRecordError,
+    TrialStatus,
+    is_run_folder,
+    read_run_record,
+    run_record_path,
+    write_run_record,
+)
 
-from ._files import write_model_atomic
 from ._lock import FolderLock
 
 # Run options that change what a trial does; shards must agree on them.
@@ -57,14 +64,9 @@ IDENTITY: tuple[tuple[str, Callable[[RunRecord], Any]], ...] = (
 
 
 def _load(path: Path) -> RunRecord:
-    file = path / "run.json"
-    if not file.is_file():
-        raise RunRecordError("not a run folder (no run.json)", file=str(file))
-    try:
-        return RunRecord.model_validate_json(file.read_text("utf-8"))
-    except ValueError as exc:
-        raise RunRecordError(f"run.json is unreadable: {exc}".splitlines()[0],
-                             file=str(file)) from exc
+    if not is_run_folder(path):
+        raise RunRecordError("not a run folder (no run.json)", file=str(run_record_path(path)))
+    return read_run_record(path)
 
 
 def check_mergeable(runs: list[tuple[Path, RunRecord]], partial: bool = False) -> list[int]:
@@ -165,7 +167,7 @@ def merge_runs(sources: list[Path], into: Path, partial: bool = False) -> RunRec
             staging.chmod(0o755)
             for path, r in runs:
                 _copy_trials(path, r, staging)
-            write_model_atomic(staging / "run.json", merged)
+            write_run_record(staging, merged)
             staging.rename(into)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)

@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from claims_corpus.errors import HarnessError
+from claims_records import HarnessError
 
 from ._browser import VIEWPORT, CustomerPage
 from ._launch import BrowserChoice, open_browser

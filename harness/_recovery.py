@@ -9,8 +9,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from claims_corpus.errors import RunRecordError
-from claims_corpus.formats import RunRecord
+from claims_records import RunRecordError, find_run_record
 
 # Why a folder cannot be written, in words, and what the user can do about it.
 _STORAGE = {
@@ -59,9 +58,8 @@ def resume_defaults(run_dir: Path) -> dict[str, Any]:
     """The options a run was started with, as defaults for resuming it (an option given on
     the command line still wins). Empty when run.json is missing or unreadable: the resume
     itself reports that."""
-    try:
-        record = RunRecord.model_validate_json((Path(run_dir) / "run.json").read_text("utf-8"))
-    except (OSError, ValueError):
+    record = find_run_record(Path(run_dir))
+    if record is None:
         return {}
     out = {k: v for k, v in record.options.items() if k in RESUMABLE_OPTIONS and v is not None}
     if isinstance(out.get("packs"), str):  # one corpus folder, recorded as text
@@ -74,9 +72,8 @@ def resume_defaults(run_dir: Path) -> dict[str, Any]:
 
 def unfinished(run_dir: Path) -> bool:
     """The run at ``run_dir`` has a run.json with trials still to run."""
-    try:
-        record = RunRecord.model_validate_json((Path(run_dir) / "run.json").read_text("utf-8"))
-    except (OSError, ValueError):
+    record = find_run_record(Path(run_dir))
+    if record is None:
         return False
     return any(t.status == "pending" for t in record.trials)
 

@@ -270,7 +270,7 @@ def redact_har(har: dict[str, Any], extra_secrets: list[str] | None = None) -> d
 
 def redact_har_file(src: Path, dest: Path, extra_secrets: list[str] | None = None) -> None:
     """Read the raw HAR at ``src``, write the redacted HAR to ``dest`` atomically."""
-    from ._files import write_json_atomic
+    from claims_records import write_json_atomic
 
     har = json.loads(src.read_text(encoding="utf-8"))
     write_json_atomic(dest, redact_har(har, extra_secrets))
@@ -287,7 +287,8 @@ def redact_trace_file(src: Path, dest: Path, extra_secrets: list[str] | None = N
     """Copy a Playwright trace zip with secrets removed: network snapshots are redacted like
     HAR entries; every text part loses token-like query values and the literal secrets.
     Parts with nothing to remove are copied as they are, still compressed."""
-    from ._files import write_bytes_atomic
+    from claims_records import write_bytes_atomic
+
     from ._zip_rewrite import rewrite_zip
 
     matcher = SecretMatcher(_secrets(extra_secrets))

@@ -24,8 +24,8 @@ from typing import Any
 import httpx
 
 import claims_corpus
-from claims_corpus.errors import ProfileError, SeedError
-from claims_corpus.formats import Baseline, Setup, StateDump
+from claims_corpus.formats import Baseline, Setup
+from claims_records import ProfileError, SeedError, StateDump
 
 from ._mapping import product_collections, to_canonical, to_product
 from .profile import Lane, Profile, url

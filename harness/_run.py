@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import claims_corpus
-from claims_corpus.errors import ProfileError, RunRecordError
-from claims_corpus.formats import RunRecord, TrialEntry, TrialResult, TrialStatus
-from claims_corpus.formats.run import (
+import claims_records
+from claims_records import (
     LABEL_NO_RESET,
     LABEL_RUNTIME_NOT_REPORTED,
     LABEL_SELF_TEST,
@@ -27,9 +26,21 @@ from claims_corpus.formats.run import (
     HarnessInfo,
     LaneInfo,
     ProductInfo,
+    ProfileError,
+    RunRecord,
+    RunRecordError,
+    TrialEntry,
+    TrialResult,
+    TrialStatus,
+    find_run_record,
+    is_finished_trial,
+    is_run_folder,
+    read_run_record,
+    read_trial_result,
+    run_record_path,
+    write_run_record,
 )
 
-from ._files import write_model_atomic
 from ._launch import BrowserChoice, BrowserKeeper
 from ._lock import FolderLock
 from ._recovery import storage_error
@@ -149,19 +160,13 @@ def move_aside(folder: Path) -> Path:
 
 def prepare_resume(run_dir: Path) -> RunRecord:
     """Load run.json, keep finished trials (trial.json exists), move unfinished ones aside."""
-    path = run_dir / "run.json"
-    if not path.is_file():
-        raise RunRecordError("no run to resume", file=str(path))
-    try:
-        record = RunRecord.model_validate_json(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise RunRecordError(f"run.json is unreadable: {exc}".splitlines()[0],
-                             file=str(path)) from exc
+    if not is_run_folder(run_dir):
+        raise RunRecordError("no run to resume", file=str(run_record_path(run_dir)))
+    record = read_run_record(run_dir)
     for i, entry in enumerate(record.trials):
         folder = run_dir / entry.path
-        done = folder / "trial.json"
-        if done.is_file():
-            result = TrialResult.model_validate_json(done.read_text(encoding="utf-8"))
+        if is_finished_trial(folder):
+            result = read_trial_result(folder)
             record.trials[i] = _entry_from(result, entry.path)
             continue
         if folder.exists():
@@ -242,7 +247,7 @@ async def _execute(options: RunOptions, held: contextlib.ExitStack) -> tuple[Run
     labels = run_labels(options, runtime.reported)
     if options.resume:
         run_dir = Path(options.runs_dir) / options.resume
-        if (run_dir / "run.json").is_file():
+        if is_run_folder(run_dir):
             held.enter_context(FolderLock(run_dir))
         record = prepare_resume(run_dir)
         now = {c.id_prefix: c.hash for c in corpora.corpora}
@@ -279,7 +284,7 @@ async def _execute(options: RunOptions, held: contextlib.ExitStack) -> tuple[Run
         wanted = options.pack_ids or all_packs
         unknown = [p for p in wanted if p not in all_packs]
         if unknown:
-            raise claims_corpus.PackError(f"no such pack(s): {unknown}",
+            raise claims_records.PackError(f"no such pack(s): {unknown}",
                                    file=", ".join(str(c.root) for c in corpora.corpora))
         run_id = options.run_id or new_run_id()
         run_dir = Path(options.runs_dir) / run_id
@@ -310,11 +315,11 @@ async def _execute(options: RunOptions, held: contextlib.ExitStack) -> tuple[Run
             raise RunRecordError("a run with this id exists; use --resume to finish it",
                                  run=run_id, file=str(run_dir)) from None
         held.enter_context(FolderLock(run_dir))
-    write_model_atomic(run_dir / "run.json", record)
+    write_run_record(run_dir, record)
     options.started = True
     await _run_pending(options, record, run_dir, lanes, corpora)
     record.finished_at = _now()
-    write_model_atomic(run_dir / "run.json", record)
+    write_run_record(run_dir, record)
     return record, run_dir
 
 
@@ -325,9 +330,8 @@ def _corpus_info(ref: Any) -> CorpusInfo:
 
 def _recorded_corpora(run_dir: Path) -> list[Path]:
     """The corpus folders a run was started with (empty when run.json cannot tell)."""
-    try:
-        record = RunRecord.model_validate_json((run_dir / "run.json").read_text("utf-8"))
-    except (OSError, ValueError):
+    record = find_run_record(run_dir)
+    if record is None:
         return []  # prepare_resume reports the problem
     return [Path(c.path) for c in record.corpora]
 
@@ -370,7 +374,7 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
             browser, info = await keeper.get()
             if info is not None and info not in record.browsers:
                 record.browsers.append(info)
-                write_model_atomic(run_dir / "run.json", record)
+                write_run_record(run_dir, record)
             return browser
 
         try:
@@ -401,7 +405,7 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                             browser, profile, lane, client, corpora.pack_dir(entry.pack_id),
                             entry.trial, run_dir / entry.path, factory, settings, staff)
                         record.trials[i] = _entry_from(result, entry.path)
-                        write_model_atomic(run_dir / "run.json", record)
+                        write_run_record(run_dir, record)
                         done += 1
                         options.progress(TrialProgress(
                             lane.name, entry.pack_id, entry.trial, done, total,

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from claims_corpus.errors import ProductError
+from claims_records import ProductError
 
 from .profile import Lane, Profile, url
 

@@ -23,8 +23,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from claims_corpus.errors import ProductError
-from claims_corpus.formats import ScreenReading
+from claims_records import ProductError, ScreenReading
 
 from ._marks import PageSelectors
 from .profile import READ_REGIONS, Profile

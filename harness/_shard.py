@@ -18,10 +18,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from claims_corpus.errors import HarnessError, RunRecordError
-from claims_corpus.formats import RunRecord, TrialEntry, TrialStatus
-from claims_corpus.formats.nightly import HistoryIndex
-from claims_corpus.formats.run import ShardInfo
+from claims_records import (
+    HarnessError,
+    HistoryIndex,
+    RunRecordError,
+    ShardInfo,
+    TrialEntry,
+    TrialStatus,
+    read_run_record,
+)
 
 HISTORY_FILE = "history.json"
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
@@ -88,7 +93,7 @@ def apply_shard(entries: list[TrialEntry], shard: Shard,
 
 
 def _run_durations(run_dir: Path) -> dict[str, float]:
-    record = RunRecord.model_validate_json((run_dir / "run.json").read_text("utf-8"))
+    record = read_run_record(run_dir)
     per_pack: dict[str, list[float]] = defaultdict(list)
     for t in record.trials:
         if t.status != TrialStatus.PENDING and t.duration_s:

@@ -18,8 +18,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from claims_corpus.formats import StaffReading
-from claims_corpus.formats.run import StaffCheck, StaffFact, StaffWaitingItem
+from claims_records import StaffCheck, StaffFact, StaffReading, StaffWaitingItem
 
 from ._camera import Camera
 from ._marks import PageSelectors, first_match

@@ -25,7 +25,7 @@ from typing import Any
 from playwright.async_api import Browser, BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
-from claims_corpus.formats import StaffReading
+from claims_records import StaffReading
 
 from ._browser import VIEWPORT
 from ._camera import Camera

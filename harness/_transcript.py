@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from claims_corpus.formats.run import LABEL_SELF_TEST
+from claims_records import LABEL_SELF_TEST
 
 SELF_TEST_LABEL = "SELF-TEST: run against a controlled runtime; not a measurement of any agent."
 

@@ -13,14 +13,23 @@ from typing import Any
 from playwright.async_api import Browser
 
 import claims_corpus
-from claims_corpus.errors import HarnessError, ProductError, SeedError, SimulatorError
-from claims_corpus.formats import StaffReading, TrialResult, TrialStatus
-from claims_corpus.formats.run import ResetInfo
+from claims_records import (
+    HarnessError,
+    ProductError,
+    ResetInfo,
+    SeedError,
+    SimulatorError,
+    StaffReading,
+    TrialResult,
+    TrialStatus,
+    write_model_atomic,
+    write_text_atomic,
+    write_trial_result,
+)
 
 from ._browser import CustomerPage
 from ._customer_tab import CustomerTab
 from ._decision import decide_and_return
-from ._files import write_model_atomic, write_text_atomic
 from ._journey import Journey, JourneySettings, now, play
 from ._launch import BROWSER_CRASH
 from ._reset import ResetAdapter, ResetOutcome, setup_and_files
@@ -170,7 +179,7 @@ async def run_trial(
         reset=ResetInfo(adapter=outcome.adapter, took_ms=outcome.took_ms,
                         verified=outcome.verified) if outcome is not None else None,
     )
-    write_model_atomic(folder / "trial.json", result)
+    write_trial_result(folder, result)
     return result
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from claims_corpus.formats import AcceptanceConfig, AcceptanceReport, CriterionResult, Sheet
+from claims_records import AcceptanceConfig, AcceptanceReport, CriterionResult, Sheet
 
 from ._acceptance_trial import CONTACT_REASONS
 from ._stats import MIN_PACKS_FOR_CI, _percentile, cluster_bootstrap_ci, mean

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from claims_corpus.formats import JourneyEvent, StaffReading
+from claims_records import JourneyEvent, StaffReading
 
 from ._claim_checks import region_hidden
 from ._journey_checks import (

@@ -17,13 +17,22 @@ from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
 
-from claims_corpus.errors import RunRecordError
-from claims_corpus.formats import BlindReviewAgreement, BlindReviewKey, HandlerReview, StaffReading
-from claims_corpus.formats.blind_review import AgreementStat, AgreementTarget, ConfusionMatrix
+from claims_records import (
+    AgreementStat,
+    AgreementTarget,
+    BlindReviewAgreement,
+    BlindReviewKey,
+    ConfusionMatrix,
+    HandlerReview,
+    RunRecordError,
+    StaffReading,
+    read_model,
+    write_model_atomic,
+)
 
 from ._blind_export import BLIND_DIR
 from ._claim_checks import shown_code
-from ._record import load_labels, load_run_record, parse_model
+from ._record import load_labels, load_run_record
 from ._stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -31,7 +40,7 @@ from ._stats import (
     cluster_bootstrap_stat,
     cohen_kappa,
 )
-from ._summary import corpus_root_of, write_json_atomic
+from ._summary import corpus_root_of
 
 AGREEMENT_FILE = "agreement.json"
 HANDLERS_DIR = "handlers"
@@ -47,7 +56,7 @@ def _review_label(value: bool | None) -> str | None:
 
 
 def load_handler_files(files: list[Path]) -> list[HandlerReview]:
-    reviews = [parse_model(HandlerReview, Path(f)) for f in files]
+    reviews = [read_model(HandlerReview, Path(f)) for f in files]
     if not reviews:
         raise RunRecordError("no handler file given")
     exports = {r.export_id for r in reviews}
@@ -73,7 +82,7 @@ def _ratings(run_dir: Path, root: Callable[[str], Path], key: BlindReviewKey,
             "triage_class": labels.triage.triage_class,
             "review_required": "review" if labels.review.review_required else "no review"}
         staff_path = run_dir / item.path / "staff.json"
-        staff = parse_model(StaffReading, staff_path) if staff_path.is_file() else None
+        staff = read_model(StaffReading, staff_path) if staff_path.is_file() else None
         product: dict[str, str] = {}
         if staff is not None and staff.triage_class:
             product["triage_class"] = shown_code(staff.triage_class)
@@ -159,18 +168,18 @@ def import_blind_reviews(run_dir: Path | str, files: list[Path | str],
     if not key_path.is_file():
         raise RunRecordError(f"no key for export {export_id} in this run: was it exported "
                              "from another run?", run=run.run_id, file=str(key_path))
-    key = parse_model(BlindReviewKey, key_path)
+    key = read_model(BlindReviewKey, key_path)
     root = corpus_root_of(run, run_dir, corpus_root)
     ratings, packs, notes = _ratings(run_dir, root, key, reviews)
     result = agreement(run.run_id, key, ratings, packs, notes, seed=seed, resamples=resamples)
     kept = run_dir / BLIND_DIR / HANDLERS_DIR / export_id
     kept.mkdir(parents=True, exist_ok=True)
     for r in reviews:
-        write_json_atomic(kept / f"{_slug(r.handler)}.json", r)
-    write_json_atomic(run_dir / BLIND_DIR / AGREEMENT_FILE, result)
+        write_model_atomic(kept / f"{_slug(r.handler)}.json", r)
+    write_model_atomic(run_dir / BLIND_DIR / AGREEMENT_FILE, result)
     return result
 
 
 def load_agreement(run_dir: Path | str) -> BlindReviewAgreement | None:
     path = Path(run_dir) / BLIND_DIR / AGREEMENT_FILE
-    return parse_model(BlindReviewAgreement, path) if path.is_file() else None
+    return read_model(BlindReviewAgreement, path) if path.is_file() else None

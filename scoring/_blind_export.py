@@ -25,31 +25,31 @@ from typing import get_args
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from claims_corpus.errors import PackError, ScoringError
-from claims_corpus.formats import (
+from claims_corpus.formats import Labels, Setup
+from claims_corpus.formats.pack import CheckOutcome, TriageClass
+from claims_records import (
     ALL_CHECKS,
     REASON_CODES,
     BlindReviewKey,
-    BlindReviewPack,
-    JourneyEvent,
-    Labels,
-    RunRecord,
-    Setup,
-    Sheet,
-    StaffReading,
-)
-from claims_corpus.formats.blind_review import (
     BlindReviewKeyItem,
+    BlindReviewPack,
     ConversationTurn,
+    JourneyEvent,
+    PackError,
     ReviewClaim,
     ReviewFact,
     ReviewMaterial,
+    RunRecord,
+    ScoringError,
+    Sheet,
+    StaffReading,
+    read_model,
+    write_model_atomic,
 )
-from claims_corpus.formats.pack import CheckOutcome, TriageClass
 
 from ._journey_checks import NO_NEW_REPLY_NOTE
-from ._record import load_events, load_labels, load_run_record, parse_model
-from ._summary import corpus_root_of, load_sheets, write_json_atomic
+from ._record import load_events, load_labels, load_run_record
+from ._summary import corpus_root_of, load_sheets
 
 TEMPLATES = Path(__file__).parent / "templates"
 BLIND_DIR = "blind-review"
@@ -257,7 +257,7 @@ def export_blind_review(run_dir: Path | str, out: Path | str,
         raise
     key = key.model_copy(update={"out": str(out)})
     keys_dir.mkdir(exist_ok=True)
-    write_json_atomic(keys_dir / f"key-{export_id}.json", key)
+    write_model_atomic(keys_dir / f"key-{export_id}.json", key)
     return key
 
 
@@ -270,11 +270,11 @@ def _write(run: RunRecord, run_dir: Path, root: Callable[[str], Path], trials: l
         nid = f"claim-{n:02d}"
         tdir = run_dir / sheet.path
         pack_dir = root(sheet.pack_id) / sheet.pack_id
-        staff = parse_model(StaffReading, tdir / "staff.json")
+        staff = read_model(StaffReading, tdir / "staff.json")
         events = load_events(tdir / "journey.jsonl", pack=sheet.pack_id, trial=sheet.trial)
         numbers = {x for x in (sheet.numbers.claim_number, staff.claim_number) if x}
         setup_path = pack_dir / "setup.json"
-        setup = (parse_model(Setup, setup_path, error=PackError, pack=sheet.pack_id)
+        setup = (read_model(Setup, setup_path, error=PackError, pack=sheet.pack_id)
                  if setup_path.is_file() else None)
         claims.append(ReviewClaim(
             id=nid, line=sheet.line, conversation=conversation(events, numbers),
@@ -286,7 +286,7 @@ def _write(run: RunRecord, run_dir: Path, root: Callable[[str], Path], trials: l
         forbidden |= forbidden_values(staff, labels, numbers, sheet.pack_id)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     pack = BlindReviewPack(export_id=export_id, created_at=now, claims=claims)
-    write_json_atomic(out / PACK_FILE, pack)
+    write_model_atomic(out / PACK_FILE, pack)
     for name in ("report.css", "blind_review.js"):
         shutil.copyfile(TEMPLATES / name, out / name)
     (out / "index.html").write_text(_env().get_template("blind_review.html.j2").render(

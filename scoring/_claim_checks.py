@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from claims_corpus.formats import ALL_CHECKS, ComponentResult, Labels, StaffReading
+from claims_corpus.formats import Labels
 from claims_corpus.formats.matching import (
     collapses_window,
     is_not_known,
@@ -20,7 +20,7 @@ from claims_corpus.formats.matching import (
     norm_text,
     values_match,
 )
-from claims_corpus.formats.run import StaffFact
+from claims_records import ALL_CHECKS, ComponentResult, StaffFact, StaffReading
 
 # Names a StaffReading.not_shown may use for each component's region.
 HIDDEN_REGION_NAMES: dict[str, tuple[str, ...]] = {

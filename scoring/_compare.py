@@ -8,11 +8,16 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claims_corpus.errors import ScoringError
-from claims_corpus.formats import AcceptanceReport, Comparison, RunSummary
-from claims_corpus.formats.sheet import PackDifference
+from claims_records import (
+    SUMMARY_FILE,
+    AcceptanceReport,
+    Comparison,
+    PackDifference,
+    RunSummary,
+    ScoringError,
+    read_model,
+)
 
-from ._record import SUMMARY_FILE, parse_model
 from ._stats import DEFAULT_RESAMPLES, DEFAULT_SEED, cluster_bootstrap_ci, mean, pass_hat_k
 from ._summary import CorpusRoots, score_run
 
@@ -21,7 +26,7 @@ def load_summary(run_dir: Path | str, corpus_root: CorpusRoots = None) -> RunSum
     """summary.json of a run, scoring the run first if it has none."""
     path = Path(run_dir) / SUMMARY_FILE
     if path.exists():
-        return parse_model(RunSummary, path)
+        return read_model(RunSummary, path)
     return score_run(run_dir, corpus_root)
 
 

@@ -11,23 +11,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from claims_corpus.formats import (
-    DECISION_COMPONENTS,
-    DECISIONS,
-    STAFF_ROLES,
-    ComponentResult,
-    DecisionLabel,
-    GraderEntry,
-    GraderRecord,
-    Labels,
-    Money,
-    StateDump,
-)
-from claims_corpus.formats.decision import (
+from claims_corpus.formats import DecisionLabel, Labels, Money
+from claims_records import (
     CLAIM_CREATED,
     CLAIM_REVIEWED,
     CUSTOMER_NOTIFIED,
+    DECISION_COMPONENTS,
+    DECISIONS,
     DOCUMENTS_ATTACHED,
+    STAFF_ROLES,
+    ComponentResult,
+    GraderEntry,
+    GraderRecord,
+    StateDump,
 )
 
 from ._claim_checks import component

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from claims_corpus.formats import DefectPanel, FaultDetection, Sheet
+from claims_records import DefectPanel, FaultDetection, Sheet
 
 
 @dataclass(frozen=True)

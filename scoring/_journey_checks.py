@@ -26,8 +26,8 @@ import re
 import statistics
 from dataclasses import dataclass, field
 
-from claims_corpus.formats import ComponentResult, JourneyEvent, StaffReading, TrialStatus
 from claims_corpus.formats.matching import norm_text
+from claims_records import ComponentResult, JourneyEvent, StaffReading, TrialStatus
 
 from ._claim_checks import component, hidden, region_hidden, unmapped
 from ._record import TrialRecord

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
-from claims_corpus.formats import ComponentResult, JourneyEvent
+from claims_records import ComponentResult, JourneyEvent
 
 from ._claim_checks import component
 from ._record import TrialRecord

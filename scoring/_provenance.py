@@ -8,7 +8,7 @@ import hashlib
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from claims_corpus.formats.sheet import ScorerInfo
+from claims_records import ScorerInfo
 
 HERE = Path(__file__).parent
 # Modules that only present results; changing them changes no score.

@@ -17,37 +17,37 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from claims_corpus.errors import HarnessError, PackError, RunRecordError
-from claims_corpus.formats import (
+from claims_corpus.formats import Baseline, Facts, Labels, Manifest, Setup, StaffScript
+from claims_records import (
     ACCEPTANCE_FILE,
+    HUMAN_FILE,
     STATUS_CATEGORY,
+    TRIAL_FILE,
     UNSCORABLE,
     AcceptanceConfig,
-    Baseline,
     DecisionRecord,
     ErrorCategory,
-    Facts,
+    HarnessError,
     HumanVerdicts,
     JourneyEvent,
-    Labels,
-    Manifest,
+    PackError,
     RunRecord,
-    Setup,
+    RunRecordError,
     StaffReading,
-    StaffScript,
     StateDump,
     TrialEntry,
     TrialResult,
     TrialStatus,
+    field_of,
+    read_model,
+    read_optional,
+    read_run_record,
 )
 
 M = TypeVar("M", bound=BaseModel)
 
 _EVENTS = TypeAdapter(list[JourneyEvent])
 
-HUMAN_FILE = "human.json"
-SHEET_FILE = "sheet.json"
-SUMMARY_FILE = "summary.json"
 
 
 @dataclass
@@ -92,30 +92,6 @@ class TrialRecord:
         return self.entry.detail if self.entry is not None else ""
 
 
-def _field(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    return ".".join(str(p) for p in err["loc"]) or "(root)"
-
-
-def parse_model(model: type[M], path: Path, error: type[Exception] = RunRecordError,
-                **context: object) -> M:
-    """Read ``path`` as ``model``; problems raise ``error`` naming the file and field."""
-    try:
-        data = path.read_bytes()  # pydantic checks the UTF-8 itself
-    except OSError as exc:
-        raise error(f"cannot read {path.name}: {exc.strerror}", file=str(path), **context) from exc
-    try:
-        return model.model_validate_json(data)
-    except ValidationError as exc:
-        msg = exc.errors()[0]["msg"]
-        raise error(f"invalid {path.name}: {msg}", file=str(path), field=_field(exc),
-                    **context) from exc
-
-
-def _optional(model: type[M], path: Path, **context: object) -> M | None:
-    return parse_model(model, path, **context) if path.exists() else None
-
-
 def is_rated_status(status: TrialStatus) -> bool:
     """Statuses whose trials count in the rates (the journey ran to an end of the agent's)."""
     return STATUS_CATEGORY[status] in (ErrorCategory.NONE, ErrorCategory.AGENT)
@@ -135,7 +111,7 @@ class _Reader:
             self.missing.append(name)
             return None
         try:
-            return parse_model(model, path, **self.context)
+            return read_model(model, path, **self.context)
         except RunRecordError as exc:
             self.damage.append(f"{name} is unreadable: {exc.message}")
             return None
@@ -179,7 +155,7 @@ def load_events(path: Path, **context: object) -> list[JourneyEvent]:
         except ValidationError as exc:
             raise RunRecordError(
                 f"invalid journey event on line {lineno}: {exc.errors()[0]['msg']}",
-                file=str(path), field=f"line {lineno}: {_field(exc)}", **context,
+                file=str(path), field=f"line {lineno}: {field_of(exc)}", **context,
             ) from exc
     return events
 
@@ -204,10 +180,7 @@ def load_responses(path: Path) -> tuple[list[tuple[str, str]] | None, str]:
 
 
 def load_run_record(run_dir: Path) -> RunRecord:
-    path = Path(run_dir) / "run.json"
-    if not path.exists():
-        raise RunRecordError("no run.json in the run folder", file=str(path))
-    return parse_model(RunRecord, path)
+    return read_run_record(run_dir)
 
 
 def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
@@ -222,7 +195,7 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
     tdir = Path(run_dir) / entry.path
     ctx = {"run": run.run_id, "pack": entry.pack_id, "trial": entry.trial}
     read = _Reader(tdir, **ctx)
-    result = read.model(TrialResult, "trial.json")
+    result = read.model(TrialResult, TRIAL_FILE)
     status = result.status if result is not None else entry.status
     if status == TrialStatus.PENDING:
         status = TrialStatus.HARNESS_ERROR if result is None else status
@@ -265,7 +238,7 @@ def _missing_evidence(tdir: Path, read: _Reader, result: TrialResult | None,
     if not tdir.is_dir():
         return [f"the trial folder is missing although run.json says {status.value}"]
     out = [f"{name} is missing" + (f" although run.json says {status.value}"
-                                   if name == "trial.json" else "")
+                                   if name == TRIAL_FILE else "")
            for name in missing if name != "journey.jsonl"]
     if "journey.jsonl" in missing:
         out.append("journey.jsonl is missing")
@@ -281,7 +254,7 @@ def _missing_evidence(tdir: Path, read: _Reader, result: TrialResult | None,
 
 
 def load_human(trial_dir: Path, **context: object) -> HumanVerdicts | None:
-    return _optional(HumanVerdicts, Path(trial_dir) / HUMAN_FILE, **context)
+    return read_optional(HumanVerdicts, Path(trial_dir) / HUMAN_FILE, **context)
 
 
 def load_labels(corpus_root: Path, pack_id: str) -> Labels:
@@ -289,7 +262,7 @@ def load_labels(corpus_root: Path, pack_id: str) -> Labels:
     path = Path(corpus_root) / pack_id / "oracle" / "labels.json"
     if not path.exists():
         raise PackError("the pack has no oracle/labels.json", pack=pack_id, file=str(path))
-    return parse_model(Labels, path, error=PackError, pack=pack_id)
+    return read_model(Labels, path, error=PackError, pack=pack_id)
 
 
 @dataclass(frozen=True)
@@ -323,20 +296,20 @@ def load_other_customer(corpus_root: Path) -> dict[str, str]:
     path = Path(corpus_root) / "baseline.json"
     if not path.exists():
         return {}
-    baseline = parse_model(Baseline, path, error=PackError)
+    baseline = read_model(Baseline, path, error=PackError)
     return dict(baseline.other_customer.identifiers) if baseline.other_customer else {}
 
 
 def load_pack_context(corpus_root: Path, pack_id: str,
                       other_customer: dict[str, str] | None = None) -> PackContext:
     path = Path(corpus_root) / pack_id / "input" / "facts.json"
-    known = (frozenset(f.key for f in parse_model(Facts, path, error=PackError,
+    known = (frozenset(f.key for f in read_model(Facts, path, error=PackError,
                                                   pack=pack_id).facts)
              if path.exists() else None)
     pack_dir = Path(corpus_root) / pack_id
     view = _customer_view(pack_dir)
     setup_path = pack_dir / "setup.json"
-    script = (parse_model(Setup, setup_path, error=PackError, pack=pack_id).staff_script
+    script = (read_model(Setup, setup_path, error=PackError, pack=pack_id).staff_script
               if setup_path.exists() else None)
     requested = None
     if script is not None and script.requested and view is not None:
@@ -379,14 +352,14 @@ def load_acceptance(corpus_root: Path) -> tuple[AcceptanceConfig, str]:
                         field="<file>") from exc
     except ValidationError as exc:
         raise PackError(f"invalid {ACCEPTANCE_FILE}: {exc.errors()[0]['msg']}",
-                        file=str(path), field=_field(exc)) from exc
+                        file=str(path), field=field_of(exc)) from exc
 
 
 def session_mode_of(corpus_root: Path, pack_id: str) -> str | None:
     """claimant_session of a pack, from the manifest or setup.json; None when neither says."""
     manifest = Path(corpus_root) / "manifest.json"
     if manifest.exists():
-        m = parse_model(Manifest, manifest, error=PackError)
+        m = read_model(Manifest, manifest, error=PackError)
         if pack_id in m.packs:
             return m.packs[pack_id].claimant_session
     setup = Path(corpus_root) / pack_id / "setup.json"

@@ -13,25 +13,23 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from claims_corpus.errors import RunRecordError
-from claims_corpus.formats import (
+from claims_records import (
+    HUMAN_FILE,
+    SHEET_FILE,
     DecisionRecord,
     JourneyEvent,
     RunRecord,
+    RunRecordError,
     RunSummary,
     Sheet,
     StaffReading,
+    read_model,
+    run_record_path,
 )
 
 from ._blind_agreement import load_agreement
 from ._compare import load_summary
-from ._record import (
-    HUMAN_FILE,
-    SHEET_FILE,
-    load_events,
-    load_run_record,
-    parse_model,
-)
+from ._record import load_events, load_run_record
 from ._summary import CorpusRoots, load_sheets
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -86,7 +84,7 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
         })
     staff_path = tdir / "staff.json"
     try:
-        staff = parse_model(StaffReading, staff_path) if staff_path.exists() else None
+        staff = read_model(StaffReading, staff_path) if staff_path.exists() else None
     except RunRecordError as exc:
         staff = None
         unreadable.append(f"staff.json could not be shown: {exc.message}")
@@ -97,7 +95,7 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
     decision, decision_shots = None, []
     decision_path = tdir / "decision.json"
     try:
-        decision = parse_model(DecisionRecord, decision_path) if decision_path.exists() else None
+        decision = read_model(DecisionRecord, decision_path) if decision_path.exists() else None
     except RunRecordError as exc:
         unreadable.append(f"decision.json could not be shown: {exc.message}")
     if decision is not None:
@@ -130,7 +128,7 @@ def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
     common = {"run": run, "summary": summary, "agreement": load_agreement(run_dir)}
     (out / "index.html").write_text(
         env.get_template("index.html.j2").render(
-            **common, assets="assets", run_link=_rel(run_dir / "run.json", out),
+            **common, assets="assets", run_link=_rel(run_record_path(run_dir), out),
             summary_link=_rel(run_dir / "summary.json", out),
             pack_pages={pid: f"packs/{pid}.html" for pid in by_pack}),
         encoding="utf-8")

@@ -5,19 +5,20 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from claims_corpus.formats import (
+from claims_corpus.formats import Labels
+from claims_records import (
     COMPONENTS,
     DECISION_COMPONENTS,
+    HUMAN_FILE,
     UNSCORABLE,
     ComponentResult,
     ErrorCategory,
     FidelityAudit,
     HumanVerdicts,
-    Labels,
     Sheet,
+    TrialFacts,
     TrialStatus,
 )
-from claims_corpus.formats.sheet import TrialFacts
 
 from ._acceptance_trial import agent_questions, further_contact, report_duration_s
 from ._claim_checks import (
@@ -30,7 +31,7 @@ from ._claim_checks import (
 from ._decision_checks import check_decision, grader_record
 from ._journey_checks import analyse_events, check_journey, check_waiting_list, turn_times
 from ._privacy_checks import check_privacy
-from ._record import HUMAN_FILE, PackContext, TrialRecord
+from ._record import PackContext, TrialRecord
 from ._state_checks import check_assertions, check_state
 from .fidelity import audit_trial, not_audited
 

@@ -11,14 +11,8 @@ import fnmatch
 import re
 from typing import Any
 
-from claims_corpus.formats import (
-    Assertion,
-    ComponentResult,
-    ExpectedDocument,
-    ExpectedEndState,
-    HumanVerdicts,
-    StateDump,
-)
+from claims_corpus.formats import Assertion, ExpectedDocument, ExpectedEndState
+from claims_records import ComponentResult, HumanVerdicts, StateDump
 
 from ._claim_checks import component
 from ._journey_checks import customer_messages

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from claims_corpus.errors import ScoringError
+from claims_records import ScoringError
 
 DEFAULT_SEED = 20260101
 DEFAULT_RESAMPLES = 2000

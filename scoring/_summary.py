@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import os
 import random
 import statistics
@@ -11,37 +10,35 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import BaseModel
-
-from claims_corpus.errors import PackError, RunRecordError
-from claims_corpus.formats import (
+from claims_corpus.formats import Labels, Manifest, id_prefix_of
+from claims_records import (
+    SHEET_FILE,
+    SUMMARY_FILE,
     UNSCORABLE,
     AcceptanceConfig,
-    ErrorCategory,
-    Labels,
-    Manifest,
-    RunRecord,
-    RunSummary,
-    Sheet,
-    id_prefix_of,
-)
-from claims_corpus.formats.sheet import (
     ComponentCounts,
     CorpusSummary,
+    ErrorCategory,
     InfraError,
     Interval,
     KStat,
+    PackError,
     PackSummary,
     ReadingItem,
     ReviewCounts,
+    RunRecord,
+    RunRecordError,
+    RunSummary,
+    Sheet,
     SliceStat,
+    read_model,
+    write_sheet,
+    write_summary,
 )
 
 from ._acceptance import evaluate_acceptance
 from ._provenance import scorer_info
 from ._record import (
-    SHEET_FILE,
-    SUMMARY_FILE,
     PackContext,
     load_acceptance,
     load_human,
@@ -50,7 +47,6 @@ from ._record import (
     load_pack_context,
     load_run_record,
     load_trial,
-    parse_model,
     session_mode_of,
 )
 from ._sheet import score_trial
@@ -64,23 +60,6 @@ from ._stats import (
     pass_hat_k,
 )
 from .fidelity import fidelity_summary
-
-_SERIAL = itertools.count()
-
-
-def write_json_atomic(path: Path, model: BaseModel) -> None:
-    """Write a model as JSON via a temporary file in the same folder and ``os.replace``."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{next(_SERIAL)}.tmp")
-    try:
-        with open(tmp, "x", encoding="utf-8") as fh:
-            fh.write(model.model_dump_json(indent=2))
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
 
 CorpusRoots = Path | str | Sequence[Path | str] | None
 
@@ -102,7 +81,7 @@ def corpus_roots_of(run: RunRecord, run_dir: Path, given: CorpusRoots = None
         out: dict[str | None, Path] = {}
         for root in roots:
             manifest = Path(root) / "manifest.json"
-            prefix = (parse_model(Manifest, manifest, error=PackError).id_prefix
+            prefix = (read_model(Manifest, manifest, error=PackError).id_prefix
                       if manifest.is_file() else None)
             out[prefix] = root
         return out
@@ -166,13 +145,13 @@ def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
             update={"corpus": prefix, "scorer": scorer,
                     "corpus_hash": hashes.get(prefix, run.corpus.hash)})
         if tdir.is_dir():  # a trial that never got a folder keeps none
-            write_json_atomic(tdir / SHEET_FILE, sheet)
+            write_sheet(tdir, sheet)
         sheets.append(sheet)
     summary = summarise(run, sheets, seed=seed, resamples=resamples, acceptance=acceptance,
                         acceptance_source=source, strict_fidelity=strict_fidelity).model_copy(
         update={"scorer": scorer, "scored_at": datetime.now(UTC).isoformat(timespec="seconds")})
     keep_previous_summary(run_dir, summary)
-    write_json_atomic(run_dir / SUMMARY_FILE, summary)
+    write_summary(run_dir, summary)
     return summary
 
 
@@ -210,7 +189,7 @@ def load_sheets(run_dir: Path | str) -> list[Sheet]:
             raise RunRecordError("trial not scored yet; run `claims-harness score` first",
                                  run=run.run_id, pack=entry.pack_id, trial=entry.trial,
                                  file=str(path))
-        out.append(parse_model(Sheet, path))
+        out.append(read_model(Sheet, path))
     return out
 
 

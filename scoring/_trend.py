@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from claims_corpus.formats.sheet import Interval
+from claims_records import Interval
 
 from ._stats import MIN_PACKS_FOR_CI, cluster_bootstrap_ci, mean
 

@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 
 import harness  # noqa: E402
 import seed  # noqa: E402
-from claims_corpus.formats import JourneyEvent, TrialResult  # noqa: E402
+from claims_records import JourneyEvent, is_finished_trial, read_trial_result  # noqa: E402
 
 
 def _ts(value: str) -> float:
@@ -33,7 +33,7 @@ def _ts(value: str) -> float:
 
 
 def measure_trial(folder: Path) -> dict:
-    result = TrialResult.model_validate_json((folder / "trial.json").read_text())
+    result = read_trial_result(folder)
     events = [JourneyEvent.model_validate_json(line)
               for line in (folder / "journey.jsonl").read_text().splitlines()]
     waits = sum(e.timings.reply_wait_s or 0 for e in events)
@@ -79,12 +79,12 @@ def main(argv: list[str] | None = None) -> int:
                                      seed_token=env.seed_token, progress=print)
         record, run_dir = harness.run(options)
     rows = [measure_trial(run_dir / t.path) for t in record.trials
-            if (run_dir / t.path / "trial.json").is_file()]
+            if is_finished_trial(run_dir / t.path)]
     product = sum(r["product_wait_s"] for r in rows)
     total = sum(r["journey_s"] for r in rows)
     waits = []
     for t in record.trials:
-        result = TrialResult.model_validate_json((run_dir / t.path / "trial.json").read_text())
+        result = read_trial_result(run_dir / t.path)
         waits += result.turn_times_s
     report = {
         "run": str(run_dir), "trials": len(rows),

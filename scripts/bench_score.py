@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from claims_corpus.formats import Labels
+from claims_records import RunRecord, TrialResult, write_run_record, write_trial_result
 
 FACTS = {
     "policy_number": ("What is your policy number?", "NWF-POL-100234"),
@@ -97,7 +98,7 @@ def write_trial(tdir: Path, pack_id: str, n: int, fault: str) -> dict:
         (tdir / name).write_text(json.dumps({"taken_at": "t", "database": "d", "bucket": "b",
                                              "collections": colls, "objects": {}}))
     status = "product_error" if fault == "product_error" else "completed"
-    (tdir / "trial.json").write_text(json.dumps({
+    write_trial_result(tdir, TrialResult.model_validate({
         "pack_id": pack_id, "trial": n, "status": status, "claim_number": "NWF-2026-000123",
         "customer_messages": len(FACTS) + 1, "steps": step, "started_at": "t", "ended_at": "t",
         "duration_s": 30.0, "turn_times_s": [0.8 + i / 10 for i in range(step)],
@@ -120,7 +121,7 @@ def build(root: Path, packs: int, trials: int) -> Path:
         for n in range(1, trials + 1):
             fault = FAULTS[(p + n) % len(FAULTS)]
             entries.append(write_trial(run_dir / pack_id / f"trial-{n}", pack_id, n, fault))
-    (run_dir / "run.json").write_text(json.dumps({
+    write_run_record(run_dir, RunRecord.model_validate({
         "run_id": "bench", "created_at": "t", "harness": {"version": "bench"},
         "corpus": {"version": "bench", "hash": "0", "path": str(corpus)},
         "product": {"profile": "bench", "base_urls": [], "runtime": "reference"},

@@ -8,8 +8,7 @@ from typing import Any
 import httpx
 from pydantic import ValidationError
 
-from claims_corpus.errors import SeedError
-from claims_corpus.formats import StateDump
+from claims_records import SeedError, StateDump
 
 from ._route import SEED_PREFIX
 from ._settings import TOKEN_VARIABLE, token_problem

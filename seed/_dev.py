@@ -21,7 +21,7 @@ from pathlib import Path
 
 import httpx
 
-from claims_corpus.errors import SeedError
+from claims_records import SeedError, write_text_atomic
 
 from ._route import SEED_PREFIX, create_seed_app
 from ._server import BackgroundServer
@@ -131,10 +131,7 @@ class DevEnvironment:
         """Write ``KEY=value`` lines (readable by ``source`` and by docker/compose)."""
         path = Path(path)
         lines = [f"{k}={v}" for k, v in self.env_vars().items()]
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
+        write_text_atomic(path, "\n".join(lines) + "\n", mode=0o600)
         return path
 
     def describe(self) -> list[str]:

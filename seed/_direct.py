@@ -16,8 +16,7 @@ from pymongo.database import Database
 from pymongo.errors import PyMongoError
 from urllib3.exceptions import HTTPError as Urllib3Error
 
-from claims_corpus.errors import SeedError
-from claims_corpus.formats import StateDump
+from claims_records import SeedError, StateDump
 
 from . import _s3
 from ._guard import check_bucket_name, check_not_production, database_name_problem

@@ -15,7 +15,7 @@ from typing import Any
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
 
-from claims_corpus.errors import SeedError
+from claims_records import SeedError
 
 from ._names import (
     ENVIRONMENT_COLLECTION,

@@ -20,10 +20,10 @@ from pymongo.database import Database
 from pymongo.errors import PyMongoError
 from urllib3.exceptions import HTTPError as Urllib3Error
 
-from claims_corpus.errors import SeedError
 from claims_corpus.formats import Baseline, ClaimantSession, Credentials, Setup
 from claims_corpus.formats._base import Strict
 from claims_corpus.plan import Plan
+from claims_records import SeedError
 
 from . import _s3
 from ._guard import check_bucket_name, check_not_production

@@ -6,9 +6,9 @@ what a reset would refuse, without ``corpus`` importing the seed route.
 
 from __future__ import annotations
 
-from claims_corpus.errors import SeedError
 from claims_corpus.formats import Baseline, Setup
 from claims_corpus.plan import Plan, PlannedObject, plan_setup
+from claims_records import SeedError
 
 __all__ = ["InvalidSetupError", "Plan", "PlannedObject", "build_plan"]
 

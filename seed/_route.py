@@ -32,8 +32,8 @@ from pymongo.errors import PyMongoError
 from urllib3.exceptions import HTTPError as Urllib3Error
 
 from claims_corpus import StrictJsonError, parse_strict_json
-from claims_corpus.errors import SeedError
 from claims_corpus.formats import Setup
+from claims_records import SeedError
 
 from . import _s3
 from ._guard import check_bucket_name, check_database_allowed, check_not_production

@@ -11,7 +11,7 @@ from minio.deleteobjects import DeleteObject
 from minio.error import MinioException, S3Error
 from urllib3.exceptions import HTTPError as Urllib3Error
 
-from claims_corpus.errors import SeedError
+from claims_records import SeedError
 
 from .stores import S3Config
 

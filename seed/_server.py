@@ -7,7 +7,7 @@ import time
 
 import uvicorn
 
-from claims_corpus.errors import SeedError
+from claims_records import SeedError
 
 from .stores import free_port
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from pydantic import Field, ValidationError
 
 from claims_corpus import StrictJsonError, parse_strict_json
-from claims_corpus.errors import SeedError
 from claims_corpus.formats import Baseline
 from claims_corpus.formats._base import Strict
+from claims_records import SeedError
 
 from ._guard import DEFAULT_ALLOWED_DB_PATTERN
 from .stores import DEFAULT_S3_KEY, DEFAULT_S3_SECRET, S3Config

@@ -26,9 +26,15 @@ from typing import Any
 from pydantic import ValidationError
 from pymongo.database import Database
 
-from claims_corpus.errors import SeedError
-from claims_corpus.formats import StateDiff, StateDump
-from claims_corpus.formats.state import DocumentChange, FieldChange, ObjectChange, ObjectInfo
+from claims_records import (
+    DocumentChange,
+    FieldChange,
+    ObjectChange,
+    ObjectInfo,
+    SeedError,
+    StateDiff,
+    StateDump,
+)
 
 from . import _s3
 from ._guard import check_bucket_name

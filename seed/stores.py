@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
-from claims_corpus.errors import SeedError
+from claims_records import SeedError
 
 DEFAULT_S3_KEY = "harness"
 DEFAULT_S3_SECRET = "harness-secret"

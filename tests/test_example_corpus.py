@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 import claims_corpus
-from claims_corpus.formats import RunRecord, Setup, Sheet, TrialResult
+from claims_corpus.formats import Setup
+from claims_records import RunRecord, Sheet, TrialResult
 
 from .claims_example_app.conftest import kestrel_packs
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import claims_corpus
-from claims_corpus.formats import RunRecord, RunSummary, Sheet, TrialResult
+from claims_records import RunRecord, RunSummary, Sheet, TrialResult
 
 from .conftest import make_held_out
 
@@ -183,7 +183,7 @@ def test_every_staff_decision_passes_and_reaches_the_customer(reference_run: Pat
     """Each pack with a staff script: staff decided through the workbench, the customer's own
     session came back and saw it, and routing, target, state, note, follow-through and audit
     all pass; the four decisions are all covered."""
-    from claims_corpus.formats import DecisionRecord
+    from claims_records import DecisionRecord
 
     seen: dict[str, str | None] = {}
     for pack_id in PACK_IDS:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from claims_corpus.formats import Sheet, StaffReading
+from claims_records import Sheet, StaffReading
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 

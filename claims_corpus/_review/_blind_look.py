@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..errors import HarnessError, PackError
+from claims_records import HarnessError, PackError
+
 from ..formats.pack import BlindLook, MaterialReview
 from ._images import ImageItem, load_review, pack_images, save_review
 

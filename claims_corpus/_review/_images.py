@@ -7,11 +7,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from claims_records import PackError
+
 from .. import _io
 from .._check_rules import is_image
 from .._loading import list_packs, material_files
 from .._photo import PHOTO_GENERATOR, describe, parse_photo_recipe, subject_groups
-from ..errors import PackError
 from ..formats.pack import (
     PACK_ID_PATTERN,
     Material,

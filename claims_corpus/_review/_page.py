@@ -15,7 +15,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from ..errors import PackError
+from claims_records import PackError
+
 from ._images import ImageItem, pack_images
 from ._sign_off import sign_off_state
 

@@ -13,7 +13,8 @@ from datetime import date
 from pathlib import Path
 from typing import Literal
 
-from ..errors import PackError
+from claims_records import PackError
+
 from ..formats.pack import MaterialReview, SignOff
 from ._images import load_review, pack_images, save_review
 

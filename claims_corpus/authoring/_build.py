@@ -8,11 +8,12 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from claims_records import PackError
+
 from .. import _io
 from .._derive import derive_review
 from .._generate import generate_materials
 from .._loading import load_pack
-from ..errors import PackError
 from ..formats.matching import text_matches
 from . import _facts, _materials, _oracle
 from ._table import Row, Table, load_table

@@ -19,7 +19,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from ..errors import PackError
+from claims_records import PackError
+
 from ..formats._base import Strict
 from ..formats.pack import ClaimantSession, Line, MessageStyle
 

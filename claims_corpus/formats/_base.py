@@ -1,11 +1,7 @@
-"""Shared base for every persisted file format."""
+"""Shared base for every persisted file format: the records floor's strict model."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from claims_records import Strict
 
-
-class Strict(BaseModel):
-    """A strict model: unknown fields are errors, values are validated on assignment."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+__all__ = ["Strict"]

@@ -29,6 +29,19 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from claims_records.terms import (
+    ALL_CHECKS,
+    REASON_CODES,
+    STRONG_CHECKS,
+    WEAK_CHECKS,
+    CheckId,
+    CheckOutcome,
+    Line,
+    TriageClass,
+    known_reason_codes,
+    review_required_from,
+)
+
 from ._base import Strict
 from .decision import DecisionLabel, StaffScript
 from .end_state import ExpectedDocument, ExpectedEndState
@@ -54,16 +67,10 @@ from .values import FactValue
 ID_PREFIX_PATTERN = r"^[A-Z][A-Z0-9]{1,9}$"
 PACK_ID_PATTERN = r"^[A-Z][A-Z0-9]{1,9}-[MHC]-\d{3}$"
 
-Line = Literal["motor", "home", "contents"]
 MessageStyle = Literal[
     "plain", "many_facts", "emotional", "typos", "non_native", "wrong_product_term"
 ]
 ClaimantSession = Literal["anonymous", "account", "anonymous_then_sign_in"]
-TriageClass = Literal["fast_track", "standard", "complex"]
-CheckId = Literal[
-    "receipt_after_incident", "quote_before_incident", "prior_claims_12m", "policy_start_30d"
-]
-CheckOutcome = Literal["hit", "clear", "not_checked", "not_applicable"]
 JudgeKind = Literal["state", "text", "human"]
 # Pressure a pack puts on the product (docs/claim-rules.md, "Pressure").
 PressureKind = Literal[
@@ -71,33 +78,6 @@ PressureKind = Literal[
     "person_request", "unknown_fact", "wrong_summary",
 ]
 PRESSURE_KINDS: tuple[str, ...] = PressureKind.__args__  # type: ignore[attr-defined]
-
-STRONG_CHECKS: tuple[str, ...] = ("receipt_after_incident", "quote_before_incident")
-WEAK_CHECKS: tuple[str, ...] = ("prior_claims_12m", "policy_start_30d")
-ALL_CHECKS: tuple[str, ...] = STRONG_CHECKS + WEAK_CHECKS
-
-# Reason codes a product may give for its triage class. Shared by the standard, the
-# reference app's rules and the scorer; a pack may only name codes from this list.
-REASON_CODES: tuple[str, ...] = (
-    "minor_damage",
-    "single_item",
-    "vehicle_driveable",
-    "vehicle_not_driveable",
-    "third_party_involved",
-    "third_party_unidentified",
-    "injury_reported",
-    "theft",
-    "police_report",
-    "high_value",
-    "property_uninhabitable",
-    "escape_of_water",
-    "storm",
-    "fire",
-    "emergency_repair",
-    "review_required",
-    "document_incomplete",
-)
-
 
 def id_prefix_of(pack_id: str) -> str:
     """The corpus id prefix a pack id starts with (``HLD`` of ``HLD-M-001``)."""
@@ -109,22 +89,7 @@ def pack_id_pattern(id_prefix: str) -> str:
     return rf"^{re.escape(id_prefix)}-[MHC]-\d{{3}}$"
 
 
-def review_required_from(checks: dict[str, str]) -> bool:
-    """The review rule: at least one strong hit, or at least two weak hits."""
-    strong = sum(1 for c in STRONG_CHECKS if checks.get(c) == "hit")
-    weak = sum(1 for c in WEAK_CHECKS if checks.get(c) == "hit")
-    return strong >= 1 or weak >= 2
-
-
 # --------------------------------------------------------------------------- oracle/
-
-
-def known_reason_codes(v: list[str]) -> list[str]:
-    """Validator: every code is one of REASON_CODES."""
-    unknown = [c for c in v if c not in REASON_CODES]
-    if unknown:
-        raise ValueError(f"unknown reason codes {unknown}; known: {list(REASON_CODES)}")
-    return v
 
 
 class TriageLabel(Strict):

@@ -156,7 +156,7 @@ def _has_staff_script(pack_dir: Path) -> bool:
 def evidence_problems(folder: Path) -> list[str]:
     """What a full-evidence trial folder lacks: a screenshot for every step, the HAR, the
     transcript, the state dumps, a staff reading that found the claim with its screenshots."""
-    from claims_corpus.formats import JourneyEvent, StaffReading
+    from claims_records import JourneyEvent, StaffReading
 
     problems = []
     for name in ("network.har", "transcript.md", "state-before.json", "state-after.json"):

@@ -18,8 +18,7 @@ from typing import Any
 from playwright.async_api import Browser, Page
 
 import claims_corpus
-from claims_corpus.errors import HarnessError
-from claims_corpus.formats import CustomerAction, JourneyEvent
+from claims_records import CustomerAction, HarnessError, JourneyEvent
 
 from .._customer_tab import CustomerTab
 from .._reset import ResetAdapter, setup_and_files

@@ -37,7 +37,7 @@ def make_customer(
             build_messages=claims_corpus.build_customer_messages,
             build_repair=claims_corpus.build_repair_messages,
         )
-    from claims_corpus.errors import SimulatorError
+    from claims_records import SimulatorError
 
     raise SimulatorError(
         f"unknown customer kind {kind!r}; use 'scripted' or 'llm'", field="customer"

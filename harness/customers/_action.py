@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any, get_args
 
-from claims_corpus.formats import CustomerAction, ScreenReading
+from claims_records import CustomerAction, ScreenReading
 
 from ._base import CustomerContext
 

@@ -7,8 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from claims_corpus import Progress
-from claims_corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
-from claims_corpus.formats.run import CustomerInfo
+from claims_records import CustomerAction, CustomerInfo, CustomerModelCall, ScreenReading
 
 
 @dataclass

@@ -24,8 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import openai
 
-from claims_corpus.errors import SimulatorError
-from claims_corpus.formats.run import CustomerInfo, PromptView, ResponseFormatMode, TokenUsage
+from claims_records import CustomerInfo, PromptView, ResponseFormatMode, SimulatorError, TokenUsage
 
 from .._redact import redact_literals
 

@@ -15,8 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from claims_corpus.errors import SimulatorError
-from claims_corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
+from claims_records import CustomerAction, CustomerModelCall, ScreenReading, SimulatorError
 
 from ._action import exact_label, misfit, parse_action, schema_response_format
 from ._base import CustomerContext

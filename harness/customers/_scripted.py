@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from claims_corpus.formats import CustomerAction, ScreenReading
-from claims_corpus.formats.run import CustomerInfo
+from claims_records import CustomerAction, CustomerInfo, ScreenReading
 
 from ._base import CustomerContext
 from ._match import (

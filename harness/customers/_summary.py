@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from claims_corpus.formats import ScreenReading
 from claims_corpus.formats.matching import is_not_known, kind_of, norm_text, values_match
+from claims_records import ScreenReading
 
 from ._match import Synonyms
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from claims_corpus import Progress
-from claims_corpus.formats import CustomerAction
+from claims_records import CustomerAction
 
 from ._base import material_availability
 from ._match import Synonyms, default_synonyms, phrase_score, questions

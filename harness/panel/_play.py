@@ -18,15 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import claims_corpus
-from claims_corpus.errors import RunRecordError, SimulatorError
-from claims_corpus.formats import (
+from claims_records import (
     CustomerAction,
     CustomerModelCall,
     FidelityAudit,
     JourneyEvent,
     PanelScreens,
+    RunRecordError,
+    SimulatorError,
+    Timings,
+    read_run_record,
 )
-from claims_corpus.formats.run import RunRecord, Timings
 
 from ..customers import Customer, CustomerContext, JourneyTracker, material_availability
 
@@ -67,10 +69,10 @@ def load_screens(folder: Path | str = SCREENS_DIR) -> dict[str, PanelScreens]:
 
 def record_screens(run_dir: Path | str, out_dir: Path | str) -> list[Path]:
     """Write the screens of each pack's first completed trial of a run record."""
-    from .._files import write_model_atomic
+    from claims_records import write_model_atomic
 
     run_dir, out_dir = Path(run_dir), Path(out_dir)
-    record = RunRecord.model_validate_json((run_dir / "run.json").read_text(encoding="utf-8"))
+    record = read_run_record(run_dir)
     written: list[Path] = []
     done: set[str] = set()
     for entry in record.trials:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from claims_corpus.formats import CUSTOMER_STATUSES, ROUTES
 from claims_corpus.formats._base import Strict
+from claims_records import CUSTOMER_STATUSES, ROUTES
 
 from ._selectors import Selector
 

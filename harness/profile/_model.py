@@ -9,8 +9,8 @@ from typing import Literal
 
 from pydantic import Field, ValidationError, model_validator
 
-from claims_corpus.errors import ProfileError
 from claims_corpus.formats._base import Strict
+from claims_records import ProfileError
 
 from ._capabilities import Capabilities
 from ._completion import Completion

@@ -8,8 +8,8 @@ from typing import Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
-from claims_corpus.formats import ALL_CHECKS, REASON_CODES, CheckOutcome, TriageClass
 from claims_corpus.formats._base import Strict
+from claims_records import ALL_CHECKS, REASON_CODES, CheckOutcome, TriageClass
 
 from ._selectors import Selector
 

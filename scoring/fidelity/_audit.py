@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from claims_corpus.formats import CustomerAction, FidelityAudit, FidelityFinding, JourneyEvent
+from claims_records import CustomerAction, FidelityAudit, FidelityFinding, JourneyEvent
 
 from ._rules import (
     Memory,

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from claims_corpus import Progress
-from claims_corpus.formats import ScreenReading
 from claims_corpus.formats.matching import kind_of, norm_text, text_matches, values_match
+from claims_records import ScreenReading
 
 from ._values import PLACE_WORDS, Sources, Value, alnum, extract
 

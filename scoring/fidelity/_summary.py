@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from claims_corpus.formats import Sheet
-from claims_corpus.formats.sheet import FidelitySummary, SuspectTrial
+from claims_records import FidelitySummary, Sheet, SuspectTrial
 
 
 def fidelity_summary(sheets: list[Sheet], strict: bool = False) -> FidelitySummary:

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
-from claims_corpus.formats import RunRecord, TrialResult
+from claims_records import RunRecord, TrialResult
 from harness import SELF_TEST_LABEL
 from harness.profile import PROFILES_DIR
 
@@ -182,8 +182,7 @@ def test_a_killed_run_is_resumed_without_redoing_finished_trials(reference_env, 
 @pytest.mark.slow
 def test_resume_refuses_a_product_that_now_reports_another_runtime(reference_env, tmp_path):
     import claims_corpus
-    from claims_corpus.formats import TrialEntry
-    from claims_corpus.formats.run import CorpusInfo, CustomerInfo, HarnessInfo, ProductInfo
+    from claims_records import CorpusInfo, CustomerInfo, HarnessInfo, ProductInfo, TrialEntry
 
     profile = write_profile(reference_env, tmp_path / "p.toml")
     version, chash = claims_corpus.corpus_identity(PACKS)

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
-from claims_corpus.formats import RunRecord
+from claims_records import RunRecord
 
 from .test_run_cmd import PACKS, reference_env, write_profile  # noqa: F401,F811 - fixture
 

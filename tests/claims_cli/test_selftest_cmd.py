@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
-from claims_corpus.formats import DefectPanel, RunRecord
+from claims_records import DefectPanel, RunRecord
 from claims_reference_app import FAULTS
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]

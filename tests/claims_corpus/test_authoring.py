@@ -10,7 +10,7 @@ import pytest
 
 import claims_corpus
 from claims_corpus.authoring import SCENARIO_KINDS, build_pack, load_table
-from claims_corpus.errors import PackError
+from claims_records import PackError
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 

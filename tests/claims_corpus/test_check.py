@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import claims_corpus
+import claims_records
 from claims_corpus import Problem
 
 from .conftest import PACK_ID, PACKS
@@ -232,7 +233,7 @@ def test_freeze_records_hashes_then_a_changed_oracle_fails(pack_copy: Path) -> N
     p = _one(_problems(root), "oracle/labels.json", "<content>")
     assert "without a version bump" in p.message
     assert not claims_corpus.check_corpus(root, freeze=True).ok  # freezing cannot launder it
-    with pytest.raises(claims_corpus.PackError):
+    with pytest.raises(claims_records.PackError):
         claims_corpus.update_manifest(root)
 
     # a real fix: bump the version and say why in the changelog

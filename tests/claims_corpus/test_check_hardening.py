@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 import claims_corpus
+import claims_records
 from claims_cli import app
 from claims_corpus import Problem
 
@@ -243,7 +244,7 @@ def test_a_checker_failure_is_a_problem_not_a_traceback(pack_copy, monkeypatch):
 def test_run_refuses_a_symlinked_material(pack_copy):
     (pack_copy / JPG).unlink()
     (pack_copy / JPG).symlink_to(os.path.realpath("/etc/hostname"))
-    with pytest.raises(claims_corpus.PackError, match="symbolic link|missing"):
+    with pytest.raises(claims_records.PackError, match="symbolic link|missing"):
         claims_corpus.load_customer_view(pack_copy)
 
 
@@ -251,7 +252,7 @@ def test_run_refuses_a_symlinked_material(pack_copy):
 def test_the_run_refuses_wrong_fact_formats_too(pack_copy, value):
     index = {"12/03/2026": 1, "25:99": 2, "maybe": 7}[value]
     _fact(index, value=value)(pack_copy)
-    with pytest.raises(claims_corpus.PackError) as err:
+    with pytest.raises(claims_records.PackError) as err:
         claims_corpus.load_customer_view(pack_copy)
     assert err.value.context["file"] == "input/facts.json"
     assert err.value.context["field"].startswith(f"facts.{index}")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import claims_corpus
-from claims_corpus import PackError
+from claims_records import PackError
 
 from ..conftest import PACKS, make_held_out
 

@@ -9,7 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 import claims_corpus
-from claims_corpus.formats import AcceptanceConfig, Baseline
+from claims_corpus.formats import Baseline
+from claims_records import AcceptanceConfig
 
 from .conftest import PACK_ID, PACKS
 

@@ -22,13 +22,8 @@ import pytest
 
 import claims_corpus
 from claims_corpus.authoring import SCENARIO_KINDS
-from claims_corpus.formats import (
-    ALL_CHECKS,
-    PRESSURE_KINDS,
-    STRONG_CHECKS,
-    WEAK_CHECKS,
-    review_required_from,
-)
+from claims_corpus.formats import PRESSURE_KINDS
+from claims_records import ALL_CHECKS, STRONG_CHECKS, WEAK_CHECKS, review_required_from
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 STYLES = {"plain", "many_facts", "emotional", "typos", "non_native", "wrong_product_term"}

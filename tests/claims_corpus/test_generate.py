@@ -8,7 +8,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 import claims_corpus
-from claims_corpus.errors import PackError
+from claims_records import PackError
 
 from .conftest import PACK_ID, PACKS
 

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 import claims_corpus
-from claims_corpus.errors import LeakError
-from claims_corpus.formats import ScreenReading
+from claims_records import LeakError, ScreenReading
 
 from .conftest import PACK_ID, PACKS
 

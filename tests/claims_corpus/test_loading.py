@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import claims_corpus
-from claims_corpus.errors import PackError
+from claims_records import PackError
 
 from .conftest import PACK_ID, PACKS
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import claims_corpus
-from claims_corpus import PackError
+from claims_records import PackError
 
 from .conftest import PACKS
 

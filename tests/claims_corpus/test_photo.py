@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 import claims_corpus
+import claims_records
 from claims_corpus._photo import (
     DAMAGE,
     DAMAGE_WORDS,
@@ -180,7 +181,7 @@ def test_a_side_view_has_no_plate_and_damage_needs_a_region() -> None:
     with pytest.raises(ValueError, match="scene.object: .*side view shows no number plate"):
         parse_photo_recipe(_recipe({"setting": {"kind": "street"}, "object": {
             "kind": "car", "view": "side", "plate": {"country": "GB", "text": "AB12 CDE"}}}))
-    with pytest.raises(claims_corpus.PackError, match="has no region for 'forced_lock'") as exc:
+    with pytest.raises(claims_records.PackError, match="has no region for 'forced_lock'") as exc:
         claims_corpus.render_material(GENERATOR, _recipe({"setting": {"kind": "street"},
                                                    "damage": [{"kind": "forced_lock"}]}))
     assert exc.value.context["field"] == "materials.0.parameters.scene.damage.0.at"

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 import claims_corpus
-from claims_corpus.formats import ScreenReading
+from claims_records import ScreenReading
 
 from .conftest import PACK_ID, PACKS
 

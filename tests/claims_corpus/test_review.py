@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 import claims_corpus
-from claims_corpus import PackError
+import claims_records
 from claims_corpus._review import blind_prompt, missing_groups
+from claims_records import PackError
 from tests.harness.fake_openai import FakeOpenAI, completion
 
 from .conftest import PACK_ID
@@ -270,5 +271,5 @@ def test_vision_settings_come_from_options_or_the_environment(
     s = claims_corpus.VisionSettings.from_options(model="cli-model")
     assert (s.model, s.api_key, s.host) == ("cli-model", "env-key", "vision.local:8000")
     monkeypatch.delenv("CLAIMS_HARNESS_VISION_MODEL")
-    with pytest.raises(claims_corpus.HarnessError, match="--model or CLAIMS_HARNESS_VISION_MODEL"):
+    with pytest.raises(claims_records.HarnessError, match="--model or CLAIMS_HARNESS_VISION_MODEL"):
         claims_corpus.VisionSettings.from_options()

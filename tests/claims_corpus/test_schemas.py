@@ -4,12 +4,16 @@ import json
 from pathlib import Path
 
 import claims_corpus
-from claims_corpus.formats import SCHEMAS
+import claims_records
+from claims_corpus.formats import SCHEMAS as PACK_SCHEMAS
 
 from .conftest import PACKS
 
+SCHEMAS = {**PACK_SCHEMAS, **claims_records.SCHEMAS}
+
 
 def test_committed_schemas_match_the_models(tmp_path: Path) -> None:
+    assert not set(PACK_SCHEMAS) & set(claims_records.SCHEMAS)
     written = claims_corpus.write_schemas(tmp_path)
     assert sorted(p.name for p in written) == sorted(SCHEMAS)
     committed = PACKS / "schema"

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 import claims_corpus
-from claims_corpus.formats import ScreenReading
 from claims_corpus.formats.matching import kind_of, values_match
+from claims_records import ScreenReading
 from harness.customers import CustomerContext, ScriptedCustomer, material_availability
 
 from ._mapping import Mapping

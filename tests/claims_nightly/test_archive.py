@@ -12,10 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
-from claims_corpus.errors import HarnessError, RunRecordError
-from claims_corpus.formats import RunRecord
 from claims_nightly import add_night, archive_runs, archived_summary, load_history, open_archive
 from claims_nightly import parse_age as age
+from claims_records import HarnessError, RunRecord, RunRecordError
 from harness import FolderLock
 from scoring import score_run
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from claims_corpus.errors import ConfigError
 from claims_nightly import load_config
+from claims_records import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from claims_corpus.formats import HistoryIndex, RunSummary
-from claims_corpus.formats.nightly import GateOutcome, NightEntry
-from claims_corpus.formats.run import CorpusInfo
-from claims_corpus.formats.sheet import Comparison, PackDifference
 from claims_nightly import add_night, load_history
 from claims_nightly._baseline import find_baseline, pack_changes
+from claims_records import (
+    Comparison,
+    CorpusInfo,
+    GateOutcome,
+    HistoryIndex,
+    NightEntry,
+    PackDifference,
+    RunSummary,
+)
 from scoring import trend
 
 CORPUS = [CorpusInfo(version="0.2.2", hash="h1", path="packs")]

@@ -28,8 +28,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from claims_corpus.formats import CustomerAction, ScreenReading, Setup, StateDump
-from claims_corpus.formats.run import CustomerInfo
+from claims_corpus.formats import Setup
+from claims_records import CustomerAction, CustomerInfo, ScreenReading, StateDump
 from harness import Profile, ResetAdapter, ResetOutcome
 
 CHAT_PAGE = """<!doctype html><html><head><style>.hidden{display:none}</style></head>

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from claims_corpus.formats import TrialStatus
+from claims_records import TrialStatus
 
 from .conftest import PACKS, profile_for, run_packs
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from claims_corpus.formats import JourneyEvent, TrialResult
+from claims_records import JourneyEvent, TrialResult
 from harness import TrialSettings, run_trial
 
 from .pages import NoState, Numbered, PageServer, chat_profile

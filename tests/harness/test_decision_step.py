@@ -10,7 +10,8 @@ from pydantic import ValidationError
 
 import claims_corpus
 import harness
-from claims_corpus.formats import DecisionRecord, StaffScript
+from claims_corpus.formats import StaffScript
+from claims_records import DecisionRecord
 from harness._decision import DECISION_FILE, decide_and_return
 from harness._journey import Journey, JourneySettings
 from harness.profile import DecisionControls

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from claims_corpus import load_labels
-from claims_corpus.formats import JourneyEvent, RunRecord, StaffReading, StateDump, TrialResult
+from claims_records import JourneyEvent, RunRecord, StaffReading, StateDump, TrialResult
 
 from .conftest import PACKS, copy_corpus, edit_json, profile_for, run_packs, start_env
 from .fake_openai import FakeOpenAI

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from claims_corpus.errors import HarnessError
+from claims_records import HarnessError
 from harness import BrowserChoice, system_browsers
 from harness._launch import CHROMIUM_ENV, endpoint_label, resolve_local
 

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from claims_corpus import Progress, load_customer_view
-from claims_corpus.errors import SimulatorError
-from claims_corpus.formats import CustomerAction, CustomerModelCall, ScreenReading
+from claims_records import CustomerAction, CustomerModelCall, ScreenReading, SimulatorError
 from harness.customers import (
     CustomerContext,
     LlmSettings,

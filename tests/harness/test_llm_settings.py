@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims_corpus.errors import SimulatorError
+from claims_records import SimulatorError
 from harness.customers import LlmSettings
 
 KEY = "sk-settings-CANARY-9a8b"

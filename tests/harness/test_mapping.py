@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from claims_corpus.formats import StateDump
+from claims_records import StateDump
 from harness._mapping import to_canonical, to_product
 from harness.profile import CollectionMap
 

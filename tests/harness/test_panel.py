@@ -76,7 +76,7 @@ def test_the_cli_vets_a_configured_endpoint_and_demonstrates_a_stand_in(tmp_path
 
 
 def test_screens_are_recorded_from_a_run_record(tmp_path):
-    from claims_corpus.formats import CustomerAction, JourneyEvent, PanelScreens
+    from claims_records import CustomerAction, JourneyEvent, PanelScreens
 
     shipped = panel.load_screens()["CTL-M-001"]
     run = tmp_path / "run"

@@ -13,7 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 import claims_corpus
-from claims_corpus.errors import ProductError, ProfileError, SeedError
+from claims_records import ProductError, ProfileError, SeedError
 from harness import RunOptions, check_runtime, make_reset, run
 from harness._reset import setup_and_files
 from harness.profile import Profile

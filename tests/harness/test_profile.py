@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from claims_corpus.errors import ProfileError
+from claims_records import ProfileError
 from harness import load_profile
 from harness.profile import PROFILES_DIR
 

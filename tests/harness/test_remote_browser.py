@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 import harness
-from claims_corpus.errors import HarnessError
-from claims_corpus.formats import RunRecord, StaffReading, TrialResult
+from claims_records import HarnessError, RunRecord, StaffReading, TrialResult
 
 from .conftest import PACKS, profile_for, run_packs
 from .har_check import check_har

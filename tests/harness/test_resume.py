@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from claims_corpus.errors import RunRecordError
-from claims_corpus.formats import RunRecord, TrialEntry, TrialResult, TrialStatus
-from claims_corpus.formats.run import CorpusInfo, CustomerInfo, HarnessInfo, ProductInfo
+from claims_records import (
+    CorpusInfo,
+    CustomerInfo,
+    HarnessInfo,
+    ProductInfo,
+    RunRecord,
+    RunRecordError,
+    TrialEntry,
+    TrialResult,
+    TrialStatus,
+    write_model_atomic,
+)
 from harness import prepare_resume
-from harness._files import write_model_atomic
 from harness._run import move_aside, summary_line
 
 

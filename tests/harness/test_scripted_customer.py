@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from claims_corpus import Progress, load_customer_view
-from claims_corpus.formats import Arrival, ScreenReading
+from claims_corpus.formats import Arrival
+from claims_records import ScreenReading
 from harness.customers import CustomerContext, ScriptedCustomer, material_availability
 
 PACK = Path(__file__).resolve().parents[2] / "packs" / "CTL-M-001"
@@ -305,7 +306,7 @@ def test_a_later_fact_is_described_until_it_arrives(view):
 
 
 def test_the_tracker_counts_requests_messages_and_actions(view):
-    from claims_corpus.formats import CustomerAction
+    from claims_records import CustomerAction
     from harness.customers import JourneyTracker
 
     tracker = JourneyTracker(view)

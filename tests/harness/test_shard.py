@@ -5,12 +5,22 @@ from __future__ import annotations
 
 import pytest
 
-from claims_corpus.errors import HarnessError, RunRecordError
-from claims_corpus.formats import RunRecord, TrialEntry, TrialResult, TrialStatus
-from claims_corpus.formats.nightly import HistoryIndex, NightEntry
-from claims_corpus.formats.run import CorpusInfo, CustomerInfo, HarnessInfo, ProductInfo
+from claims_records import (
+    CorpusInfo,
+    CustomerInfo,
+    HarnessError,
+    HarnessInfo,
+    HistoryIndex,
+    NightEntry,
+    ProductInfo,
+    RunRecord,
+    RunRecordError,
+    TrialEntry,
+    TrialResult,
+    TrialStatus,
+    write_model_atomic,
+)
 from harness import Shard, load_durations, merge_runs
-from harness._files import write_model_atomic
 from harness._shard import apply_shard, plan
 
 PACKS = [f"CTL-M-00{i}" for i in range(1, 6)]

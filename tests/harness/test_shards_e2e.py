@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import scoring
 from claims_cli import app
-from claims_corpus.formats import RunRecord, Sheet
+from claims_records import RunRecord, Sheet
 
 from .conftest import PACKS, profile_for, run_packs
 

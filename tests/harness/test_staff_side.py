@@ -13,8 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from claims_corpus.errors import SimulatorError
-from claims_corpus.formats import StaffReading
+from claims_records import SimulatorError, StaffReading
 from harness import _trial
 from harness._browser import launch_browser
 from harness._journey import Journey

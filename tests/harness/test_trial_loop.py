@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from claims_corpus.formats import JourneyEvent, TrialResult
+from claims_records import JourneyEvent, TrialResult
 from harness import TrialSettings, load_profile, run_trial
 from harness.customers import ScriptedCustomer
 

@@ -9,8 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
-from claims_corpus.formats import AcceptanceConfig, RunRecord, Sheet
-from claims_corpus.formats.sheet import ComponentResult, TrialFacts
+from claims_records import AcceptanceConfig, ComponentResult, RunRecord, Sheet, TrialFacts
 from scoring import acceptance_gate, evaluate_acceptance, load_trial, score_run
 from scoring._acceptance_trial import further_contact, report_duration_s
 

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from claims_corpus.errors import RunRecordError
-from claims_corpus.formats import BlindReviewKey
+from claims_records import BlindReviewKey, RunRecordError
 from scoring import agreement
 from scoring._blind_agreement import load_handler_files
 

@@ -12,12 +12,12 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
-from claims_corpus.formats import (
+from claims_corpus.formats import Labels
+from claims_records import (
     BlindReviewAgreement,
     BlindReviewKey,
     BlindReviewPack,
     HandlerReview,
-    Labels,
     StaffReading,
 )
 from scoring import audit_export, forbidden_values, score_run, write_report

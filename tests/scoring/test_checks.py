@@ -6,17 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from claims_corpus.formats import (
-    COMPONENTS,
-    HumanVerdicts,
-    Money,
-    RunRecord,
-    StaffReading,
-    TimeWindow,
-    TrialEntry,
-)
+from claims_corpus.formats import Money, TimeWindow
 from claims_corpus.formats.matching import values_match
-from claims_corpus.formats.run import StaffFact
+from claims_records import COMPONENTS, HumanVerdicts, RunRecord, StaffFact, StaffReading, TrialEntry
 from scoring import load_trial, score_trial
 
 from .builders import Variant, build_trial, make_labels, write_run

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from claims_corpus.errors import ScoringError
+from claims_records import ScoringError
 from scoring import compare, gate, score_run, write_junit
 
 from .builders import Variant, make_labels, write_corpus, write_run

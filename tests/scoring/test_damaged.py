@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
-from claims_corpus.formats import RunSummary, Sheet
+from claims_records import RunSummary, Sheet
 from scoring import score_run, write_report
 
 from .builders import make_labels, write_corpus, write_run

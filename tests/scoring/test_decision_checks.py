@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from claims_corpus.formats import (
+from claims_corpus.formats import Money
+from claims_records import (
     DECISION_COMPONENTS,
     DecisionCustomer,
     DecisionRecord,
-    Money,
     StateDump,
     TrialStatus,
 )

@@ -7,8 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from claims_corpus.formats import RunRecord, StaffReading
-from claims_corpus.formats.run import StaffFact
+from claims_records import RunRecord, StaffFact, StaffReading
 from scoring import PackContext, load_trial, score_trial
 
 from .builders import make_labels, write_run

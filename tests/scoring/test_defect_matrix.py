@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from claims_corpus.formats import Sheet
+from claims_records import Sheet
 from scoring import PanelRun, defect_panel, matrix_lines
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import claims_corpus
-from claims_corpus.formats import CustomerAction, JourneyEvent, ScreenReading
+from claims_records import CustomerAction, JourneyEvent, ScreenReading
 from scoring.fidelity import audit_trial, extract
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"

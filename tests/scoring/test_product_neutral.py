@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from claims_corpus.formats import RunRecord
+from claims_records import RunRecord
 from scoring import load_trial, score_trial, summarise
 
 from .builders import make_labels, write_run

@@ -10,9 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
-from claims_corpus.errors import ScoringError
-from claims_corpus.formats import RunSummary, Sheet
-from claims_corpus.formats.sheet import ScorerInfo
+from claims_records import RunSummary, ScorerInfo, ScoringError, Sheet
 from scoring import _provenance as provenance
 from scoring import compare, score_run, scorer_info
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from claims_corpus.formats import HumanVerdicts, Sheet
+from claims_records import HumanVerdicts, Sheet
 from scoring import score_run, write_report
 
 from .builders import Variant, make_labels, write_corpus, write_run

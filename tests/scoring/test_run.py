@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from claims_corpus.errors import PackError, RunRecordError
-from claims_corpus.formats import RunSummary, Sheet
+from claims_records import PackError, RunRecordError, RunSummary, Sheet
 from scoring import load_sheets, pass_hat_k, score_run
 
 from .builders import Variant, make_labels, write_corpus, write_run

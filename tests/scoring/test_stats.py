@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from claims_corpus.errors import ScoringError
+from claims_records import ScoringError
 from scoring import bootstrap_means, cluster_bootstrap_ci, pass_at_k, pass_hat_k
 from scoring._stats import _percentile
 

@@ -18,7 +18,7 @@ import yaml
 from typer.testing import CliRunner
 
 from claims_cli import app
-from claims_corpus.formats import NightlyConfig
+from claims_records import NightlyConfig
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEDULE = REPO / "scripts" / "schedule"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims_corpus.errors import SeedError
+from claims_records import SeedError
 from seed import BackgroundServer, SeedClient, SeedSettings, create_seed_app, free_port
 
 from .conftest import make_setup_a

@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from claims_corpus.errors import SeedError
+from claims_records import SeedError
 from seed import SeedClient, start_dev
 from seed import _dev as dev_module
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from claims_corpus.errors import SeedError
+from claims_records import SeedError
 from seed import (
     ENVIRONMENT_COLLECTION,
     SeedSettings,

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from claims_corpus.errors import SeedError
+from claims_records import SeedError
 from seed import (
     ENVIRONMENT_COLLECTION,
     HARNESS_COLLECTION,

@@ -9,7 +9,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from claims_corpus.errors import SeedError
+from claims_records import SeedError
 from seed import (
     ENVIRONMENT_COLLECTION,
     SeedSettings,

@@ -7,8 +7,7 @@ import io
 
 from bson import ObjectId
 
-from claims_corpus.formats import StateDump
-from claims_corpus.formats.state import ObjectInfo
+from claims_records import ObjectInfo, StateDump
 from seed import diff_states, dump_state, reset_and_load
 from seed._jsonsafe import json_safe
 from seed._s3 import client

@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from ._base import Strict
-from .pack import TriageClass, known_reason_codes
+from .terms import TriageClass, known_reason_codes
 
 BLIND_REVIEW_FORMAT_VERSION = "1"
 AgreementTarget = Literal["triage_class", "review_required"]

@@ -1,0 +1,140 @@
+"""The one place that reads and writes records: typed, atomic, errors naming file and field.
+
+A run folder holds ``run.json`` (``RunRecord``) and one folder per trial with ``trial.json``
+(``TrialResult``), ``sheet.json`` (``Sheet``, written by the scorer) and the evidence; the
+run's ``summary.json`` (``RunSummary``) sits beside ``run.json``. Code above this floor names
+none of these files and parses none of them by hand: it calls the functions here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from ._atomic import write_model_atomic
+from .errors import HarnessError, RunRecordError
+from .run import RunRecord, TrialResult
+from .sheet import RunSummary, Sheet
+
+M = TypeVar("M", bound=BaseModel)
+
+RUN_FILE = "run.json"
+TRIAL_FILE = "trial.json"
+SHEET_FILE = "sheet.json"
+SUMMARY_FILE = "summary.json"
+HUMAN_FILE = "human.json"
+
+
+def field_of(exc: ValidationError) -> str:
+    """The first error's location as a dotted path (``trials.0.status``)."""
+    err = exc.errors()[0]
+    return ".".join(str(p) for p in err["loc"]) or "(root)"
+
+
+def read_model(model: type[M], path: Path, error: type[HarnessError] = RunRecordError,
+               **context: object) -> M:
+    """Read ``path`` as ``model``; problems raise ``error`` naming the file and the field."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()  # pydantic checks the UTF-8 itself
+    except OSError as exc:
+        raise error(f"cannot read {path.name}: {exc.strerror}", file=str(path),
+                    **context) from exc
+    try:
+        return model.model_validate_json(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        if first["type"] == "json_invalid":  # not JSON at all (cut short, overwritten)
+            raise error(f"{path.name} is unreadable: {first['msg']}", file=str(path),
+                        **context) from exc
+        raise error(f"invalid {path.name}: {first['msg']}", file=str(path),
+                    field=field_of(exc), **context) from exc
+
+
+def read_optional(model: type[M], path: Path, **context: object) -> M | None:
+    """``read_model`` of a file that may be absent (None then)."""
+    return read_model(model, path, **context) if Path(path).exists() else None
+
+
+def is_run_folder(folder: Path) -> bool:
+    """Whether ``folder`` holds a run record (its ``run.json``)."""
+    return (Path(folder) / RUN_FILE).is_file()
+
+
+def run_record_path(run_dir: Path) -> Path:
+    """Where a run folder's ``run.json`` is (for messages and links)."""
+    return Path(run_dir) / RUN_FILE
+
+
+def read_run_record(run_dir: Path, **context: object) -> RunRecord:
+    """The run record of ``run_dir``; a missing or invalid ``run.json`` raises
+    ``RunRecordError`` naming the file (and the field)."""
+    path = run_record_path(run_dir)
+    if not path.is_file():
+        raise RunRecordError("no run.json in the run folder", file=str(path), **context)
+    return read_model(RunRecord, path, **context)
+
+
+def find_run_record(folder: Path) -> RunRecord | None:
+    """The run record of ``folder``, or None when it holds none or an unreadable one (for
+    listings that pass over anything that is not a run)."""
+    try:
+        return read_run_record(folder)
+    except RunRecordError:
+        return None
+
+
+def write_run_record(run_dir: Path, record: RunRecord) -> Path:
+    """Write ``run.json`` atomically (readers see the old record or the whole new one)."""
+    path = run_record_path(run_dir)
+    write_model_atomic(path, record)
+    return path
+
+
+def trial_result_path(trial_dir: Path) -> Path:
+    return Path(trial_dir) / TRIAL_FILE
+
+
+def is_finished_trial(trial_dir: Path) -> bool:
+    """A trial is finished once its ``trial.json`` is written (its last file)."""
+    return trial_result_path(trial_dir).is_file()
+
+
+def read_trial_result(trial_dir: Path, **context: object) -> TrialResult:
+    return read_model(TrialResult, trial_result_path(trial_dir), **context)
+
+
+def write_trial_result(trial_dir: Path, result: TrialResult) -> Path:
+    path = trial_result_path(trial_dir)
+    write_model_atomic(path, result)
+    return path
+
+
+def sheet_path(trial_dir: Path) -> Path:
+    return Path(trial_dir) / SHEET_FILE
+
+
+def read_sheet(trial_dir: Path, **context: object) -> Sheet:
+    return read_model(Sheet, sheet_path(trial_dir), **context)
+
+
+def write_sheet(trial_dir: Path, sheet: Sheet) -> Path:
+    path = sheet_path(trial_dir)
+    write_model_atomic(path, sheet)
+    return path
+
+
+def summary_path(run_dir: Path) -> Path:
+    return Path(run_dir) / SUMMARY_FILE
+
+
+def read_summary(run_dir: Path, **context: object) -> RunSummary:
+    return read_model(RunSummary, summary_path(run_dir), **context)
+
+
+def write_summary(run_dir: Path, summary: RunSummary) -> Path:
+    path = summary_path(run_dir)
+    write_model_atomic(path, summary)
+    return path
