@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+import claims_records
+
 if TYPE_CHECKING:
     from claims_records import RunSummary
 
@@ -93,7 +95,7 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
         typer.echo(f"  FAIL {item.pack_id} trial {item.trial}: {item.explanation}")
     _acceptance(s.acceptance)
     _fidelity(s)
-    typer.echo(f"wrote {run / 'summary.json'}")
+    typer.echo(f"wrote {claims_records.summary_path(run)}")
     if not s.fidelity.valid:
         raise typer.Exit(1)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from claims_records import (
+    SHEET_FILE,
     MergedShard,
     MergeInfo,
     RunRecord,
@@ -36,7 +37,7 @@ from ._lock import FolderLock
 # Run options that change what a trial does; shards must agree on them.
 TRIAL_OPTIONS = ("trials", "customer", "tracing", "turn_limit", "stuck_after", "runtime",
                  "no_reset", "allow_unreported_runtime", "pack", "faults")
-NOT_COPIED = ("sheet.json",)
+NOT_COPIED = (SHEET_FILE,)
 
 
 def _corpora(r: RunRecord) -> Any:

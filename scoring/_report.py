@@ -25,6 +25,7 @@ from claims_records import (
     StaffReading,
     read_model,
     run_record_path,
+    summary_path,
 )
 
 from ._blind_agreement import load_agreement
@@ -129,7 +130,7 @@ def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
     (out / "index.html").write_text(
         env.get_template("index.html.j2").render(
             **common, assets="assets", run_link=_rel(run_record_path(run_dir), out),
-            summary_link=_rel(run_dir / "summary.json", out),
+            summary_link=_rel(summary_path(run_dir), out),
             pack_pages={pid: f"packs/{pid}.html" for pid in by_pack}),
         encoding="utf-8")
     page_dir = out / "packs"
