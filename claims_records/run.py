@@ -5,7 +5,7 @@
     <run-id>/<pack-id>/trial-<n>/customer-model.jsonl CustomerModelCall per line
     <run-id>/<pack-id>/trial-<n>/staff.json           StaffReading
     <run-id>/<pack-id>/trial-<n>/trial.json           TrialResult
-    <run-id>/<pack-id>/trial-<n>/state-before.json    StateDump (formats.state)
+    <run-id>/<pack-id>/trial-<n>/state-before.json    StateDump (state.py)
     <run-id>/<pack-id>/trial-<n>/state-after.json     StateDump
 """
 

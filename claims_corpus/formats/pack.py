@@ -14,7 +14,7 @@ A pack is one complete claim journey::
       review.json                 Review
     packs/baseline.json           Baseline
     packs/manifest.json           Manifest (in ``formats.manifest``)
-    packs/acceptance.toml         AcceptanceConfig (formats.acceptance)
+    packs/acceptance.toml         AcceptanceConfig (claims_records.acceptance)
 
 The customer's files (persona, facts, materials) are modelled in ``formats.pack_input``;
 structured values (money, time windows) and "when" (``Arrival``) in ``formats.values``.
