@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from claims_corpus.errors import ProductError
 from playwright.async_api import Page
 
-from claims_corpus.errors import ProductError
 from claims_corpus.formats import DecisionRecord, StaffScript
 
 from .._marks import first_match, visible_text
