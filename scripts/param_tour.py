@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+"""The project the walk reads (``--root`` reads another checkout)."""
 
 
 # ---------------------------------------------------------------------------- modules
@@ -227,6 +228,11 @@ class Tour:
 
     def _holds(self, frame: Frame, expr: ast.AST) -> set[str]:
         """The followed paths ``expr`` passes on, relative to it ('' for all of it)."""
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+            # what a method of the value (or of a part of it) gives is a part of it
+            owner = _dotted(expr.func.value)
+            if owner is not None and any(_within(owner, t) for t in frame.tracked):
+                return {""}
         path = _dotted(expr)
         if path is None:
             if isinstance(expr, ast.Starred):
@@ -293,7 +299,14 @@ class Tour:
         """The ``self.…`` paths holding the followed value in an object built by ``call``."""
         init = _method(cls, "__init__")
         if init is None:
-            return set()
+            fields = _dataclass_fields(cls)
+            out: set[str] = set()
+            bound = list(zip(fields, call.args, strict=False))
+            bound += [(kw.arg, kw.value) for kw in call.keywords if kw.arg in fields]
+            for name, arg in bound:
+                out |= {f"self.{name}.{h}" if h else f"self.{name}"
+                        for h in self._holds(frame, arg)}
+            return out
         params = [a.arg for a in [*init.args.posonlyargs, *init.args.args]][1:]
         given = self._bind(frame, call, init, params)
         return self._self_paths(module, cls, init, given) if given else set()
@@ -316,22 +329,22 @@ class Tour:
 
     def _self_paths(self, module: str, cls: ast.ClassDef, func: ast.AST,
                     tracked: set[str]) -> set[str]:
-        """Paths of ``self`` the constructor fills from what it was given (``self.x = x``)."""
+        """Paths of ``self`` the constructor fills from what it was given (``self.x = x``,
+        ``self.side = profile.staff_side()``)."""
         init = _method(cls, "__init__")
         if init is None or init is not func:
             return set()
+        frame = Frame(module, init, cls, set(tracked))
         out: set[str] = set()
-        for node in ast.walk(init):
-            if isinstance(node, ast.Assign):
-                src = _dotted(node.value)
-                for target in node.targets:
-                    name = _dotted(target)
-                    if src and name and name.startswith("self."):
-                        for t in tracked:
-                            if _within(src, t):
-                                out.add(name)
-                            elif _within(t, src):
-                                out.add(f"{name}{t[len(src):]}")
+        for node in _in_order(init):
+            if not isinstance(node, ast.Assign):
+                continue
+            for target in node.targets:
+                name = _dotted(target)
+                held = self._holds(frame, node.value)
+                if name and name.startswith("self.") and held:
+                    out |= {f"{name}.{h}" if h else name for h in held}
+                    frame.tracked |= {f"{name}.{h}" if h else name for h in held}
         return out
 
     def _resolve(self, frame: Frame, func: ast.AST
@@ -381,6 +394,16 @@ def _plain(annotation: ast.AST | None) -> bool:
     return bool(names) and all(n in _PLAIN for n in names)
 
 
+def _dataclass_fields(cls: ast.ClassDef) -> list[str]:
+    """The fields of a dataclass, in order (its generated ``__init__`` takes them so)."""
+    decorated = any("dataclass" in ast.unparse(d) for d in cls.decorator_list)
+    if not decorated:
+        return []
+    return [n.target.id for n in cls.body
+            if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+            and "ClassVar" not in ast.unparse(n.annotation)]
+
+
 def _method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     for node in cls.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
@@ -426,13 +449,15 @@ def tour(start: str, param: str, root: Path = ROOT, leaves: bool = False) -> Tou
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("start", help="module:function, e.g. harness._trial:run_trial")
+    parser.add_argument("start", help="module:function, e.g. harness.trial._run:run_trial")
     parser.add_argument("param", help="the parameter to follow, e.g. profile or ctx.profile")
     parser.add_argument("--leaves", action="store_true",
                         help="also follow plain-data fields (str, list[str], …) read from it")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="the project folder (default: this checkout)")
     parser.add_argument("--show", action="store_true", help="print the calls and modules")
     args = parser.parse_args(argv)
-    t = tour(args.start, args.param, leaves=args.leaves)
+    t = tour(args.start, args.param, root=args.root, leaves=args.leaves)
     if args.show:
         print("calls:")
         for c in t.calls:
