@@ -11,10 +11,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from claims_corpus.errors import ProductError
 from playwright.async_api import Page
 
-from claims_corpus.formats import DecisionRecord, StaffScript
+from claims_corpus.formats import StaffScript
+from claims_records import (
+    DecisionRecord,
+    ProductError,
+)
 
 from .._marks import first_match, visible_text
 from ._find import open_claim
