@@ -9,13 +9,12 @@ and recording a staff decision.
 from ._decide import record_decision
 from ._find import open_claim
 from ._read import CLAIM_REGIONS, WAITING_REGIONS, no_staff_side
-from ._session import Credentials, StaffSession
+from ._session import StaffSession
 from ._vocabulary import WordMap, map_word
 
 __all__ = [
     "CLAIM_REGIONS",
     "WAITING_REGIONS",
-    "Credentials",
     "StaffSession",
     "WordMap",
     "map_word",

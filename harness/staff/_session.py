@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
@@ -31,11 +30,9 @@ from claims_records import StaffReading
 from .._browser import VIEWPORT
 from .._camera import Camera
 from .._marks import first_match
+from .._reset import Credentials
 from ..profile import Lane, Profile, url
 from ._read import read_claim, read_waiting
-
-Credentials = dict[str, Any]
-"""A person's sign-in (``username``, ``password``) as a reset gives it: JSON values."""
 
 
 class StaffSession:

@@ -11,10 +11,10 @@ from playwright.async_api import Browser
 from claims_corpus import CustomerView
 from claims_corpus.formats import Setup
 
-from .._reset import ResetAdapter, ResetOutcome
+from .._reset import Credentials, ResetAdapter, ResetOutcome
 from ..customers import Customer
 from ..profile import CustomerSide, Lane, Profile, StaffSide
-from ..staff import Credentials, StaffSession
+from ..staff import StaffSession
 from ._journey import JourneySettings
 from ._record import Journey
 

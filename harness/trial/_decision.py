@@ -36,9 +36,9 @@ from claims_records import (
 
 from .._browser import VIEWPORT, CustomerPage
 from .._marks import visible_text
-from .._reset import ResetAdapter
+from .._reset import Credentials, ResetAdapter
 from ..profile import DecisionControls
-from ..staff import Credentials, map_word, record_decision
+from ..staff import map_word, record_decision
 from ._after import write_state
 from ._context import TrialContext
 from ._journey import JourneySettings, resume

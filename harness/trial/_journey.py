@@ -12,7 +12,6 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from claims_corpus import CustomerView
 from claims_records import (
@@ -25,13 +24,11 @@ from claims_records import (
 )
 
 from .._browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage
-from .._reset import ResetOutcome
+from .._reset import Credentials, ResetOutcome
 from .._screen import Probe, Reading
 from ..customers import Customer, CustomerContext, JourneyTracker
 from ._record import Journey, drop_shot, keep_shot
 
-Credentials = dict[str, Any]
-"""A customer's sign-in (``username``, ``password``) as a reset gives it: JSON values."""
 # Whether a screen reaches the journey's goal: one line saying so, or None (see ``resume``).
 Goal = Callable[[CustomerPage, ScreenReading], Awaitable["str | None"]]
 
