@@ -31,8 +31,6 @@ from ._run import (
 )
 from ._runtime import RuntimeInfo, check_runtime
 from ._shard import Shard, load_durations
-from ._transcript import SELF_TEST_LABEL
-from ._trial import TRACING_MODES, TrialSettings, run_trial
 from .customers import (
     Customer,
     CustomerContext,
@@ -43,6 +41,14 @@ from .customers import (
     parse_action,
 )
 from .profile import Lane, Profile, load_profile
+from .trial import (
+    SELF_TEST_LABEL,
+    TRACING_MODES,
+    CustomerFactory,
+    TrialRig,
+    TrialSettings,
+    run_trial,
+)
 
 __all__ = [
     "SELF_TEST_LABEL",
@@ -64,6 +70,7 @@ __all__ = [
     "TRACING_MODES",
     "Customer",
     "CustomerContext",
+    "CustomerFactory",
     "Lane",
     "LlmCustomer",
     "LlmSettings",
@@ -74,6 +81,7 @@ __all__ = [
     "RuntimeInfo",
     "ScriptedCustomer",
     "TrialProgress",
+    "TrialRig",
     "TrialSettings",
     "CheckReport",
     "check_profile",

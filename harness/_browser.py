@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from playwright.async_api import Browser, Locator, Page, Playwright
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator, Page
 
 from claims_records import ProductError, ScreenReading
 
@@ -22,7 +22,7 @@ from ._camera import Camera
 from ._launch import BrowserChoice, open_browser
 from ._marks import first_match
 from ._screen import Probe, Reading, Screen
-from .profile import Profile, url
+from .profile import CustomerSide, url
 
 VIEWPORT = {"width": 1280, "height": 900}
 ACTION_TIMEOUT_MS = 10000
@@ -35,7 +35,8 @@ UPLOAD_REFUSED = "refused"
 UPLOAD_NOT_ACKNOWLEDGED = "upload_not_acknowledged"
 
 
-async def launch_browser(playwright: Any, executable: str | None = None, headed: bool = False):
+async def launch_browser(playwright: Playwright, executable: str | None = None,
+                         headed: bool = False) -> Browser:
     """Launch a local Chromium headless (or headed); ``_launch`` knows every other way."""
     browser, _ = await open_browser(playwright, BrowserChoice(executable=executable,
                                                               headed=headed))
@@ -52,15 +53,15 @@ def _first_line(exc: Exception) -> str:
 
 
 class CustomerPage:
-    """The customer's browser tab, read and driven through the profile."""
+    """The customer's browser tab, read and driven through a profile's customer side."""
 
-    def __init__(self, page: Page, profile: Profile, base_url: str) -> None:
+    def __init__(self, page: Page, side: CustomerSide, base_url: str) -> None:
         self.page = page
-        self.profile = profile
+        self.side = side
         self.base_url = base_url
-        self.sc = profile.customer_screen
-        self.completion = profile.completion
-        self.screen = Screen(page, profile)
+        self.sc = side.screen
+        self.completion = side.completion
+        self.screen = Screen(page, side)
         self.camera = Camera(page)
 
     async def _locator(self, alternatives: list[str], what: str) -> Locator:
@@ -84,7 +85,7 @@ class CustomerPage:
 
     async def sign_in_page(self, username: str, password: str) -> None:
         """Sign in on the account sign-in page, then open the start page."""
-        si = self.profile.customer_sign_in
+        si = self.side.sign_in
         if si is None:
             raise ProductError("the profile has no customer sign-in page")
         await self.goto(si.path)
@@ -167,9 +168,7 @@ class CustomerPage:
 
     async def check_alive(self) -> None:
         """A liveness probe (classifies a crash; never a decision)."""
-        path = (self.profile.runtime.path if self.profile.capabilities.runtime_report
-                else self.sc.start_path)
-        target = url(self.base_url, path)
+        target = url(self.base_url, self.side.alive_path)
         try:
             async with httpx.AsyncClient(timeout=3.0, trust_env=False) as client:
                 resp = await client.get(target)

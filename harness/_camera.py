@@ -15,6 +15,7 @@ customer decides, and named after what the customer then does).
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -79,6 +80,14 @@ class Camera:
             data = await self.page.screenshot(type="png", full_page=True,
                                               timeout=SHOT_TIMEOUT_MS)
         return data
+
+
+    async def save_full_page(self, folder: Path, name: str) -> str:
+        """Photograph the whole page into ``folder/screens/name``; the path under ``folder``."""
+        path = folder / "screens" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(await self.full_page())
+        return f"screens/{name}"
 
 
 def _is_chromium(page: Page) -> bool:

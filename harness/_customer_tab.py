@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Browser, BrowserContext, Page, StorageState
 from playwright.async_api import Error as PlaywrightError
 
 from ._browser import VIEWPORT
@@ -56,12 +56,12 @@ class CustomerTab:
         assert self._opening is not None
         return (await self._opening)[1]
 
-    async def storage_state(self) -> dict | None:
+    async def storage_state(self) -> StorageState | None:
         """The context's cookies and local storage (the customer's session), or None."""
         if self.context is None:
             return None
         try:
-            return dict(await self.context.storage_state())
+            return await self.context.storage_state()
         except PlaywrightError:
             return None
 

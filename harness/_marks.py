@@ -8,6 +8,7 @@ place. Marks are refreshed before every read, so they follow a page that re-rend
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 from playwright.async_api import Error as PlaywrightError
@@ -98,3 +99,14 @@ async def first_match(page: Page, alternatives: list[str], what: str) -> Locator
             raise ProfileError(f"the {what} selector cannot be used", field=selector,
                                error=str(exc).splitlines()[0]) from exc
     return page.locator(alternatives[-1]).first
+
+
+async def visible_text(page: Page, alternatives: list[str]) -> str | None:
+    """The visible text (whitespace collapsed) of the first alternative whose first match
+    shows; None when nothing shows."""
+    for selector in alternatives:
+        loc = page.locator(selector).first
+        with contextlib.suppress(PlaywrightError):
+            if await loc.count() and await loc.is_visible():
+                return " ".join((await loc.inner_text()).split())
+    return None

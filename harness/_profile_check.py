@@ -22,10 +22,8 @@ from ._launch import BrowserChoice, open_browser
 from ._marks import PageSelectors
 from ._reset import make_reset, setup_and_files
 from ._runtime import check_runtime
-from ._screen import disabled_regions
-from ._staff import CLAIM_REGIONS, WAITING_REGIONS, open_claim, staff_headers
-from ._staff_session import StaffSession
 from .profile import READ_REGIONS, Lane, Profile, url
+from .staff import CLAIM_REGIONS, WAITING_REGIONS, StaffSession, open_claim
 
 # Staff decision controls looked for on the claim page (never clicked by the check).
 DECISION_KEYS = ("approve", "amend_amount", "decline", "return_for_info", "note", "amount",
@@ -191,7 +189,7 @@ async def _customer_side(browser: Any, profile: Profile, lane: Lane, report: Che
     context = await browser.new_context(viewport=VIEWPORT,
                                         extra_http_headers=profile.browser.extra_headers() or None)
     try:
-        cp = CustomerPage(await context.new_page(), profile, lane.base_url)
+        cp = CustomerPage(await context.new_page(), profile.customer_side(), lane.base_url)
         try:
             await cp.open_start()
         except HarnessError as exc:
@@ -207,7 +205,7 @@ async def _customer_side(browser: Any, profile: Profile, lane: Lane, report: Che
             report.lines.append(Line("start page", False, str(exc)))
         regions = {n: list(getattr(profile.customer_screen, n)) for n in READ_REGIONS}
         found = await _read_regions(cp.page, regions)
-        report.customer = _rows(found, regions, disabled_regions(profile))
+        report.customer = _rows(found, regions, set(profile.capabilities.absent_regions()))
         for name in REQUIRED:
             if found.get(name) is None:
                 report.lines.append(Line("start page", False, f"required region {name} has no "
@@ -219,7 +217,7 @@ async def _customer_side(browser: Any, profile: Profile, lane: Lane, report: Che
 async def _staff_side(browser: Any, profile: Profile, lane: Lane, claim: str | None,
                       packs_root: Path, report: CheckReport) -> None:
     access = profile.staff
-    if access.sign_in == "header" and not staff_headers(profile):
+    if access.sign_in == "header" and not access.headers():
         report.lines.append(Line("staff side", False, f"no staff token: set {access.token_env}"))
         return
     session = StaffSession(browser, profile, lane, profile.browser.extra_headers())
@@ -237,7 +235,7 @@ async def _staff_side(browser: Any, profile: Profile, lane: Lane, claim: str | N
             report.lines.append(Line("staff side", True, f"signed in as {creds['username']} "
                                      "(credentials from the reset)"))
         if claim:
-            opened = await open_claim(page, profile, base, claim, session.goto)
+            opened = await open_claim(page, session.side, base, claim, session.goto)
             report.lines.append(Line("staff side", opened, f"claim {claim} "
                                      f"{'opened' if opened else 'not found'} ({access.find})"))
             regions = {n: list(getattr(profile.staff_screen, n)) for n in CLAIM_REGIONS}

@@ -33,14 +33,18 @@ from .profile import Lane, Profile, url
 _PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
 
 
+Credentials = dict[str, Any]
+"""A person's sign-in (``username``, ``password``) as a reset gives it: JSON values."""
+
+
 @dataclass
 class ResetOutcome:
     """What a reset tells the trial."""
 
     adapter: str
     claimant_session: str
-    customer_credentials: dict[str, Any] | None = None
-    staff_credentials: dict[str, Any] | None = None
+    customer_credentials: Credentials | None = None
+    staff_credentials: Credentials | None = None
     took_ms: float | None = None
     verified: bool | None = None  # None: this adapter cannot verify
     notes: list[str] = field(default_factory=list)

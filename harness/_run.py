@@ -47,10 +47,10 @@ from ._recovery import storage_error
 from ._reset import ResetAdapter, make_reset
 from ._runtime import check_runtime
 from ._shard import Shard, apply_shard, default_durations
-from ._staff_session import StaffSession
-from ._trial import TrialSettings, run_trial
 from .customers import LlmSettings, make_customer
 from .profile import Lane, Profile
+from .staff import StaffSession
+from .trial import TrialRig, TrialSettings, run_trial
 
 
 @dataclass(frozen=True)
@@ -402,8 +402,8 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                             staff = StaffSession(browser, profile, lane,
                                                  profile.browser.extra_headers())
                         result = await run_trial(
-                            browser, profile, lane, client, corpora.pack_dir(entry.pack_id),
-                            entry.trial, run_dir / entry.path, factory, settings, staff)
+                            TrialRig(browser, profile, lane, client, factory, settings, staff),
+                            corpora.pack_dir(entry.pack_id), entry.trial, run_dir / entry.path)
                         record.trials[i] = _entry_from(result, entry.path)
                         write_run_record(run_dir, record)
                         done += 1

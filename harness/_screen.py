@@ -26,7 +26,7 @@ from playwright.async_api import Page
 from claims_records import ProductError, ScreenReading
 
 from ._marks import PageSelectors
-from .profile import READ_REGIONS, Profile
+from .profile import CustomerSide
 
 SCREEN_JS = Path(__file__).with_name("_screen.js").read_text(encoding="utf-8")
 _MARK_REFRESH_S = 0.25
@@ -75,29 +75,16 @@ class Probe:
     """Taken from the reading: the page's record at the customer's action replaces it."""
 
 
-# A region the profile says the product lacks is never read.
-REGION_CAPABILITY = {"chips": "chips", "todo_bar": "todo_bar", "facts_panel": "facts_panel",
-                     "confirm_button": "confirm_step", "talk_to_person": "talk_to_person",
-                     "sign_in_prompt": "customer_accounts"}
-
-
-def disabled_regions(profile: Profile) -> set[str]:
-    caps = profile.capabilities
-    return {region for region, cap in REGION_CAPABILITY.items() if not getattr(caps, cap)}
-
-
 class Screen:
-    """The customer screen of one page, read through one profile."""
+    """The customer screen of one page, read through a profile's customer side (a region
+    the product lacks is never read)."""
 
-    def __init__(self, page: Page, profile: Profile) -> None:
+    def __init__(self, page: Page, side: CustomerSide) -> None:
         self.page = page
-        self.profile = profile
-        sc, c = profile.customer_screen, profile.completion
-        off = disabled_regions(profile)
-        self.regions = {name: ([] if name in off else list(getattr(sc, name)))
-                        for name in READ_REGIONS}
-        for name in ("sign_in_submit",):
-            self.regions[name] = list(getattr(sc, name))
+        sc, c = side.screen, side.completion
+        self.claim_number = re.compile(sc.claim_number_pattern)
+        self.regions = side.regions()
+        self.regions["sign_in_submit"] = list(sc.sign_in_submit)
         self.completion = {"selector": list(c.selector), "attribute": c.attribute,
                            "value": c.value, "busy": list(c.busy), "enabled": list(c.enabled),
                            "stable_ms": c.stable_ms}
@@ -151,10 +138,9 @@ class Screen:
         """A raw reading as a Reading; ``complete``: taken as a wait ended (the product idle),
         so it is also the baseline of an action that follows at once."""
         claim_text = raw["claim_number_text"]
-        pattern = re.compile(self.profile.customer_screen.claim_number_pattern)
         if not self.regions["claim_number"]:
             claim_text = raw["screen"]["latest_reply"]
-        match = pattern.search(claim_text) if claim_text else None
+        match = self.claim_number.search(claim_text) if claim_text else None
         screen = ScreenReading.model_validate(
             {**raw["screen"], "claim_number": match.group(0) if match else None})
         self.last = (Probe(count=raw["agent_count"], latest=screen.latest_reply, complete=True,

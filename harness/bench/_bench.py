@@ -32,13 +32,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from claims_corpus import CustomerView
+from claims_records import (
+    TrialResult,
+)
+
 from .._browser import launch_browser
 from .._dev import dev_product
 from .._reset import ResetAdapter, make_reset, setup_and_files
-from .._staff_session import StaffSession
-from .._trial import TrialSettings, run_trial
-from ..customers import make_customer
+from ..customers import Customer, make_customer
 from ..profile import Lane, Profile, load_profile
+from ..staff import StaffSession
+from ..trial import TrialRig, TrialSettings, run_trial
 from . import _cpu
 from ._replay import BareReplay, recorded_actions
 
@@ -96,14 +101,14 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
     opts, packs = b.options, Path(b.options.packs_root)
     confirm = list(b.profile.customer_screen.confirm_labels)
 
-    def factory(view: Any, pack_dir: Path) -> Any:
+    def factory(view: CustomerView, pack_dir: Path) -> Customer:
         return make_customer("scripted", view, pack_dir, None, confirm_labels=confirm)
 
-    async def harness_trial(mode: str, n: int) -> Any:
+    async def harness_trial(mode: str, n: int) -> TrialResult:
         folder = b.work / pack_id / f"{mode}-{n}"
         settings = TrialSettings(evidence=mode != "off", decisions=mode == "decide")
-        return await run_trial(browser, b.profile, b.lane, b.reset, packs / pack_id, n,
-                               folder, factory, settings, staff)
+        rig = TrialRig(browser, b.profile, b.lane, b.reset, factory, settings, staff)
+        return await run_trial(rig, packs / pack_id, n, folder)
 
     record = await harness_trial("record", 1)
     journey = b.work / pack_id / "record-1" / "journey.jsonl"

@@ -18,6 +18,7 @@ from typing import Any
 from playwright.async_api import Browser, Page
 
 import claims_corpus
+from claims_corpus import CustomerView
 from claims_records import CustomerAction, HarnessError, JourneyEvent
 
 from .._customer_tab import CustomerTab
@@ -157,7 +158,7 @@ class BareReplay:
             timeout=self.profile.completion.timeout_s * 1000)
         return int(await handle.json_value()) - 1
 
-    async def _act(self, page: Page, action: CustomerAction, view: Any,
+    async def _act(self, page: Page, action: CustomerAction, view: CustomerView,
                    creds: dict[str, Any]) -> None:
         sc = self.profile.customer_screen
         if action.kind in ("say", "done"):

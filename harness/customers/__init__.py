@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+
+from claims_corpus import CustomerView
 
 from ._action import action_schema, parse_action
 from ._base import Customer, CustomerContext, material_availability
@@ -15,7 +16,7 @@ from ._tracker import JourneyTracker
 
 
 def make_customer(
-    kind: str, view: Any, pack_dir: Path, llm: LlmSettings | None = None,
+    kind: str, view: CustomerView, pack_dir: Path, llm: LlmSettings | None = None,
     confirm_labels: list[str] | None = None,
 ) -> Customer:
     """A customer of ``kind`` ('scripted' or 'llm') for one trial of the pack at ``pack_dir``.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from claims_corpus import Progress
+from claims_corpus import CustomerView, Progress
 from claims_records import CustomerAction, CustomerInfo, CustomerModelCall, ScreenReading
 
 
@@ -46,7 +46,7 @@ class Customer(Protocol):
         ...
 
 
-def material_availability(view: Any, progress: Progress) -> tuple[list[str], list[str]]:
+def material_availability(view: CustomerView, progress: Progress) -> tuple[list[str], list[str]]:
     """(files the customer has now, 'comes later' files not yet available)."""
     available, later = [], []
     for m in view.materials:

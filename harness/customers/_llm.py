@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from claims_corpus import CustomerView
 from claims_records import CustomerAction, CustomerModelCall, ScreenReading, SimulatorError
 
 from ._action import exact_label, misfit, parse_action, schema_response_format
@@ -29,8 +30,8 @@ def _now() -> str:
 class LlmCustomer:
     """A customer played by a chat model, deciding from its view and the screen only."""
 
-    def __init__(self, view: Any, settings: LlmSettings, *, guard: Any, build_messages: Any,
-                 build_repair: Any) -> None:
+    def __init__(self, view: CustomerView, settings: LlmSettings, *, guard: Any,
+                 build_messages: Any, build_repair: Any) -> None:
         self.view = view
         self.settings = settings
         self.info = settings.info()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from claims_corpus import CustomerView
 from claims_records import CustomerAction, CustomerInfo, ScreenReading
 
 from ._base import CustomerContext
@@ -38,7 +39,7 @@ class ScriptedCustomer:
     photo."). Decisions use only the screen and the customer's own view.
     """
 
-    def __init__(self, view: Any, synonyms: Synonyms | None = None,
+    def __init__(self, view: CustomerView, synonyms: Synonyms | None = None,
                  confirm_labels: list[str] | None = None) -> None:
         self.view = view
         self.syn = synonyms or default_synonyms()

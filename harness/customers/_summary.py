@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from claims_corpus import CustomerView
 from claims_corpus.formats.matching import is_not_known, kind_of, norm_text, values_match
 from claims_records import ScreenReading
 
@@ -70,7 +71,7 @@ def _compared_kind(key: str, value: Any) -> str | None:
     return kind
 
 
-def corrections(view: Any, learned: list[str], screen: ScreenReading,
+def corrections(view: CustomerView, learned: list[str], screen: ScreenReading,
                 syn: Synonyms) -> list[Correction]:
     """What the customer would correct in the details shown, one entry per wrong detail."""
     facts = {f.key: f for f in view.facts}

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
-from claims_corpus import Progress
+from claims_corpus import CustomerView, Progress
 from claims_records import CustomerAction
 
 from ._base import material_availability
@@ -26,7 +25,7 @@ MESSAGE_ACTIONS = ("say",)
 class JourneyTracker:
     """Counts messages, actions and the agent's requests during one journey."""
 
-    def __init__(self, view: Any, synonyms: Synonyms | None = None) -> None:
+    def __init__(self, view: CustomerView, synonyms: Synonyms | None = None) -> None:
         self.view = view
         self.syn = synonyms or default_synonyms()
         self.messages = 0

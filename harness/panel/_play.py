@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import claims_corpus
+from claims_corpus import CustomerView
 from claims_records import (
     CustomerAction,
     CustomerModelCall,
@@ -95,7 +96,7 @@ def record_screens(run_dir: Path | str, out_dir: Path | str) -> list[Path]:
     return written
 
 
-async def play(customer: Customer, view: Any, screens: PanelScreens) -> PanelTrial:
+async def play(customer: Customer, view: CustomerView, screens: PanelScreens) -> PanelTrial:
     """Play ``customer`` (with the pack's customer ``view``) through the recorded screens."""
     trial = PanelTrial(pack_id=screens.pack_id)
     history: list[tuple[str, str]] = [("customer", view.initial_message)]

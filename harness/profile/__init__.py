@@ -2,15 +2,16 @@
 
 ``_model`` (the profile, lanes, loading), ``_capabilities`` (what a product has),
 ``_completion`` (when a reply is finished), ``_selectors`` (any Playwright selector, with
-alternatives), ``_customer`` (customer regions, words, uploads), ``_staff`` (staff access,
-regions, vocabulary), ``_decision`` (staff decision controls), ``_reset`` (reset adapters,
-state source, schema mapping), ``_runtime`` (the runtime report), ``_dev`` (starting the
-product for a dev environment).
+alternatives), ``_customer`` (customer regions, words, uploads; the customer side in one
+piece), ``_staff`` (staff access, regions, vocabulary; the staff side in one piece),
+``_decision`` (staff decision controls), ``_reset`` (reset adapters, state source, schema
+mapping), ``_runtime`` (the runtime report), ``_dev`` (starting the product for a dev
+environment).
 """
 
 from ._capabilities import Capabilities
 from ._completion import Completion
-from ._customer import READ_REGIONS, CustomerScreen, SignIn
+from ._customer import READ_REGIONS, CustomerScreen, CustomerSide, SignIn
 from ._decision import DecisionControls
 from ._dev import PLACEHOLDERS, SECRET_PLACEHOLDERS, DevStart
 from ._model import PROFILE_FORMAT_VERSION, PROFILES_DIR, Lane, Profile, load_profile, url
@@ -25,7 +26,7 @@ from ._reset import (
 )
 from ._runtime import RuntimeCheck
 from ._selectors import Selector
-from ._staff import CANONICAL, StaffAccess, StaffScreen, Vocabulary
+from ._staff import CANONICAL, StaffAccess, StaffScreen, StaffSide, Vocabulary
 
 __all__ = [
     "BODY_PLACEHOLDERS",
@@ -39,6 +40,7 @@ __all__ = [
     "CollectionMap",
     "Completion",
     "CustomerScreen",
+    "CustomerSide",
     "DecisionControls",
     "DevStart",
     "EndpointReset",
@@ -51,6 +53,7 @@ __all__ = [
     "SignIn",
     "StaffAccess",
     "StaffScreen",
+    "StaffSide",
     "StateSettings",
     "Stores",
     "Vocabulary",

@@ -7,6 +7,11 @@ from pydantic import Field
 
 from claims_corpus.formats._base import Strict
 
+# Customer screen region -> the capability without which it is never read.
+REGION_CAPABILITY = {"chips": "chips", "todo_bar": "todo_bar", "facts_panel": "facts_panel",
+                     "confirm_button": "confirm_step", "talk_to_person": "talk_to_person",
+                     "sign_in_prompt": "customer_accounts"}
+
 
 class Capabilities(Strict):
     """Optional product capabilities (all present by default)."""
@@ -32,3 +37,8 @@ class Capabilities(Strict):
     def absent(self) -> list[str]:
         """Names of the capabilities declared absent."""
         return [name for name, present in self.model_dump().items() if not present]
+
+    def absent_regions(self) -> frozenset[str]:
+        """Customer screen regions the product lacks (never read)."""
+        return frozenset(region for region, cap in REGION_CAPABILITY.items()
+                         if not getattr(self, cap))

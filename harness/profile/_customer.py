@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from pydantic import Field, field_validator
 
 from claims_corpus.formats._base import Strict
 
+from ._completion import Completion
 from ._selectors import Selector
 
 # Regions the screen reader reads, in the order ``profile check`` reports them.
@@ -105,3 +107,23 @@ class CustomerScreen(Strict):
     def regions(self) -> dict[str, list[str]]:
         """Region name -> selector alternatives, for the screen reader."""
         return {name: list(getattr(self, name)) for name in READ_REGIONS}
+
+
+@dataclass(frozen=True)
+class CustomerSide:
+    """The customer side of a profile in one piece: what the browser driver reads and drives
+    (``Profile.customer_side``)."""
+
+    screen: CustomerScreen
+    completion: Completion
+    sign_in: SignIn | None
+    """The account sign-in page, when the product has customer accounts."""
+    absent: frozenset[str]
+    """Regions the product lacks (``Capabilities.absent_regions``): never read."""
+    alive_path: str
+    """What a liveness probe asks for: the runtime report, else the start page."""
+
+    def regions(self) -> dict[str, list[str]]:
+        """Region name -> selector alternatives, a region the product lacks having none."""
+        return {name: ([] if name in self.absent else list(getattr(self.screen, name)))
+                for name in READ_REGIONS}

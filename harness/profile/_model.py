@@ -14,12 +14,12 @@ from claims_records import ProfileError
 
 from ._capabilities import Capabilities
 from ._completion import Completion
-from ._customer import CustomerScreen, SignIn
+from ._customer import CustomerScreen, CustomerSide, SignIn
 from ._decision import DecisionControls
 from ._dev import DevStart
 from ._reset import CollectionMap, ResetSettings, SeedRoute, StateSettings, Stores
 from ._runtime import RuntimeCheck
-from ._staff import StaffAccess, StaffScreen, Vocabulary
+from ._staff import StaffAccess, StaffScreen, StaffSide, Vocabulary
 
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
 PROFILE_FORMAT_VERSION = "2"
@@ -121,6 +121,23 @@ class Profile(Strict):
         if self.reset.adapter == "seed_route":
             return "seed_route"
         return "stores" if self.stores is not None else "none"
+
+    def customer_side(self) -> CustomerSide:
+        """What the browser driver needs of this profile to read and drive the customer
+        screen."""
+        return CustomerSide(
+            screen=self.customer_screen, completion=self.completion,
+            sign_in=self.customer_sign_in, absent=self.capabilities.absent_regions(),
+            alive_path=(self.runtime.path if self.capabilities.runtime_report
+                        else self.customer_screen.start_path))
+
+    def staff_side(self) -> StaffSide:
+        """What the staff side needs of this profile to get in, read and decide."""
+        return StaffSide(
+            present=self.capabilities.staff_side, access=self.staff,
+            sign_in=self.staff_sign_in, screen=self.staff_screen,
+            vocabulary=self.staff_vocabulary, decision=self.decision,
+            waiting_list=self.capabilities.waiting_list, timeout_s=self.completion.timeout_s)
 
     def resolved_lanes(self) -> list[Lane]:
         """The lanes to run on; a profile with only base_url has one lane 'lane-1'."""

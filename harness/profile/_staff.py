@@ -3,7 +3,9 @@ and the vocabulary map from the product's words to the canonical codes of the cl
 
 from __future__ import annotations
 
+import os
 import re
+from dataclasses import dataclass
 from typing import Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
@@ -11,6 +13,8 @@ from pydantic import Field, field_validator, model_validator
 from claims_corpus.formats._base import Strict
 from claims_records import ALL_CHECKS, REASON_CODES, CheckOutcome, TriageClass
 
+from ._customer import SignIn
+from ._decision import DecisionControls
 from ._selectors import Selector
 
 REVIEW_SIGNALS: tuple[str, ...] = ("review_required", "none")
@@ -58,6 +62,13 @@ class StaffAccess(Strict):
     ready: Selector = Field(default_factory=list,
                             description="Shows once a staff page has rendered (for staff "
                             "pages rendered client-side); read waits for it up to 10 s.")
+
+    def headers(self) -> dict[str, str]:
+        """The staff token header (header sign-in) from the environment; {} otherwise."""
+        if self.sign_in != "header":
+            return {}
+        token = os.environ.get(self.token_env, "")
+        return {self.header: f"{self.scheme} {token}".strip()} if token else {}
 
     @model_validator(mode="after")
     def _complete(self) -> StaffAccess:
@@ -145,3 +156,30 @@ class Vocabulary(Strict):
                     raise ValueError(f"{section}: {word!r} maps to {code!r}, which is not a "
                                      "canonical code of docs/claim-rules.md")
         return self
+
+
+@dataclass(frozen=True)
+class StaffSide:
+    """The staff side of a profile in one piece: how to get in, find, read and decide on a
+    claim (``Profile.staff_side``)."""
+
+    present: bool
+    """The product has a staff side (``capabilities.staff_side``)."""
+    access: StaffAccess
+    sign_in: SignIn | None
+    screen: StaffScreen
+    vocabulary: Vocabulary
+    decision: DecisionControls
+    waiting_list: bool
+    """The staff side lists customer questions and contact requests."""
+    timeout_s: float
+    """The longest wait for a staff page or control (the profile's completion timeout)."""
+
+    @property
+    def uses_form(self) -> bool:
+        """Staff sign in through a form (and the profile gives one)."""
+        return self.access.sign_in == "form" and self.sign_in is not None
+
+    @property
+    def timeout_ms(self) -> float:
+        return self.timeout_s * 1000

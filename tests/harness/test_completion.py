@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from claims_records import JourneyEvent, TrialResult
-from harness import TrialSettings, run_trial
+from harness import TrialRig, TrialSettings, run_trial
 
 from .pages import NoState, Numbered, PageServer, chat_profile
 
@@ -44,8 +44,9 @@ async def _journey(server, browser, tmp_path, query: str, customer=None, css: bo
     lane = profile.resolved_lanes()[0]
     customer = customer or Numbered(limit=2)
     folder = tmp_path / "trial-1"
-    result = await run_trial(browser, profile, lane, NoState(profile), PACK, 1, folder,
-                             lambda view, _dir: customer, TrialSettings(stuck_after=5))
+    rig = TrialRig(browser, profile, lane, NoState(profile), lambda view, _dir: customer,
+                   TrialSettings(stuck_after=5))
+    result = await run_trial(rig, PACK, 1, folder)
     events = [JourneyEvent.model_validate_json(x)
               for x in (folder / "journey.jsonl").read_text().splitlines()]
     return result, [e for e in events if e.screen is not None], customer

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness._vocabulary import WordMap, leading_code, normalise
 from harness.profile import Vocabulary
+from harness.staff._vocabulary import WordMap, leading_code, normalise
 
 
 def test_without_a_table_the_leading_code_is_read():

@@ -13,8 +13,8 @@ from fastapi import FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from harness._browser import launch_browser
-from harness._staff_session import StaffSession
 from harness.profile import Profile
+from harness.staff import StaffSession
 from seed import BackgroundServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio]

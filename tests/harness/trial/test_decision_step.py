@@ -4,6 +4,7 @@ not_implemented and never touches a browser; the reference profile's controls ar
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from pydantic import ValidationError
@@ -12,11 +13,23 @@ import claims_corpus
 import harness
 from claims_corpus.formats import StaffScript
 from claims_records import DecisionRecord
-from harness._decision import DECISION_FILE, decide_and_return
-from harness._journey import Journey, JourneySettings
-from harness.profile import DecisionControls
+from harness.profile import DecisionControls, Profile
+from harness.trial import DECISION_FILE, TrialContext, TrialSettings
+from harness.trial._decision import decide_and_return
+from harness.trial._record import Journey
 
-PACKS = Path(__file__).resolve().parents[2] / "packs"
+PACKS = Path(__file__).resolve().parents[3] / "packs"
+
+
+def _context(profile: Profile, script: StaffScript | None, journey: Journey) -> TrialContext:
+    """A trial's context with no browser, lane, reset, customer or staff session: nothing of
+    them may be touched."""
+    return TrialContext(
+        browser=None, lane=None, reset=None, settings=TrialSettings(),  # type: ignore[arg-type]
+        setup=SimpleNamespace(staff_script=script), view=None,  # type: ignore[arg-type]
+        customer=None, journey=journey, outcome=None,  # type: ignore[arg-type]
+        customer_side=profile.customer_side(), staff_side=profile.staff_side(), headers={},
+        staff=None)
 
 
 @pytest.mark.asyncio
@@ -26,9 +39,7 @@ async def test_a_product_without_decision_controls_records_not_implemented(tmp_p
     script = claims_corpus.load_setup(PACKS / "CTL-M-001").staff_script
     assert script is not None
     j = Journey(folder=tmp_path, claim_number="KC-1")
-    # no browser, lane, reset or staff context: nothing may be touched
-    rec = await decide_and_return(None, profile, None, None, script, None, None,  # type: ignore[arg-type]
-                                  j, None, {}, JourneySettings())
+    rec = await decide_and_return(_context(profile, script, j))
     assert rec is not None and rec.outcome == "not_implemented"
     saved = DecisionRecord.model_validate_json((tmp_path / DECISION_FILE).read_text())
     assert saved.outcome == "not_implemented" and "[decision]" in saved.detail
@@ -38,8 +49,7 @@ async def test_a_product_without_decision_controls_records_not_implemented(tmp_p
 @pytest.mark.asyncio
 async def test_no_staff_script_no_decision_step(tmp_path) -> None:
     profile = harness.load_profile("reference")
-    rec = await decide_and_return(None, profile, None, None, None, None, None,  # type: ignore[arg-type]
-                                  Journey(folder=tmp_path), None, {}, JourneySettings())
+    rec = await decide_and_return(_context(profile, None, Journey(folder=tmp_path)))
     assert rec is None and not (tmp_path / DECISION_FILE).exists()
 
 

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from claims_records import JourneyEvent, TrialResult
-from harness import TrialSettings, load_profile, run_trial
+from harness import TrialRig, TrialSettings, load_profile, run_trial
 from harness.customers import ScriptedCustomer
 
-from .pages import NoState, PageServer
+from ..pages import NoState, PageServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
 
-PACK = Path(__file__).resolve().parents[2] / "packs" / "CTL-M-001"
+PACK = Path(__file__).resolve().parents[3] / "packs" / "CTL-M-001"
 
 PAGE = """<!doctype html><html><body><main>
 <div data-testid="todo-bar">Next step: answer the question</div>
@@ -75,8 +75,9 @@ async def _run(server, tmp_path, mode: str, settings: TrialSettings
     async with async_playwright() as pw:
         browser = await launch_browser(pw)
         try:
-            result = await run_trial(browser, profile, lane, NoState(profile), PACK, 1, folder,
-                                     lambda view, _dir: ScriptedCustomer(view), settings)
+            rig = TrialRig(browser, profile, lane, NoState(profile),
+                           lambda view, _dir: ScriptedCustomer(view), settings)
+            result = await run_trial(rig, PACK, 1, folder)
         finally:
             await browser.close()
     return result, folder

@@ -19,50 +19,55 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 from claims_records import StaffReading
 
-from ._browser import VIEWPORT
-from ._camera import Camera
-from ._marks import first_match
-from ._staff import read_claim, read_waiting, staff_headers
-from .profile import Lane, Profile, url
+from .._browser import VIEWPORT
+from .._camera import Camera
+from .._marks import first_match
+from .._reset import Credentials
+from ..profile import Lane, Profile, url
+from ._read import read_claim, read_waiting
 
 
 class StaffSession:
-    """One lane's staff context: a page for the claim, one for the waiting list."""
+    """One lane's staff context: a page for the claim, one for the waiting list.
+
+    Made from a whole profile, it keeps only the profile's staff side (``side``)."""
 
     def __init__(self, browser: Browser, profile: Profile, lane: Lane,
                  headers: dict[str, str] | None = None) -> None:
         self.browser = browser
-        self.profile = profile
+        self.side = profile.staff_side()
         self.lane = lane
         self.base = lane.staff_base_url or lane.base_url
-        self.headers = {**(headers or {}), **staff_headers(profile)}
+        self.headers = {**(headers or {}), **self.side.access.headers()}
         self.context: BrowserContext | None = None
         self.pages: dict[str, tuple[Page, Camera]] = {}
         self.signed_in = False
         self._signing: asyncio.Task[None] | None = None
-        self.creds: dict[str, Any] = {}
+        self.creds: Credentials = {}
         self.sign_ins = 0
         """Sign-ins submitted by this session (kept sessions show as few)."""
         self.resets_end_sessions: bool | None = None
         """Learned from the product: None until a session has been kept over a reset."""
-        self._signed_as: dict[str, Any] | None = None
+        self._signed_as: Credentials | None = None
         self._kept_over_reset = False
         self._lock = asyncio.Lock()
 
     @property
     def uses_form(self) -> bool:
-        return self.profile.staff.sign_in == "form" and self.profile.staff_sign_in is not None
+        """Staff sign in through the profile's form."""
+        return self.side.uses_form
 
     # ------------------------------------------------------------------ pages
     async def page_for(self, name: str) -> tuple[Page, Camera]:
+        """The session's page (and its camera) for the staff screen ``name``, opened once."""
         if self.context is None:
             self.context = await self.browser.new_context(
                 viewport=VIEWPORT, extra_http_headers=self.headers or None)
@@ -73,7 +78,7 @@ class StaffSession:
         return got
 
     # ------------------------------------------------------------------ signing in
-    def prepare(self, creds: dict[str, Any]) -> None:
+    def prepare(self, creds: Credentials) -> None:
         """The product was just reset with these staff credentials (form sign-in only): keep
         the session when it may have survived, else sign in again in the background."""
         self.creds = creds
@@ -97,9 +102,9 @@ class StaffSession:
     async def sign_in(self, page: Page, on_form: bool = False) -> None:
         """Sign in through the profile's staff sign-in form (``on_form``: ``page`` already
         shows it) with the credentials last given."""
-        si = self.profile.staff_sign_in
+        si = self.side.sign_in
         assert si is not None
-        timeout = self.profile.completion.timeout_s * 1000
+        timeout = self.side.timeout_ms
         if not on_form:
             await page.goto(url(self.base, si.path), wait_until="domcontentloaded",
                             timeout=timeout)
@@ -119,7 +124,7 @@ class StaffSession:
     async def goto(self, page: Page, target: str) -> int | None:
         """Open ``target`` signed in: sign in first if this context is not, and again when the
         product answers with its sign-in form or refuses (401/403)."""
-        timeout = self.profile.completion.timeout_s * 1000
+        timeout = self.side.timeout_ms
         if self.uses_form and not self.signed_in:
             await self._sign_in_once(page, self.sign_ins)
         signed = self.sign_ins
@@ -128,7 +133,7 @@ class StaffSession:
         else:
             resp = await page.goto(target, wait_until="domcontentloaded", timeout=timeout)
         status = resp.status if resp is not None else None
-        si = self.profile.staff_sign_in
+        si = self.side.sign_in
         if not self.uses_form or si is None:
             return status
         refused = si.path in page.url or status in (401, 403)
@@ -147,6 +152,26 @@ class StaffSession:
             if self.sign_ins == seen or not self.signed_in:
                 await self.sign_in(page, on_form=on_form)
 
+    @contextlib.asynccontextmanager
+    async def signed_in_as(self, creds: Credentials) -> AsyncIterator[None]:
+        """Work signed in as ``creds``: another person than the session's own signs in afresh
+        and is signed out again after (the lane's next trial signs in as itself)."""
+        own = self.creds
+        other = creds.get("username") != own.get("username")
+        if other and self.context is not None:
+            await self.context.clear_cookies()
+            self.signed_in = False
+        self.creds = creds
+        try:
+            yield
+        finally:
+            if other:
+                if self.context is not None:
+                    with contextlib.suppress(PlaywrightError):
+                        await self.context.clear_cookies()
+                self.signed_in = False
+                self.creds = own
+
     def _forget_signing(self) -> None:
         """Drop a background sign-in nobody waited for (the journey ended early)."""
         task, self._signing = self._signing, None
@@ -158,7 +183,7 @@ class StaffSession:
             task.exception()  # retrieved: the next read signs in and reports what fails
 
     # ------------------------------------------------------------------ reading
-    async def read(self, creds: dict[str, Any], claim_number: str | None,
+    async def read(self, creds: Credentials, claim_number: str | None,
                    folder: Path) -> StaffReading:
         """Open the claim and the waiting list (side by side, each in its own page), read
         and photograph them."""
@@ -167,10 +192,9 @@ class StaffSession:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._signing
             self._signing = None
-        profile = self.profile
         try:
             jobs = [self._claim(claim_number, folder)]
-            if profile.capabilities.waiting_list and profile.staff_screen.waiting_path:
+            if self.side.waiting_list and self.side.screen.waiting_path:
                 if self.uses_form and not self.signed_in:
                     # sign in once here rather than on both pages at the same time
                     await self._sign_in_once((await self.page_for("claim"))[0],
@@ -188,14 +212,15 @@ class StaffSession:
 
     async def _claim(self, claim_number: str | None, folder: Path) -> StaffReading:
         page, camera = await self.page_for("claim")
-        return await read_claim(page, camera, self.profile, self.base, claim_number,
+        return await read_claim(page, camera, self.side, self.base, claim_number,
                                 self.goto, folder)
 
     async def _waiting(self, folder: Path) -> StaffReading:
         page, camera = await self.page_for("waiting")
-        return await read_waiting(page, camera, self.profile, self.base, self.goto, folder)
+        return await read_waiting(page, camera, self.side, self.base, self.goto, folder)
 
     async def close(self) -> None:
+        """Close the context (the next page opens a new one, signed out)."""
         self._forget_signing()
         context, self.context, self.pages = self.context, None, {}
         self.signed_in = self._kept_over_reset = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .profile import Vocabulary
+from ..profile import Vocabulary
 
 _CODE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)")
 _EDGES = re.compile(r"^[\W_]+|[\W_]+$")

@@ -1,0 +1,25 @@
+"""One trial of a pack: reset the product, play the journey in a fresh browser context, read
+the staff side, take the pack's staff decision, and write the evidence.
+
+A lane hands each trial a ``TrialRig`` (browser, profile, lane, reset, customer factory, staff
+session, settings); ``run_trial`` turns it into the ``TrialContext`` its phases share:
+``_after`` (the journey, then the staff side beside closing and redacting the customer's
+context), ``_decision`` (the staff decision and the customer's return), with the journey loop
+in ``_journey`` and its record in ``_record``.
+"""
+
+from ._context import TRACING_MODES, CustomerFactory, TrialContext, TrialRig, TrialSettings
+from ._decision import DECISION_FILE
+from ._run import run_trial
+from ._transcript import SELF_TEST_LABEL
+
+__all__ = [
+    "DECISION_FILE",
+    "SELF_TEST_LABEL",
+    "TRACING_MODES",
+    "CustomerFactory",
+    "TrialContext",
+    "TrialRig",
+    "TrialSettings",
+    "run_trial",
+]
