@@ -14,7 +14,7 @@ from ._archive import (
     parse_age,
     run_id_of,
 )
-from ._config import Night, load_config, run_config, run_context
+from ._config import Night, load_config, run_config, run_context, run_setup
 from ._history import add_night, load_history, mark_archived, render_index
 from ._night import (
     EXIT_FAILED,
@@ -49,5 +49,6 @@ __all__ = [
     "run_night",
     "run_config",
     "run_context",
+    "run_setup",
     "shard_run_id",
 ]

@@ -96,3 +96,9 @@ def run_context(night: Night, run_id: str | None, resume: str | None,
     if progress is not None:
         ctx.progress = progress
     return ctx
+
+
+def run_setup(night: Night, run_id: str | None, resume: str | None, shard: Any = None,
+              progress: Any = None) -> tuple[RunConfig, Any]:
+    """The run configuration and the ``harness.RunContext`` of this night's run."""
+    return run_config(night, shard), run_context(night, run_id, resume, progress)

@@ -31,7 +31,7 @@ from claims_records import (
 )
 
 from ._baseline import compare_with, find_baseline, pack_changes
-from ._config import Night, load_config, run_config, run_context
+from ._config import Night, load_config, run_setup
 from ._history import INDEX_FILE, add_night, load_history
 
 EXIT_OK, EXIT_FAILED, EXIT_INFRASTRUCTURE = 0, 1, 2
@@ -86,8 +86,7 @@ def _execute(night: Night, run_id: str, shard: Any, say: Say) -> list[str]:
         if event.status is not None:
             say(str(event))
 
-    config = run_config(night, shard)
-    ctx = run_context(night, run_id, resume, progress=progress)
+    config, ctx = run_setup(night, run_id, resume, shard, progress)
     try:
         with contextlib.ExitStack() as stack:
             if config.dev is not None:
