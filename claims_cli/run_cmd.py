@@ -20,20 +20,77 @@ def register(app: typer.Typer) -> None:
     app.command("run")(run)
 
 
-def _resume_defaults(ctx: typer.Context, param: typer.CallbackParam, value):
-    """``--resume`` and ``--runs-dir`` are read first; once both are known the resumed run's
-    recorded options become the defaults of every option not given on the command line."""
-    ctx.meta[f"run.{param.name}"] = value
-    meta = ctx.meta
-    if "run.resume" in meta and "run.runs_dir" in meta and meta["run.resume"]:
-        from harness import resume_defaults
+# Where each ``run`` option goes in the run configuration (``RunConfig``), when not under
+# its own name; options absent here and from the configuration are not recorded.
+_CONFIG_PATH: dict[str, tuple[str, ...]] = {
+    "packs": ("corpora",), "pack": ("packs",), "runtime": ("dev", "runtime"),
+    "fault": ("dev", "faults"), "browser_executable": ("browser", "executable"),
+    "browser_channel": ("browser", "channel"), "llm_base_url": ("llm", "base_url"),
+    "llm_model": ("llm", "model"), "llm_temperature": ("llm", "temperature"),
+    "llm_seed": ("llm", "seed"), "llm_max_tokens": ("llm", "max_tokens"),
+    "llm_timeout": ("llm", "timeout_s"), "llm_max_retries": ("llm", "max_retries"),
+    "llm_malformed_retries": ("llm", "malformed_retries"),
+    "llm_response_format": ("llm", "response_format"), "prompt_view": ("llm", "prompt_view"),
+    "llm_price_prompt": ("llm", "price_prompt_per_mtok"),
+    "llm_price_completion": ("llm", "price_completion_per_mtok"),
+}
+_NOT_CONFIG = {"dev", "runs_dir", "run_id", "resume", "shard_durations", "browser_cdp_url",
+               "browser_ws_endpoint"}
 
-        recorded = resume_defaults(Path(meta["run.runs_dir"]) / meta["run.resume"])
-        ctx.default_map = {**(ctx.default_map or {}), **recorded}
-    return value
+
+def _given_config(ctx: typer.Context, resume: bool) -> dict:
+    """The run configuration the command line gives, as a (nested) dict: every option for a
+    new run, only those given on the command line for a resumed one (they win over what the
+    run recorded)."""
+    from claims_records import RunConfig
+
+    out: dict = {}
+    for name, value in ctx.params.items():
+        source = ctx.get_parameter_source(name)
+        if name in _NOT_CONFIG or (resume and getattr(source, "name", "DEFAULT") in (
+                "DEFAULT", "DEFAULT_MAP")):
+            continue
+        path = _CONFIG_PATH.get(name, (name,))
+        if path[0] not in RunConfig.model_fields or (path[0] == "llm" and value is None):
+            continue
+        if name == "packs":
+            value = [str(Path(p).resolve()) for p in value]  # resumable from anywhere
+        elif name == "profile":
+            value = _recorded_profile(value)
+        elif name == "fault":
+            value = sorted(set(value))
+        elif name == "pack":
+            value = list(value)
+        node = out
+        for key in path[:-1]:
+            node = node.setdefault(key, {})
+        node[path[-1]] = value
+    return out
+
+
+def _merged(base, given: dict):
+    """``base`` with ``given`` applied; a value the configuration refuses names its option."""
+    from pydantic import ValidationError
+
+    try:
+        return base.merged(given)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(str(p) for p in err["loc"])
+        name = next((n for n, path in _CONFIG_PATH.items() if path == loc[:len(path)]),
+                    loc[0] if loc else "")
+        raise typer.BadParameter(err["msg"], param_hint="--" + name.replace("_", "-")
+                                 ) from None
+
+
+def _recorded_profile(profile: str) -> str:
+    """A profile file by absolute path (a resume works from anywhere); a name as given."""
+    path = Path(profile)
+    return str(path.resolve()) if path.suffix == ".toml" or path.is_file() else profile
 
 
 def run(
+    ctx: typer.Context,
     profile: str = typer.Option("reference", help="Product profile: a TOML path or a shipped "
                                 "profile name."),
     packs: list[Path] = typer.Option(
@@ -46,12 +103,10 @@ def run(
     dev: bool = typer.Option(False, "--dev", help="Start the embedded stores and the profile's "
                              "product ([dev] in the profile) for this run; stop them afterwards."),
     customer: str = typer.Option("scripted", help="scripted | llm"),
-    runs_dir: Path = typer.Option(Path("runs"), help="Where run records go.", is_eager=True,
-                                  callback=_resume_defaults),
+    runs_dir: Path = typer.Option(Path("runs"), help="Where run records go."),
     run_id: str | None = typer.Option(None, help="Run id (default: timestamp + random)."),
     resume: str | None = typer.Option(
-        None, is_eager=True, callback=_resume_defaults,
-        help="Finish the interrupted run with this id: its packs, trials and options come "
+        None, help="Finish the interrupted run with this id: its packs, trials and options come "
         "from its run.json (an option given here wins); finished trials are kept."),
     shard: str | None = typer.Option(
         None, "--shard", help="Run only shard i of n of the trials, e.g. 2/4 (split the same "
@@ -104,6 +159,7 @@ def run(
 ) -> None:
     """Run packs end to end through the browser and write a run record."""
     import harness
+    from claims_records import RunConfig
     from harness.customers import LlmSettings
 
     with reported_errors():
@@ -112,89 +168,86 @@ def run(
                                      param_hint="--tracing")
         if customer not in ("scripted", "llm"):
             raise typer.BadParameter("choose scripted or llm", param_hint="--customer")
-        if fault and not dev:
+        if shard and resume:
+            harness.Shard.parse(shard)
+            raise typer.BadParameter("a resumed shard keeps its trials; drop --shard",
+                                     param_hint="--shard")
+        given = _given_config(ctx, bool(resume))
+        recorded = harness.recorded_config(runs_dir / resume) if resume else None
+        base = recorded or RunConfig()
+        dev_given = given.pop("dev", {})
+        if dev or base.dev is not None:
+            given["dev"] = dev_given
+        elif dev_given.get("faults"):
             raise typer.BadParameter("fault switches belong to the reference app that --dev "
                                      "starts; a product you run yourself reports its own",
                                      param_hint="--fault")
-        if fault:
+        else:
+            given["dev"] = None
+        config = _merged(base, given)
+        if config.customer != "llm" and given.get("llm", {}).get("prompt_view") is not None:
+            raise typer.BadParameter("only the llm customer reads a prompt",
+                                     param_hint="--prompt-view")
+        faults = config.dev.faults if config.dev else []
+        if faults:
             from claims_reference_app import FAULTS, RECOVERABLE_FAULTS
 
             known = [*FAULTS, *RECOVERABLE_FAULTS]
-            unknown = sorted(set(fault) - set(known))
+            unknown = sorted(set(faults) - set(known))
             if unknown:
                 raise typer.BadParameter(f"unknown fault(s) {', '.join(unknown)}; known: "
                                          f"{', '.join(known)}", param_hint="--fault")
-        prof = harness.load_profile(profile)
-        browser = browser_opts.browser_choice(browser_executable, browser_channel,
-                                              browser_cdp_url, browser_ws_endpoint, headed)
-        the_shard = harness.Shard.parse(shard) if shard else None
-        if the_shard and resume:
-            raise typer.BadParameter("a resumed shard keeps its trials; drop --shard",
-                                     param_hint="--shard")
-        durations = harness.load_durations(shard_durations) if shard_durations else None
+        prof = harness.load_profile(config.profile)
+        if config.shard:
+            harness.Shard.parse(config.shard)
+        browser = browser_opts.browser_choice(config.browser.executable, config.browser.channel,
+                                              browser_cdp_url, browser_ws_endpoint,
+                                              config.headed)
         llm = None
-        if customer == "llm":
-            llm = LlmSettings.from_options(
-                base_url=llm_base_url, model=llm_model, temperature=llm_temperature,
-                seed=llm_seed, max_tokens=llm_max_tokens, timeout_s=llm_timeout,
-                max_retries=llm_max_retries, malformed_retries=llm_malformed_retries,
-                response_format=llm_response_format, prompt_view=prompt_view,
-                price_prompt_per_mtok=llm_price_prompt,
-                price_completion_per_mtok=llm_price_completion)
-        elif prompt_view is not None:
-            raise typer.BadParameter("only the llm customer reads a prompt",
-                                     param_hint="--prompt-view")
-        recorded = harness.recorded_options(
-            profile=profile, packs=packs, pack=list(pack), trials=trials, lanes=lanes, dev=dev,
-            customer=customer, tracing=tracing, turn_limit=turn_limit, stuck_after=stuck_after,
-            headed=headed, runtime=runtime, no_reset=no_reset,
-            allow_unreported_runtime=allow_unreported_runtime, self_test=self_test,
-            browser_executable=browser_executable, browser_channel=browser_channel,
-            shard=shard, llm=llm, faults=sorted(set(fault)))
-        options = harness.RunOptions(
-            profile=prof, packs_root=packs[0], extra_corpora=list(packs[1:]), runs_dir=runs_dir,
-            pack_ids=list(pack),
-            trials=trials, customer=customer, llm=llm,
+        if config.customer == "llm":
+            llm = LlmSettings.from_options(**(config.llm.model_dump() if config.llm else {}))
+            config = config.model_copy(update={"llm": llm.config()})
+        else:
+            config = config.model_copy(update={"llm": None})
+        run_ctx = harness.RunContext(
+            profile=prof, runs_dir=runs_dir,
             run_id=None if resume else (run_id or harness.new_run_id()), resume=resume,
-            self_test=self_test, no_reset=no_reset,
-            allow_unreported_runtime=allow_unreported_runtime, headed=headed,
-            browser_executable=browser_executable, browser=browser, shard=the_shard,
-            shard_durations=durations, tracing=tracing, turn_limit=turn_limit,
-            stuck_after=stuck_after,
-            recorded_options=recorded,
-        )
-        run_id_now = resume or options.run_id
+            llm=llm, browser=browser,
+            shard_durations=harness.load_durations(shard_durations) if shard_durations
+            else None)
+        run_id_now = resume or run_ctx.run_id
         try:
             with sigterm_as_interrupt(), contextlib.ExitStack() as stack:
-                if dev:
-                    options.profile, env = stack.enter_context(harness.dev_product(
-                        prof, max(1, lanes), packs[0], runtime=runtime,
-                        faults=sorted(set(fault))))
-                    what = f"runtime {runtime}" if prof.dev and prof.dev.builtin else prof.name
-                    label = f", FAULTS {', '.join(sorted(set(fault)))}" if fault else ""
+                if config.dev is not None:
+                    run_ctx.profile, env = stack.enter_context(harness.dev_product(
+                        prof, max(1, config.lanes), Path(config.corpora[0]),
+                        runtime=config.dev.runtime, faults=faults))
+                    what = (f"runtime {config.dev.runtime}" if prof.dev and prof.dev.builtin
+                            else prof.name)
+                    label = f", FAULTS {', '.join(faults)}" if faults else ""
                     typer.echo(f"dev environment: {len(env.lanes)} lane(s), {what}{label}")
-                    options.seed_token = env.seed_token
-                elif lanes and lanes != len(prof.resolved_lanes()):
+                    run_ctx.seed_token = env.seed_token
+                elif config.lanes and config.lanes != len(prof.resolved_lanes()):
                     raise typer.BadParameter(
                         f"the profile lists {len(prof.resolved_lanes())} lane(s); --lanes N "
                         "starts N lanes only with --dev", param_hint="--lanes")
-                wanted = list(pack) or ([] if resume else _pack_ids(packs))
-                options.progress = stack.enter_context(run_progress(wanted, trials))
-                record, run_dir = harness.run(options)
+                wanted = config.packs or ([] if resume else _pack_ids(config.corpora))
+                run_ctx.progress = stack.enter_context(run_progress(wanted, config.trials))
+                record, run_dir = harness.run(config, run_ctx)
         except KeyboardInterrupt:
             hint = (f"finish it with: {harness.resume_command(runs_dir, run_id_now)} "
-                    "(finished trials are kept)" if options.started or resume
+                    "(finished trials are kept)" if run_ctx.started or resume
                     else "nothing was recorded")
             typer.secho(f"interrupted; exit code 130; {hint}", err=True, fg=typer.colors.YELLOW)
             raise typer.Exit(130) from None
         except HarnessError as exc:
-            typer.secho(harness.stop_line(exc, 2, runs_dir, run_id_now, options.started),
+            typer.secho(harness.stop_line(exc, 2, runs_dir, run_id_now, run_ctx.started),
                         err=True, fg=typer.colors.RED)
             raise typer.Exit(2) from exc
         typer.echo(harness.summary_line(record, run_dir))
 
 
-def _pack_ids(packs: list[Path]) -> list[str]:
+def _pack_ids(packs: list[str]) -> list[str]:
     """Pack ids for the progress display; the run itself reports a bad corpus folder."""
     import claims_corpus
     import claims_records

@@ -49,6 +49,7 @@ def defects(
     import harness
     import scoring
     import seed
+    from claims_records import BrowserConfig, DevConfig, RunConfig
     from claims_reference_app import FAULTS
 
     unknown = sorted(set(fault) - set(FAULTS))
@@ -79,17 +80,17 @@ def defects(
                                     mongo_uri=stores.mongo_uri, s3=stores.s3,
                                     baseline_path=packs / "baseline.json",
                                     log_dir=_mkdir(panel_dir / "logs" / name)) as env:
-                    options = harness.RunOptions(
+                    config = RunConfig(
+                        corpora=[str(packs)], packs=run_packs, trials=1, turn_limit=turn_limit,
+                        dev=DevConfig(faults=faults), panel=panel_id,
+                        browser=BrowserConfig(executable=browser_executable))
+                    ctx = harness.RunContext(
                         profile=profile.with_lanes([
                             harness.Lane(name=ln.name, base_url=ln.base_url or "",
                                          seed_url=ln.seed_url, database=ln.database)
                             for ln in env.lanes]),
-                        packs_root=packs, runs_dir=panel_dir, pack_ids=run_packs, trials=1,
-                        run_id=name, seed_token=env.seed_token, turn_limit=turn_limit,
-                        browser_executable=browser_executable,
-                        recorded_options={"selftest": "defects", "panel": panel_id,
-                                          "faults": faults, "packs": str(packs)})
-                    _, run_dir = harness.run(options)
+                        runs_dir=panel_dir, run_id=name, seed_token=env.seed_token)
+                    _, run_dir = harness.run(config, ctx)
                 scoring.score_run(run_dir, packs)
                 seconds = round(time.monotonic() - t0, 1)
                 typer.echo(f"{name}: scored in {seconds:.0f} s")

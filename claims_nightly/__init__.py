@@ -14,7 +14,7 @@ from ._archive import (
     parse_age,
     run_id_of,
 )
-from ._config import Night, load_config, run_options
+from ._config import Night, load_config, run_config, run_context, run_setup
 from ._history import add_night, load_history, mark_archived, render_index
 from ._night import (
     EXIT_FAILED,
@@ -47,6 +47,8 @@ __all__ = [
     "render_index",
     "run_id_of",
     "run_night",
-    "run_options",
+    "run_config",
+    "run_context",
+    "run_setup",
     "shard_run_id",
 ]

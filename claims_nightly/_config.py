@@ -1,4 +1,4 @@
-"""Reading a nightly configuration (TOML) and turning it into run options."""
+"""Reading a nightly configuration (TOML) and turning it into a run's configuration."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from claims_records import ConfigError, NightlyConfig
+from claims_records import BrowserConfig, ConfigError, NightlyConfig, RunConfig, RunSettings
 
 
 @dataclass(frozen=True)
@@ -64,37 +64,41 @@ def load_config(path: Path | str) -> Night:
                  corpora=[resolve(c) for c in config.corpora], profile=profile)
 
 
-def run_options(night: Night, run_id: str | None, resume: str | None, shard: Any = None,
+def run_config(night: Night, shard: Any = None) -> RunConfig:
+    """The run configuration of this night: its run keys (``RunSettings``) with the paths
+    resolved, recorded as started by the nightly job."""
+    cfg = night.config
+    settings = cfg.model_dump(include=set(RunSettings.model_fields))
+    return RunConfig.model_validate({
+        **settings, "profile": night.profile, "corpora": [str(c) for c in night.corpora],
+        "browser": cfg.browser.model_dump(include=set(BrowserConfig.model_fields)),
+        "shard": str(shard) if shard else None, "nightly": night.name})
+
+
+def run_context(night: Night, run_id: str | None, resume: str | None,
                 progress: Any = None) -> Any:
-    """``harness.RunOptions`` for this night (the profile is loaded here)."""
+    """``harness.RunContext`` for this night: where it goes, the loaded profile, the
+    customer model and the browser (from the environment where the configuration leaves
+    them out)."""
     import harness
     from harness.customers import LlmSettings
 
     cfg = night.config
-    llm = None
-    if cfg.customer == "llm" and cfg.llm is not None:
-        llm = LlmSettings.from_options(**cfg.llm.model_dump())
     b = cfg.browser
-    browser = harness.BrowserChoice.from_options(
-        executable=b.executable, channel=b.channel, cdp_url=b.cdp_url, ws_endpoint=b.ws_endpoint)
-    dev = cfg.dev is not None
-    recorded = harness.recorded_options(
-        profile=night.profile, packs=night.corpora, pack=list(cfg.packs), trials=cfg.trials,
-        lanes=cfg.lanes, dev=dev, customer=cfg.customer, tracing=cfg.tracing,
-        turn_limit=cfg.turn_limit, stuck_after=cfg.stuck_after, headed=False,
-        runtime=cfg.dev.runtime if cfg.dev else None, no_reset=cfg.no_reset,
-        allow_unreported_runtime=cfg.allow_unreported_runtime, self_test=False,
-        browser_executable=b.executable, browser_channel=b.channel,
-        shard=str(shard) if shard else None, llm=llm, nightly=night.name,
-        faults=sorted(cfg.dev.faults) if cfg.dev else [])
-    options = harness.RunOptions(
-        profile=harness.load_profile(night.profile), packs_root=night.corpora[0],
-        extra_corpora=list(night.corpora[1:]), runs_dir=night.runs_dir,
-        pack_ids=list(cfg.packs), trials=cfg.trials,
-        customer=cfg.customer, llm=llm, run_id=None if resume else run_id, resume=resume,
-        no_reset=cfg.no_reset, allow_unreported_runtime=cfg.allow_unreported_runtime,
-        browser=browser, shard=shard, tracing=cfg.tracing, turn_limit=cfg.turn_limit,
-        stuck_after=cfg.stuck_after, recorded_options=recorded)
+    ctx = harness.RunContext(
+        profile=harness.load_profile(night.profile), runs_dir=night.runs_dir,
+        run_id=None if resume else run_id, resume=resume,
+        llm=LlmSettings.from_options(**cfg.llm.model_dump())
+        if cfg.customer == "llm" and cfg.llm is not None else None,
+        browser=harness.BrowserChoice.from_options(
+            executable=b.executable, channel=b.channel, cdp_url=b.cdp_url,
+            ws_endpoint=b.ws_endpoint))
     if progress is not None:
-        options.progress = progress
-    return options
+        ctx.progress = progress
+    return ctx
+
+
+def run_setup(night: Night, run_id: str | None, resume: str | None, shard: Any = None,
+              progress: Any = None) -> tuple[RunConfig, Any]:
+    """The run configuration and the ``harness.RunContext`` of this night's run."""
+    return run_config(night, shard), run_context(night, run_id, resume, progress)

@@ -31,7 +31,7 @@ from claims_records import (
 )
 
 from ._baseline import compare_with, find_baseline, pack_changes
-from ._config import Night, load_config, run_options
+from ._config import Night, load_config, run_setup
 from ._history import INDEX_FILE, add_night, load_history
 
 EXIT_OK, EXIT_FAILED, EXIT_INFRASTRUCTURE = 0, 1, 2
@@ -72,7 +72,6 @@ def _execute(night: Night, run_id: str, shard: Any, say: Say) -> list[str]:
     """Run (or finish) the run ``run_id``; returns why it could not finish (empty: it did)."""
     import harness
 
-    cfg = night.config
     if len(night.corpora) > 1:
         raise ConfigError("this harness runs one corpus per run", file=str(night.path),
                            field="corpora")
@@ -87,15 +86,15 @@ def _execute(night: Night, run_id: str, shard: Any, say: Say) -> list[str]:
         if event.status is not None:
             say(str(event))
 
-    options = run_options(night, run_id, resume, shard=shard, progress=progress)
+    config, ctx = run_setup(night, run_id, resume, shard, progress)
     try:
         with contextlib.ExitStack() as stack:
-            if cfg.dev is not None:
-                options.profile, env = stack.enter_context(harness.dev_product(
-                    options.profile, cfg.lanes, night.corpora[0], runtime=cfg.dev.runtime,
-                    faults=cfg.dev.faults))
-                options.seed_token = env.seed_token
-            record, run_dir = harness.run(options)
+            if config.dev is not None:
+                ctx.profile, env = stack.enter_context(harness.dev_product(
+                    ctx.profile, config.lanes, night.corpora[0], runtime=config.dev.runtime,
+                    faults=config.dev.faults))
+                ctx.seed_token = env.seed_token
+            record, run_dir = harness.run(config, ctx)
     except HarnessError as exc:
         return [f"the run could not finish: {exc}"]
     say(harness.summary_line(record, run_dir))

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ._base import Strict
+from .config import BrowserConfig, RunSettings, Tracing
 from .run import CorpusInfo
 from .sheet import Interval, ScorerInfo
 
@@ -20,39 +21,14 @@ NIGHTLY_FORMAT_VERSION = "1"
 CONFIG_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 
 
-class NightlyDev(Strict):
-    """Start the embedded stores and the profile's product for the night ([dev])."""
-
-    runtime: str = Field("reference", description="Reference app runtime (reference | model).")
-    faults: list[str] = Field(default_factory=list,
-                              description="Reference app fault switches (for rehearsals).")
-
-
-class NightlyLlm(Strict):
-    """The LLM customer's settings; the API key and (by default) the endpoint come from the
-    environment (CLAIMS_HARNESS_LLM_API_KEY, CLAIMS_HARNESS_LLM_BASE_URL)."""
-
-    base_url: str | None = Field(None, description="OpenAI-compatible endpoint, without any "
-                                 "credentials in it.")
-    model: str | None = None
-    temperature: float | None = None
-    seed: int | None = None
-    max_tokens: int | None = Field(None, ge=1)
-    timeout_s: float | None = Field(None, gt=0, description="Seconds per model request.")
-    max_retries: int | None = Field(None, ge=0)
-    malformed_retries: int | None = Field(None, ge=0)
-    response_format: str | None = None
-    prompt_view: str | None = None
-
-
-class NightlyBrowser(Strict):
+class NightlyBrowser(BrowserConfig):
     """How to get the browser; at most one key. Endpoints holding a token belong in
     CLAIMS_HARNESS_BROWSER_CDP_URL / CLAIMS_HARNESS_BROWSER_WS_ENDPOINT instead."""
 
-    executable: str | None = None
-    channel: str | None = None
-    cdp_url: str | None = None
-    ws_endpoint: str | None = None
+    cdp_url: str | None = Field(None, description="A Chromium running elsewhere, through the "
+                                "Chrome DevTools Protocol (never recorded).")
+    ws_endpoint: str | None = Field(None, description="A Playwright browser server (never "
+                                    "recorded).")
 
 
 class NightlyGate(Strict):
@@ -78,33 +54,27 @@ class NightlyCompare(Strict):
     resamples: int | None = Field(None, ge=100)
 
 
-class NightlyConfig(Strict):
-    """nightly.toml — one scheduled job: run, score, report, compare, gate, history."""
+class NightlyConfig(RunSettings):
+    """nightly.toml — one scheduled job: run, score, report, compare, gate, history.
+
+    Its run keys are ``RunSettings`` (the ``run`` options of the same names; ``corpora`` and
+    ``profile`` are relative to this file); a night records them in run.json as its
+    ``RunConfig``. Two defaults differ from ``run``'s: tracing keeps traces of failed trials
+    and a night has at least one lane.
+    """
 
     version: str = Field(NIGHTLY_FORMAT_VERSION)
     name: str = Field(pattern=CONFIG_NAME_PATTERN, description="The configuration's name: "
                       "baselines come from earlier nights of the same name.")
     runs_dir: str = Field("runs", description="Where runs and the history index live "
                           "(relative to this file).")
-    profile: str = Field("reference", description="Product profile: a shipped name or a TOML "
-                         "path (relative to this file).")
-    corpora: list[str] = Field(default_factory=lambda: ["packs"], min_length=1,
-                               description="Corpus folders (relative to this file); the first "
-                               "is the main one.")
-    packs: list[str] = Field(default_factory=list, description="Pack ids (default: all).")
-    trials: int = Field(1, ge=1, description="Trials per pack.")
-    lanes: int = Field(1, ge=1, description="Lanes on this machine (with [dev]: started).")
     shards: int = Field(1, ge=1, description="Machines the run is split over (nightly --shard "
                         "i/n on each, then nightly --merge-shards).")
-    customer: Literal["scripted", "llm"] = "scripted"
-    tracing: Literal["on", "off", "retain-on-failure"] = "retain-on-failure"
-    turn_limit: int = Field(40, ge=1)
-    stuck_after: int = Field(3, ge=2)
-    no_reset: bool = False
-    allow_unreported_runtime: bool = False
-    dev: NightlyDev | None = Field(None, description="Start stores and the product per night.")
-    llm: NightlyLlm | None = None
-    browser: NightlyBrowser = Field(default_factory=NightlyBrowser)
+    lanes: int = Field(1, ge=1, description="Lanes on this machine (with [dev]: started).")
+    tracing: Tracing = Field("retain-on-failure", description="Playwright tracing: on | off | "
+                             "retain-on-failure.")
+    browser: NightlyBrowser = Field(default_factory=NightlyBrowser,
+                                    description="How to get the browser (one key at most).")
     gate: NightlyGate = Field(default_factory=NightlyGate)
     compare: NightlyCompare = Field(default_factory=NightlyCompare)
 

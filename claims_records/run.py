@@ -14,11 +14,14 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ._base import Strict
+from .config import PromptView, ResponseFormatMode, RunConfig
 
-RUN_FORMAT_VERSION = "1"
+RUN_FORMAT_VERSION = "2"
+"""2: ``options`` is a ``RunConfig`` (1: a loose dict of command-line option names, still
+read: it is converted on reading)."""
 
 
 class TrialStatus(StrEnum):
@@ -88,8 +91,6 @@ SimulatorErrorKind = Literal[
     "request_rejected",  # any other HTTP 4xx (key, model name, request shape)
     "malformed_output",  # an answer that is not one usable customer action
 ]
-PromptView = Literal["screen", "wide"]
-ResponseFormatMode = Literal["auto", "json_schema", "json_object", "off"]
 
 
 class TokenUsage(Strict):
@@ -251,7 +252,8 @@ class RunRecord(Strict):
     product: ProductInfo
     customer: CustomerInfo
     lanes: list[LaneInfo] = Field(default_factory=list)
-    options: dict[str, Any] = Field(default_factory=dict, description="CLI options, no secrets.")
+    options: RunConfig = Field(default_factory=RunConfig,
+                               description="The run's configuration (no secrets).")
     trials: list[TrialEntry] = Field(default_factory=list)
     browsers: list[BrowserInfo] = Field(
         default_factory=list, description="Every browser the run used (a resumed run may add "
@@ -259,6 +261,18 @@ class RunRecord(Strict):
     shard: ShardInfo | None = Field(None, description="Set when this run is one shard.")
     merged: MergeInfo | None = Field(None, description="Set when this run was merged from "
                                      "shards.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_format_1(cls, data: Any) -> Any:
+        """A format-1 run.json recorded its options as a loose dict: read it as a
+        ``RunConfig`` (the record is format 2 from then on)."""
+        if (isinstance(data, dict) and str(data.get("version")) == "1"
+                and isinstance(data.get("options", {}), dict)):
+            options = RunConfig.from_legacy(data.get("options") or {},
+                                            self_test=bool(data.get("self_test", False)))
+            data = {**data, "version": RUN_FORMAT_VERSION, "options": options}
+        return data
 
 
 class ScreenReading(Strict):

@@ -12,16 +12,14 @@ from ._merge import merge_runs
 from ._profile_check import CheckReport, check_profile
 from ._recovery import (
     RunStorageError,
-    recorded_options,
+    recorded_config,
     resume_command,
-    resume_defaults,
-    sanitized_url,
     stop_line,
 )
 from ._redact import redact_har
 from ._reset import ResetAdapter, ResetOutcome, make_reset
 from ._run import (
-    RunOptions,
+    RunContext,
     TrialProgress,
     execute,
     new_run_id,
@@ -60,10 +58,8 @@ __all__ = [
     "load_durations",
     "merge_runs",
     "open_browser",
-    "recorded_options",
+    "recorded_config",
     "resume_command",
-    "resume_defaults",
-    "sanitized_url",
     "stop_line",
     "system_browsers",
     "wait_for_lock",
@@ -77,7 +73,7 @@ __all__ = [
     "Profile",
     "ResetAdapter",
     "ResetOutcome",
-    "RunOptions",
+    "RunContext",
     "RuntimeInfo",
     "ScriptedCustomer",
     "TrialProgress",

@@ -34,9 +34,6 @@ from claims_records import (
 
 from ._lock import FolderLock
 
-# Run options that change what a trial does; shards must agree on them.
-TRIAL_OPTIONS = ("trials", "customer", "tracing", "turn_limit", "stuck_after", "runtime",
-                 "no_reset", "allow_unreported_runtime", "pack", "faults")
 NOT_COPIED = (SHEET_FILE,)
 
 
@@ -59,7 +56,7 @@ IDENTITY: tuple[tuple[str, Callable[[RunRecord], Any]], ...] = (
     ("harness commit", lambda r: r.harness.git_commit),
     ("run labels", lambda r: sorted(r.labels)),
     ("self-test", lambda r: r.self_test),
-    ("trial options", lambda r: {k: r.options.get(k) for k in TRIAL_OPTIONS}),
+    ("trial options", lambda r: r.options.trial_fields()),
     ("shard plan", lambda r: (r.shard.total, r.shard.plan_digest) if r.shard else None),
 )
 
@@ -152,7 +149,7 @@ def merge_runs(sources: list[Path], into: Path, partial: bool = False) -> RunRec
             "finished_at": None if None in ends else max(e for e in ends if e),
             "lanes": lanes, "trials": trials, "browsers": browsers, "shard": None,
             "product": first.product.model_copy(update={"base_urls": urls}),
-            "options": {k: v for k, v in first.options.items() if k != "shard"},
+            "options": first.options.model_copy(update={"shard": None}),
             "merged": MergeInfo(
                 merged_at=datetime.now(UTC).isoformat(timespec="seconds"),
                 missing_shards=missing,

@@ -8,7 +8,7 @@ import secrets
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as pkg_version
@@ -27,6 +27,7 @@ from claims_records import (
     LaneInfo,
     ProductInfo,
     ProfileError,
+    RunConfig,
     RunRecord,
     RunRecordError,
     TrialEntry,
@@ -48,7 +49,7 @@ from ._reset import ResetAdapter, make_reset
 from ._runtime import check_runtime
 from ._shard import Shard, apply_shard, default_durations
 from .customers import LlmSettings, make_customer
-from .profile import Lane, Profile
+from .profile import Lane, Profile, load_profile
 from .staff import StaffSession
 from .trial import TrialRig, TrialSettings, run_trial
 
@@ -75,38 +76,26 @@ class TrialProgress:
 
 
 @dataclass
-class RunOptions:
-    """Everything one run needs. ``seed_token`` overrides the profile's environment variable."""
+class RunContext:
+    """What one run needs besides its configuration (``RunConfig``, recorded in run.json):
+    where it goes, what lives only while it runs, and what is never recorded.
 
-    profile: Profile
-    packs_root: Path
+    ``profile`` is the loaded profile (pointed at a dev environment's lanes; default: loaded
+    from the configuration); ``seed_token`` overrides the profile's environment variable;
+    ``llm`` holds the customer model's key (default: built from the configuration and the
+    environment); ``browser`` may reach a browser elsewhere (default: the configuration's).
+    """
+
+    profile: Profile | None = None
     runs_dir: Path = Path("runs")
-    extra_corpora: list[Path] = field(default_factory=list)
-    """More corpus folders run beside ``packs_root`` (a held-out corpus), each with its own
-    manifest and id prefix."""
-    pack_ids: list[str] = field(default_factory=list)
-    trials: int = 1
-    customer: str = "scripted"
-    llm: LlmSettings | None = None
     run_id: str | None = None
     resume: str | None = None
-    self_test: bool = False
-    no_reset: bool = False
-    allow_unreported_runtime: bool = False
-    headed: bool = False
-    browser_executable: str | None = None
+    seed_token: str | None = None
+    llm: LlmSettings | None = None
     browser: BrowserChoice | None = None
-    """How to get the browser; None: launch ``browser_executable`` (or one found here)."""
-    shard: Shard | None = None
-    """Run only this shard of the trials (see ``_shard``)."""
     shard_durations: dict[str, float] | None = None
     """Pack durations for the shard plan; None: ``<runs-dir>/history.json`` if present."""
-    tracing: str = "off"
-    turn_limit: int = 40
-    stuck_after: int = 3
-    seed_token: str | None = None
     progress: Callable[[TrialProgress], None] = lambda event: None
-    recorded_options: dict[str, Any] = field(default_factory=dict)
     started: bool = False
     """Set once this process holds the run's lock and has written its run.json: from then
     on a stop leaves a run that ``--resume`` can finish."""
@@ -185,12 +174,12 @@ def _entry_from(result: TrialResult, path: str) -> TrialEntry:
     )
 
 
-def run_labels(options: RunOptions, runtime_reported: bool) -> list[str]:
+def run_labels(self_test: bool, no_reset: bool, runtime_reported: bool) -> list[str]:
     """What makes a run's numbers not plain product numbers; shown wherever they are."""
     labels = []
-    if options.self_test:
+    if self_test:
         labels.append(LABEL_SELF_TEST)
-    if options.no_reset:
+    if no_reset:
         labels.append(LABEL_NO_RESET)
     if not runtime_reported:
         labels.append(LABEL_RUNTIME_NOT_REPORTED)
@@ -212,67 +201,51 @@ def _product_info(profile: Profile, lanes: list[Lane], runtime: Any) -> ProductI
         faults=reported_faults(runtime.fields))
 
 
-async def execute(options: RunOptions) -> tuple[RunRecord, Path]:
+async def execute(config: RunConfig, ctx: RunContext | None = None
+                  ) -> tuple[RunRecord, Path]:
     """Run (or resume) every pending trial; returns the final record and the run folder.
 
     The run folder is locked for the whole run (``_lock``): a second run or resume of the
     same folder is refused before it touches anything.
     """
+    ctx = ctx if ctx is not None else RunContext()
     with contextlib.ExitStack() as held:
         try:
-            return await _execute(options, held)
+            return await _execute(config, ctx, held)
         except OSError as exc:  # a full disk, a read-only or forbidden runs folder
             raise storage_error(exc) from exc
 
 
-async def _execute(options: RunOptions, held: contextlib.ExitStack) -> tuple[RunRecord, Path]:
-    profile = options.profile
+async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStack
+                   ) -> tuple[RunRecord, Path]:
+    profile = ctx.profile if ctx.profile is not None else load_profile(config.profile)
     lanes = profile.resolved_lanes()
-    roots = [Path(options.packs_root), *map(Path, options.extra_corpora)]
-    if options.resume and not options.extra_corpora:  # the corpora the run started with
-        recorded = _recorded_corpora(Path(options.runs_dir) / options.resume)
-        roots = recorded or roots
+    roots = [Path(c) for c in config.corpora]
+    if ctx.resume and len(roots) == 1:  # the corpora the run started with
+        roots = _recorded_corpora(Path(ctx.runs_dir) / ctx.resume) or roots
     corpora = claims_corpus.open_corpora(roots)
     main = corpora.first
-    if profile.reset.adapter == "none" and not options.no_reset:
+    if profile.reset.adapter == "none" and not config.no_reset:
         raise ProfileError("refusing to run: the profile gives no way to reset the product "
                            "between trials, so trials would see each other's claims; pass "
                            "--no-reset to run anyway (the run is labelled 'no reset')",
                            profile=profile.name, field="reset.adapter")
-    runtime = check_runtime(profile, lanes, options.self_test,
-                            options.allow_unreported_runtime)
-    if not options.no_reset:  # a reset that cannot work (no seed token) refuses before any record
-        token = options.seed_token if options.seed_token is not None else profile.seed_token()
-        make_reset(profile, lanes[0], Path(options.packs_root), token).close()
-    labels = run_labels(options, runtime.reported)
-    if options.resume:
-        run_dir = Path(options.runs_dir) / options.resume
+    runtime = check_runtime(profile, lanes, config.self_test, config.allow_unreported_runtime)
+    token = ctx.seed_token if ctx.seed_token is not None else profile.seed_token()
+    if not config.no_reset:  # a reset that cannot work (no seed token) refuses before any record
+        make_reset(profile, lanes[0], roots[0], token).close()
+    llm = ctx.llm
+    if config.customer == "llm" and llm is None:
+        llm = LlmSettings.from_options(**(config.llm.model_dump() if config.llm else {}))
+    if llm is not None:  # what the run records: the settings in force, never the key
+        config = config.model_copy(update={"llm": llm.config()})
+    labels = run_labels(config.self_test, config.no_reset, runtime.reported)
+    if ctx.resume:
+        run_dir = Path(ctx.runs_dir) / ctx.resume
         if is_run_folder(run_dir):
             held.enter_context(FolderLock(run_dir))
         record = prepare_resume(run_dir)
-        now = {c.id_prefix: c.hash for c in corpora.corpora}
-        before = {c.id_prefix: c.hash for c in record.corpora} or {main.id_prefix:
-                                                                   record.corpus.hash}
-        if before != now:
-            raise RunRecordError("a corpus changed since this run started; start a new run",
-                                 run=options.resume, recorded=record.corpus.hash[:12],
-                                 now=main.hash[:12])
-        if record.self_test != options.self_test:
-            raise RunRecordError("resume with the same --self-test setting as the run",
-                                 run=options.resume, self_test=record.self_test)
-        if record.product.runtime != runtime.runtime:
-            raise RunRecordError("the product now reports another runtime; resuming would mix "
-                                 "two products in one run", run=options.resume,
-                                 recorded=record.product.runtime, now=runtime.runtime)
-        if sorted(record.labels) != sorted(labels):
-            raise RunRecordError("resume with the same --self-test / --no-reset / "
-                                 "--allow-unreported-runtime settings as the run",
-                                 run=options.resume, labels=record.labels)
-        if record.product.faults != reported_faults(runtime.fields):
-            raise RunRecordError("the product now reports other fault switches; resuming "
-                                 "would mix a clean and a defect product in one run",
-                                 run=options.resume, recorded=record.product.faults,
-                                 now=reported_faults(runtime.fields))
+        _check_resumable(record, ctx.resume, corpora, config.self_test, runtime, labels)
         # Lanes of a resumed run may listen elsewhere (a new dev environment): record them too.
         known = {(ln.name, ln.base_url) for ln in record.lanes}
         for ln in lanes:
@@ -281,34 +254,35 @@ async def _execute(options: RunOptions, held: contextlib.ExitStack) -> tuple[Run
                 record.product.base_urls.append(ln.base_url)
     else:
         all_packs = corpora.pack_ids
-        wanted = options.pack_ids or all_packs
+        wanted = config.packs or all_packs
         unknown = [p for p in wanted if p not in all_packs]
         if unknown:
             raise claims_records.PackError(f"no such pack(s): {unknown}",
                                    file=", ".join(str(c.root) for c in corpora.corpora))
-        run_id = options.run_id or new_run_id()
-        run_dir = Path(options.runs_dir) / run_id
+        run_id = ctx.run_id or new_run_id()
+        run_dir = Path(ctx.runs_dir) / run_id
         if run_dir.exists():
             raise RunRecordError("a run with this id exists; use --resume to finish it",
                                  run=run_id, file=str(run_dir))
-        customer_info = (options.llm.info() if options.customer == "llm" and options.llm else
+        customer_info = (llm.info() if config.customer == "llm" and llm else
                          CustomerInfo(kind="scripted"))
         record = RunRecord(
-            run_id=run_id, created_at=_now(), self_test=options.self_test, labels=labels,
+            run_id=run_id, created_at=_now(), self_test=config.self_test, labels=labels,
             harness=HarnessInfo(version=harness_version(), git_commit=git_commit()),
             corpus=_corpus_info(main),
             corpora=[_corpus_info(c) for c in corpora.corpora],
             product=_product_info(profile, lanes, runtime),
             customer=customer_info,
             lanes=[_lane_info(ln) for ln in lanes],
-            options=options.recorded_options,
+            options=config,
             trials=[TrialEntry(pack_id=p, trial=n, path=_trial_path(p, n))
-                    for p in wanted for n in range(1, options.trials + 1)],
+                    for p in wanted for n in range(1, config.trials + 1)],
         )
-        if options.shard is not None:
-            durations = (options.shard_durations if options.shard_durations is not None
-                         else default_durations(Path(options.runs_dir)))
-            record.trials, record.shard = apply_shard(record.trials, options.shard, durations)
+        if config.shard is not None:
+            durations = (ctx.shard_durations if ctx.shard_durations is not None
+                         else default_durations(Path(ctx.runs_dir)))
+            record.trials, record.shard = apply_shard(record.trials, Shard.parse(config.shard),
+                                                      durations)
         try:
             run_dir.mkdir(parents=True)
         except FileExistsError:
@@ -316,11 +290,60 @@ async def _execute(options: RunOptions, held: contextlib.ExitStack) -> tuple[Run
                                  run=run_id, file=str(run_dir)) from None
         held.enter_context(FolderLock(run_dir))
     write_run_record(run_dir, record)
-    options.started = True
-    await _run_pending(options, record, run_dir, lanes, corpora)
+    ctx.started = True
+    confirm_labels = list(profile.customer_screen.confirm_labels)
+    customer = config.customer
+
+    def factory(view: Any, pack_dir: Path) -> Any:
+        return make_customer(customer, view, pack_dir, llm, confirm_labels=confirm_labels)
+
+    baseline_root = corpora.first.root  # corpora run together share one baseline
+
+    def reset_for(lane: Lane) -> ResetAdapter:
+        if config.no_reset:
+            return ResetAdapter(profile, lane, baseline_root)
+        return make_reset(profile, lane, baseline_root, token)
+
+    settings = TrialSettings(turn_limit=config.turn_limit, stuck_after=config.stuck_after,
+                             tracing=config.tracing, self_test=config.self_test,
+                             labels=list(record.labels))
+    choice = ctx.browser or BrowserChoice(executable=config.browser.executable,
+                                          channel=config.browser.channel,
+                                          headed=config.headed)
+    await _run_pending(record, run_dir, lanes, corpora, profile, reset_for, factory, settings,
+                       choice, ctx.progress)
     record.finished_at = _now()
     write_run_record(run_dir, record)
     return record, run_dir
+
+
+def _check_resumable(record: RunRecord, run_id: str, corpora: Any, self_test: bool,
+                     runtime: Any, labels: list[str]) -> None:
+    """Refuse a resume that would mix two corpora, products or kinds of run in one record."""
+    main = corpora.first
+    now = {c.id_prefix: c.hash for c in corpora.corpora}
+    before = {c.id_prefix: c.hash for c in record.corpora} or {main.id_prefix:
+                                                               record.corpus.hash}
+    if before != now:
+        raise RunRecordError("a corpus changed since this run started; start a new run",
+                             run=run_id, recorded=record.corpus.hash[:12],
+                             now=main.hash[:12])
+    if record.self_test != self_test:
+        raise RunRecordError("resume with the same --self-test setting as the run",
+                             run=run_id, self_test=record.self_test)
+    if record.product.runtime != runtime.runtime:
+        raise RunRecordError("the product now reports another runtime; resuming would mix "
+                             "two products in one run", run=run_id,
+                             recorded=record.product.runtime, now=runtime.runtime)
+    if sorted(record.labels) != sorted(labels):
+        raise RunRecordError("resume with the same --self-test / --no-reset / "
+                             "--allow-unreported-runtime settings as the run",
+                             run=run_id, labels=record.labels)
+    if record.product.faults != reported_faults(runtime.fields):
+        raise RunRecordError("the product now reports other fault switches; resuming "
+                             "would mix a clean and a defect product in one run",
+                             run=run_id, recorded=record.product.faults,
+                             now=reported_faults(runtime.fields))
 
 
 def _corpus_info(ref: Any) -> CorpusInfo:
@@ -336,37 +359,21 @@ def _recorded_corpora(run_dir: Path) -> list[Path]:
     return [Path(c.path) for c in record.corpora]
 
 
-async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
-                       lanes: list[Lane], corpora: Any) -> None:
+async def _run_pending(record: RunRecord, run_dir: Path, lanes: list[Lane], corpora: Any,
+                       profile: Profile, reset_for: Callable[[Lane], ResetAdapter],
+                       factory: Callable[[Any, Path], Any], settings: TrialSettings,
+                       choice: BrowserChoice, progress: Callable[[TrialProgress], None]
+                       ) -> None:
     from playwright.async_api import async_playwright
 
-    profile = options.profile
-    token = options.seed_token if options.seed_token is not None else profile.seed_token()
     pending: asyncio.Queue[int] = asyncio.Queue()
     for i, entry in enumerate(record.trials):
         if entry.status == TrialStatus.PENDING:
             pending.put_nowait(i)
     total = pending.qsize()
     done = 0
-    settings = TrialSettings(turn_limit=options.turn_limit, stuck_after=options.stuck_after,
-                             tracing=options.tracing, self_test=options.self_test,
-                             labels=list(record.labels))
-    confirm_labels = list(profile.customer_screen.confirm_labels)
-
-    def factory(view: Any, pack_dir: Path) -> Any:
-        return make_customer(options.customer, view, pack_dir, options.llm,
-                             confirm_labels=confirm_labels)
-
-    baseline_root = corpora.first.root  # corpora run together share one baseline
-
-    def reset_for(lane: Lane) -> ResetAdapter:
-        if options.no_reset:
-            return ResetAdapter(profile, lane, baseline_root)
-        return make_reset(profile, lane, baseline_root, token)
 
     async with async_playwright() as pw:
-        choice = options.browser or BrowserChoice(executable=options.browser_executable,
-                                                  headed=options.headed)
         keeper = BrowserKeeper(pw, choice)
 
         async def browser_now() -> Any:
@@ -391,8 +398,8 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                         except asyncio.QueueEmpty:
                             return
                         entry = record.trials[i]
-                        options.progress(TrialProgress(lane.name, entry.pack_id, entry.trial,
-                                                       done, total))
+                        progress(TrialProgress(lane.name, entry.pack_id, entry.trial, done,
+                                               total))
                         t0 = time.monotonic()
                         browser = await browser_now()
                         if staff is None or staff.browser is not browser:
@@ -407,7 +414,7 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
                         record.trials[i] = _entry_from(result, entry.path)
                         write_run_record(run_dir, record)
                         done += 1
-                        options.progress(TrialProgress(
+                        progress(TrialProgress(
                             lane.name, entry.pack_id, entry.trial, done, total,
                             result.status.value, result.stop_reason, time.monotonic() - t0))
                 finally:
@@ -421,9 +428,9 @@ async def _run_pending(options: RunOptions, record: RunRecord, run_dir: Path,
             await keeper.close()
 
 
-def run(options: RunOptions) -> tuple[RunRecord, Path]:
+def run(config: RunConfig, ctx: RunContext | None = None) -> tuple[RunRecord, Path]:
     """Synchronous entry point around :func:`execute`."""
-    return asyncio.run(execute(options))
+    return asyncio.run(execute(config, ctx))
 
 
 def summary_line(record: RunRecord, run_dir: Path) -> str:

@@ -25,7 +25,12 @@ sys.path.insert(0, str(REPO))
 
 import harness  # noqa: E402
 import seed  # noqa: E402
-from claims_records import JourneyEvent, is_finished_trial, read_trial_result  # noqa: E402
+from claims_records import (  # noqa: E402
+    JourneyEvent,
+    RunConfig,
+    is_finished_trial,
+    read_trial_result,
+)
 
 
 def _ts(value: str) -> float:
@@ -74,10 +79,11 @@ def main(argv: list[str] | None = None) -> int:
         profile = harness.load_profile("reference").with_lanes([
             harness.Lane(name=ln.name, base_url=ln.base_url or "", seed_url=ln.seed_url,
                          database=ln.database) for ln in env.lanes])
-        options = harness.RunOptions(profile=profile, packs_root=args.packs, runs_dir=runs_dir,
-                                     pack_ids=args.pack or ["CTL-M-001"], trials=args.trials,
-                                     seed_token=env.seed_token, progress=print)
-        record, run_dir = harness.run(options)
+        config = RunConfig(corpora=[str(args.packs)], packs=args.pack or ["CTL-M-001"],
+                           trials=args.trials, lanes=args.lanes)
+        ctx = harness.RunContext(profile=profile, runs_dir=runs_dir, seed_token=env.seed_token,
+                                 progress=print)
+        record, run_dir = harness.run(config, ctx)
     rows = [measure_trial(run_dir / t.path) for t in record.trials
             if is_finished_trial(run_dir / t.path)]
     product = sum(r["product_wait_s"] for r in rows)

@@ -19,7 +19,7 @@ import pytest
 
 import claims_corpus
 from claims_corpus.formats import Setup
-from claims_records import RunRecord, Sheet, TrialResult
+from claims_records import RunConfig, RunRecord, Sheet, TrialResult
 
 from .claims_example_app.conftest import kestrel_packs
 
@@ -50,11 +50,10 @@ def kestrel_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     profile = harness.load_profile("kestrel")
     with harness.dev_product(profile, 1, PACKS) as (pointed, _env):
-        options = harness.RunOptions(profile=pointed, packs_root=PACKS,
-                                     runs_dir=tmp_path_factory.mktemp("runs"),
-                                     run_id="kestrel-corpus", customer="scripted",
-                                     pack_ids=PACK_IDS)
-        _, run_dir = harness.run(options)
+        config = RunConfig(corpora=[str(PACKS)], customer="scripted", packs=PACK_IDS)
+        _, run_dir = harness.run(config, harness.RunContext(
+            profile=pointed, runs_dir=tmp_path_factory.mktemp("runs"),
+            run_id="kestrel-corpus"))
     scoring.score_run(run_dir, PACKS)
     return run_dir
 

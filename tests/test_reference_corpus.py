@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import claims_corpus
-from claims_records import RunRecord, RunSummary, Sheet, TrialResult
+from claims_records import RunConfig, RunRecord, RunSummary, Sheet, TrialResult
 
 from .conftest import make_held_out
 
@@ -74,13 +74,11 @@ def reference_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
             harness.Lane(name=lane.name, base_url=lane.base_url, seed_url=lane.seed_url,
                          database=lane.database) for lane in env.lanes])
         held_out = make_held_out(tmp_path_factory.mktemp("private") / "held-out", HELD_OUT)
-        options = harness.RunOptions(profile=profile, packs_root=PACKS,
-                                     extra_corpora=[held_out],
-                                     runs_dir=tmp_path_factory.mktemp("runs"),
-                                     run_id="reference-corpus", customer="scripted",
-                                     pack_ids=PACK_IDS + list(HELD_OUT.values()),
-                                     seed_token=env.seed_token)
-        _, run_dir = harness.run(options)
+        config = RunConfig(corpora=[str(PACKS), str(held_out)], customer="scripted",
+                           packs=PACK_IDS + list(HELD_OUT.values()))
+        _, run_dir = harness.run(config, harness.RunContext(
+            profile=profile, runs_dir=tmp_path_factory.mktemp("runs"),
+            run_id="reference-corpus", seed_token=env.seed_token))
     finally:
         env.close()
     scoring.score_run(run_dir)  # each corpus from the folder run.json recorded for it

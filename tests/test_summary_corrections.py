@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from claims_records import Sheet, StaffReading
+from claims_records import RunConfig, Sheet, StaffReading
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -36,9 +36,10 @@ def _run(tmp: Path, faults: list[str]) -> Path:
         profile = harness.load_profile("reference").with_lanes([
             harness.Lane(name=ln.name, base_url=ln.base_url, seed_url=ln.seed_url,
                          database=ln.database) for ln in env.lanes])
-        _, run_dir = harness.run(harness.RunOptions(
-            profile=profile, packs_root=PACKS, runs_dir=tmp / "runs", run_id="faulty",
-            customer="scripted", seed_token=env.seed_token, pack_ids=[PACK_ID]))
+        _, run_dir = harness.run(
+            RunConfig(corpora=[str(PACKS)], customer="scripted", packs=[PACK_ID]),
+            harness.RunContext(profile=profile, runs_dir=tmp / "runs", run_id="faulty",
+                               seed_token=env.seed_token))
     finally:
         env.close()
     scoring.score_run(run_dir, PACKS)

@@ -16,8 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from claims_records import BrowserConfig, RunConfig
+
 from .._dev import dev_product
-from .._run import RunOptions, run
+from .._run import RunContext, run
 from ..profile import load_profile
 from . import _cpu
 
@@ -37,16 +39,17 @@ def measure_lanes(packs_root: Path, pack_ids: list[str], lane_counts: list[int],
         for n in lane_counts:
             with dev_product(base, n, Path(packs_root)) as (pointed, env):
                 token = env.seed_token if pointed.reset.adapter == "seed_route" else None
-                options = RunOptions(profile=pointed, packs_root=Path(packs_root),
-                                     runs_dir=work, pack_ids=list(pack_ids), trials=trials,
-                                     seed_token=token, browser_executable=browser_executable,
-                                     run_id=f"lanes-{n}",
-                                     progress=lambda e: progress(str(e)) if e.status else None)
+                config = RunConfig(profile=profile, corpora=[str(packs_root)],
+                                   packs=list(pack_ids), trials=trials, lanes=n,
+                                   browser=BrowserConfig(executable=browser_executable))
+                ctx = RunContext(profile=pointed, runs_dir=work, run_id=f"lanes-{n}",
+                                 seed_token=token,
+                                 progress=lambda e: progress(str(e)) if e.status else None)
                 sampler = _cpu.Sampler()
                 sampler.start()
                 t0 = time.perf_counter()
                 try:
-                    record, _ = run(options)
+                    record, _ = run(config, ctx)
                 finally:
                     wall = time.perf_counter() - t0
                     used = sampler.stop()

@@ -24,7 +24,15 @@ from urllib.parse import urlsplit, urlunsplit
 
 import openai
 
-from claims_records import CustomerInfo, PromptView, ResponseFormatMode, SimulatorError, TokenUsage
+from claims_records import (
+    CustomerInfo,
+    LlmConfig,
+    PromptView,
+    ResponseFormatMode,
+    SimulatorError,
+    TokenUsage,
+    sanitized_url,
+)
 
 from .._redact import redact_literals
 
@@ -150,6 +158,19 @@ class LlmSettings:
             price_prompt_per_mtok=self.price_prompt_per_mtok,
             price_completion_per_mtok=self.price_completion_per_mtok,
         )
+
+    def config(self) -> LlmConfig:
+        """What a run's configuration records: every setting, the endpoint without
+        credentials, query or fragment, never the key."""
+        return LlmConfig(
+            base_url=sanitized_url(self.base_url), model=self.model,
+            temperature=self.temperature, seed=self.seed, max_tokens=self.max_tokens,
+            timeout_s=self.timeout_s, max_retries=self.max_retries,
+            malformed_retries=self.malformed_retries,
+            response_format=self.response_format,  # type: ignore[arg-type]
+            prompt_view=self.prompt_view,  # type: ignore[arg-type]
+            price_prompt_per_mtok=self.price_prompt_per_mtok,
+            price_completion_per_mtok=self.price_completion_per_mtok)
 
     def cost(self, usage: TokenUsage) -> float | None:
         if self.price_prompt_per_mtok is None or self.price_completion_per_mtok is None:

@@ -44,7 +44,7 @@ def _env_file(path) -> dict[str, str]:
 def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_signals):
     env_file = tmp_path / "dev.env"
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from cli import main; main()", "dev", "up", "--no-app",
+        [sys.executable, "-c", "from claims_cli import main; main()", "dev", "up", "--no-app",
          "--lanes", "2", "--env-file", str(env_file), "--log-dir", str(tmp_path / "logs")],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},

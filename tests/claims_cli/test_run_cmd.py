@@ -142,7 +142,7 @@ def test_a_killed_run_is_resumed_without_redoing_finished_trials(reference_env, 
     request.addfinalizer(lambda: shutil.rmtree(scratch, ignore_errors=True))
     env = {**os.environ, "CLAIMS_HARNESS_SEED_TOKEN": reference_env.seed_token,
            "TMPDIR": str(scratch)}
-    argv = [sys.executable, "-c", "from cli import main; main()", "run", "--profile",
+    argv = [sys.executable, "-c", "from claims_cli import main; main()", "run", "--profile",
             str(profile), "--packs", str(PACKS), "--pack", "CTL-M-001", "--trials", "3",
             "--runs-dir", str(runs), "--run-id", "killed"]
     proc = subprocess.Popen(argv, env=env, cwd=REPO, start_new_session=True,

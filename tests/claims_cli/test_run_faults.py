@@ -22,7 +22,7 @@ from claims_records import RunRecord
 from .test_run_cmd import PACKS, reference_env, write_profile  # noqa: F401,F811 - fixture
 
 runner = CliRunner()
-MAIN = [sys.executable, "-c", "from cli import main; main()"]
+MAIN = [sys.executable, "-c", "from claims_cli import main; main()"]
 
 
 def _wait(condition, timeout: float, proc: subprocess.Popen | None = None) -> None:

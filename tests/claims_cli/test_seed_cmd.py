@@ -51,7 +51,7 @@ def test_serve_starts_stores_answers_and_stops_on_sigterm(tmp_path):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMS_HARNESS_")}
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from cli import main; main()", "seed", "serve",
+        [sys.executable, "-c", "from claims_cli import main; main()", "seed", "serve",
          "--port", str(port), "--database", "claims_test_serve", "--bucket", "claims-test-serve"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
         env={**env, "PYTHONUNBUFFERED": "1"},

@@ -55,12 +55,15 @@ def profile_for(env, **screen_overrides):
     return prof.model_copy(update={"completion": completion, "customer_screen": screen})
 
 
-def run_packs(env, profile, packs_root: Path, runs_dir: Path, **kw):
+def run_packs(env, profile, packs_root: Path, runs_dir: Path, *, run_id=None, browser=None,
+              llm=None, **config):
+    """Run ``packs_root`` on ``env`` with the run configuration ``config``."""
     import harness
+    from claims_records import RunConfig
 
-    options = harness.RunOptions(profile=profile, packs_root=packs_root, runs_dir=runs_dir,
-                                 seed_token=env.seed_token, **kw)
-    return harness.run(options)
+    ctx = harness.RunContext(profile=profile, runs_dir=runs_dir, run_id=run_id,
+                             seed_token=env.seed_token, browser=browser, llm=llm)
+    return harness.run(RunConfig(corpora=[str(packs_root)], **config), ctx)
 
 
 def copy_corpus(dest: Path, pack_ids: list[str]) -> Path:

@@ -74,7 +74,7 @@ def test_a_killed_browser_costs_one_trial_and_is_started_again(dev_env, tmp_path
     killer.start()
     try:
         record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, runs,
-                                    pack_ids=["CTL-M-001"], trials=3, run_id="crash")
+                                    packs=["CTL-M-001"], trials=3, run_id="crash")
     finally:
         stop.set()
         killer.join(5)

@@ -41,7 +41,7 @@ def test_scripted_customer_reaches_a_claim_number_with_full_evidence(
     profile = profile.model_copy(update={"browser": profile.browser.model_copy(
         update={"extra_headers_env": {"X-Api-Key": "TEST_GATEWAY_KEY"}})})
     record, run_dir = run_packs(dev_env, profile, PACKS, tmp_path / "runs",
-                                pack_ids=["CTL-M-001"], run_id="e2e")
+                                packs=["CTL-M-001"], run_id="e2e")
     trial = run_dir / "CTL-M-001" / "trial-1"
     result = TrialResult.model_validate_json((trial / "trial.json").read_text())
     assert result.status == "completed", result.detail
@@ -128,7 +128,7 @@ def _llm_run(dev_env, tmp_path: Path, server: FakeOpenAI, run_id: str, **setting
 
     llm = LlmSettings(base_url=server.base_url, model=run_id, **settings)
     record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
-                                pack_ids=["CTL-M-001"], customer="llm", llm=llm,
+                                packs=["CTL-M-001"], customer="llm", llm=llm,
                                 run_id=run_id)
     trial = run_dir / "CTL-M-001" / "trial-1"
     return record, trial, TrialResult.model_validate_json((trial / "trial.json").read_text())
@@ -224,7 +224,7 @@ def test_product_killed_mid_journey_is_a_product_error_and_the_run_continues(
 
         watcher = threading.Thread(target=killer, daemon=True)
         watcher.start()
-        record, run_dir = run_packs(env, profile_for(env), PACKS, runs, pack_ids=["CTL-M-001"],
+        record, run_dir = run_packs(env, profile_for(env), PACKS, runs, packs=["CTL-M-001"],
                                     trials=2, run_id="kill")
         watcher.join(timeout=5)
         assert killed.is_set()

@@ -13,8 +13,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 import claims_corpus
-from claims_records import ProductError, ProfileError, SeedError
-from harness import RunOptions, check_runtime, make_reset, run
+from claims_records import ProductError, ProfileError, RunConfig, SeedError
+from harness import RunContext, check_runtime, make_reset, run
 from harness._reset import setup_and_files
 from harness.profile import Profile
 from seed import BackgroundServer
@@ -242,7 +242,7 @@ def test_a_profile_without_a_reset_is_refused_unless_no_reset(product, tmp_path)
     prof = _profile(product.url, reset={"adapter": "none"},
                     capabilities={"runtime_report": False})
     with pytest.raises(ProfileError, match="--no-reset"):
-        run(RunOptions(profile=prof, packs_root=PACKS, runs_dir=tmp_path, pack_ids=["CTL-M-001"],
-                       allow_unreported_runtime=True))
+        run(RunConfig(corpora=[str(PACKS)], packs=["CTL-M-001"], allow_unreported_runtime=True),
+            RunContext(profile=prof, runs_dir=tmp_path))
     assert not list(tmp_path.iterdir())  # nothing was recorded
     assert claims_corpus.corpus_identity(PACKS)  # the corpus itself was fine

@@ -105,7 +105,7 @@ def test_a_chromium_reached_over_cdp_records_full_evidence(dev_env, remote_chrom
     port = int(re.search(r":(\d+)/", remote_chromium).group(1))
     choice = harness.BrowserChoice.from_options(cdp_url=f"http://127.0.0.1:{port}")
     _, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
-                           pack_ids=["CTL-M-001"], run_id="cdp", browser=choice, tracing="on")
+                           packs=["CTL-M-001"], run_id="cdp", browser=choice, tracing="on")
     _check_full_evidence(run_dir, "cdp", port)
     assert "devtools/browser" not in (run_dir / "run.json").read_text()  # path never recorded
 
@@ -117,7 +117,7 @@ def test_a_playwright_browser_server_records_full_evidence(dev_env, playwright_s
     choice = harness.BrowserChoice.from_options()  # taken from the environment
     assert choice.ws_endpoint == playwright_server
     _, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
-                           pack_ids=["CTL-M-001"], run_id="ws", browser=choice, tracing="on")
+                           packs=["CTL-M-001"], run_id="ws", browser=choice, tracing="on")
     _check_full_evidence(run_dir, "ws", port)
     token = playwright_server.rsplit("/", 1)[1]
     assert token not in (run_dir / "run.json").read_text()

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import scoring
-from harness import RunOptions, run
+from claims_records import RunConfig
+from harness import RunContext, run
 
 from .pages import PageServer, chat_profile
 
@@ -29,9 +30,9 @@ def labelled_run(tmp_path_factory) -> Path:
             "base_url": server.url,
             "capabilities": profile.capabilities.model_copy(update={"runtime_report": False})})
         runs = tmp_path_factory.mktemp("runs")
-        _, run_dir = run(RunOptions(profile=profile, packs_root=PACKS, runs_dir=runs,
-                                    pack_ids=["CTL-M-001", "CTL-M-003"], run_id="labelled",
-                                    no_reset=True, allow_unreported_runtime=True))
+        _, run_dir = run(RunConfig(corpora=[str(PACKS)], packs=["CTL-M-001", "CTL-M-003"],
+                                   no_reset=True, allow_unreported_runtime=True),
+                         RunContext(profile=profile, runs_dir=runs, run_id="labelled"))
     finally:
         server.close()
     scoring.score_run(run_dir, PACKS)

@@ -13,6 +13,7 @@ from claims_records import (
     HistoryIndex,
     NightEntry,
     ProductInfo,
+    RunConfig,
     RunRecord,
     RunRecordError,
     TrialEntry,
@@ -85,7 +86,7 @@ def _shard_run(tmp_path, index, total, **changes):
         corpus=CorpusInfo(version="0.2.2", hash="h", path="packs"),
         product=ProductInfo(profile="reference", base_urls=[f"http://m{index}:1"],
                             runtime="reference"),
-        customer=CustomerInfo(kind="scripted"), options={"trials": 2}, trials=finished,
+        customer=CustomerInfo(kind="scripted"), options=RunConfig(trials=2), trials=finished,
         shard=info)
     record = record.model_copy(update=changes)
     write_model_atomic(run_dir / "run.json", record)
@@ -123,7 +124,7 @@ def test_merge_keeps_every_trial_in_run_order(tmp_path):
     ({"harness": HarnessInfo(version="2", git_commit="abc")}, "harness version"),
     ({"harness": HarnessInfo(version="1", git_commit="def")}, "harness commit"),
     ({"labels": ["no reset"]}, "run labels"),
-    ({"options": {"trials": 3}}, "trial options"),
+    ({"options": RunConfig(trials=3)}, "trial options"),
 ])
 def test_merge_refuses_runs_that_differ_and_says_in_what(tmp_path, change, what):
     first = _shard_run(tmp_path, 1, 2)

@@ -49,15 +49,13 @@ def _sheets(run_dir: Path) -> dict[tuple[str, int], dict]:
 @pytest.mark.slow
 @pytest.mark.browser
 def test_two_shards_merged_equal_one_run(dev_env, tmp_path):
-    import harness
-
     profile = profile_for(dev_env)
     runs = tmp_path / "runs"
-    single, _ = run_packs(dev_env, profile, PACKS, runs, pack_ids=PACK_IDS, run_id="single")
+    single, _ = run_packs(dev_env, profile, PACKS, runs, packs=PACK_IDS, run_id="single")
     shards = []
     for i in (1, 2):
-        record, folder = run_packs(dev_env, profile, PACKS, runs, pack_ids=PACK_IDS,
-                                   run_id=f"s{i}", shard=harness.Shard(i, 2))
+        record, folder = run_packs(dev_env, profile, PACKS, runs, packs=PACK_IDS,
+                                   run_id=f"s{i}", shard=f"{i}/2")
         assert len(record.trials) == 1 and record.shard.index == i
         shards.append(folder)
     assert {(t.pack_id) for s in shards

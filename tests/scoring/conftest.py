@@ -54,6 +54,7 @@ class RealRuns:
 def _run_variant(runs: RealRuns, name: str) -> Path:
     import harness
     import seed
+    from claims_records import RunConfig
 
     runtime, faults, self_test = VARIANTS[name]
     with seed.start_dev(lanes=1, app=True, runtime=runtime, faults=faults,
@@ -62,14 +63,15 @@ def _run_variant(runs: RealRuns, name: str) -> Path:
         profile = harness.load_profile("reference").with_lanes([
             harness.Lane(name=ln.name, base_url=ln.base_url, seed_url=ln.seed_url,
                          database=ln.database) for ln in env.lanes])
-        options = harness.RunOptions(
-            profile=profile, packs_root=PACKS, runs_dir=runs.root,
-            pack_ids=list(VARIANT_PACKS.get(name, runs.packs)),
-            trials=1, run_id=name, self_test=self_test, seed_token=env.seed_token,
-            tracing="on" if name == "reference" else "off", turn_limit=30)
+        config = RunConfig(corpora=[str(PACKS)],
+                           packs=list(VARIANT_PACKS.get(name, runs.packs)), trials=1,
+                           self_test=self_test, turn_limit=30,
+                           tracing="on" if name == "reference" else "off")
+        ctx = harness.RunContext(profile=profile, runs_dir=runs.root, run_id=name,
+                                 seed_token=env.seed_token)
         # its own thread: a test's sync Playwright may already run an event loop in this one
         with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-            _, run_dir = pool.submit(harness.run, options).result()
+            _, run_dir = pool.submit(harness.run, config, ctx).result()
     return run_dir
 
 

@@ -1,0 +1,189 @@
+"""A run's configuration: what ``claims-harness run`` (or the nightly job, a bench, the defect
+panel) asks a run to do, in one strict type.
+
+The command line builds a ``RunConfig``; ``run.json`` records it as ``options``; ``--resume``
+reads it back and applies the options given on its command line over it; merging compares
+its trial fields. ``RunSettings`` is the part a nightly configuration shares (its keys are
+the same, see ``nightly.NightlyConfig``). Nothing secret is in it: the LLM endpoint is kept
+without credentials, query or fragment, the API key and a remote browser's endpoint are
+never here, and neither is anything that only lives while a run does (its progress display,
+the seed token, the loaded profile).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ._base import Strict
+
+PromptView = Literal["screen", "wide"]
+ResponseFormatMode = Literal["auto", "json_schema", "json_object", "off"]
+Tracing = Literal["on", "off", "retain-on-failure"]
+CustomerKind = Literal["scripted", "llm"]
+
+# The run fields that change what one trial does: shards of one run must agree on them.
+TRIAL_FIELDS = ("trials", "customer", "tracing", "turn_limit", "stuck_after", "dev",
+                "no_reset", "allow_unreported_runtime", "packs")
+
+
+def sanitized_url(url: str | None) -> str | None:
+    """A URL without user name, password, query or fragment (what may be recorded)."""
+    if not url:
+        return url
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+class LlmConfig(Strict):
+    """The LLM customer's settings. The API key never is one: it comes from
+    CLAIMS_HARNESS_LLM_API_KEY (else OPENAI_API_KEY); an endpoint left out comes from
+    CLAIMS_HARNESS_LLM_BASE_URL (else OPENAI_BASE_URL)."""
+
+    base_url: str | None = Field(None, description="OpenAI-compatible endpoint, without any "
+                                 "credentials in it (recorded without query or fragment).")
+    model: str | None = Field(None, description="Customer model name.")
+    temperature: float | None = Field(None, description="Sampling temperature.")
+    seed: int | None = Field(None, description="Sampling seed (honoured on a best-effort "
+                             "basis by most servers).")
+    max_tokens: int | None = Field(None, ge=1, description="Most tokens per answer.")
+    timeout_s: float | None = Field(None, gt=0, description="Seconds per model request "
+                                    "(default 60).")
+    max_retries: int | None = Field(None, ge=0, description="Client retries on 429, 5xx, "
+                                    "timeouts, lost connections (default 2).")
+    malformed_retries: int | None = Field(None, ge=0, description="Times an unusable answer "
+                                          "is asked again (default 2).")
+    response_format: ResponseFormatMode | None = Field(
+        None, description="Structured output: auto | json_schema | json_object | off "
+        "(default auto).")
+    prompt_view: PromptView | None = Field(
+        None, description="What the customer model sees: screen (the standard; default) | "
+        "wide (whole conversation and panels; labelled in every report).")
+    price_prompt_per_mtok: float | None = Field(None, description="USD per million prompt "
+                                                "tokens.")
+    price_completion_per_mtok: float | None = Field(None, description="USD per million "
+                                                    "completion tokens.")
+
+
+class DevConfig(Strict):
+    """Start the embedded stores and the profile's product for the run (``--dev``, the
+    nightly ``[dev]`` table); stop them afterwards."""
+
+    runtime: str = Field("reference", description="Runtime the reference app starts with "
+                         "(reference | model).")
+    faults: list[str] = Field(default_factory=list, description="Reference app fault switches "
+                              "(docs/reference-app.md); the run is labelled a defect run.")
+
+
+class BrowserConfig(Strict):
+    """A browser launched on this machine: a file, or an installed browser by channel (at
+    most one). A browser reached elsewhere (CDP, a Playwright server) is never recorded: its
+    endpoint may hold a token."""
+
+    executable: str | None = Field(None, description="Chromium/Chrome/Edge file to launch.")
+    channel: str | None = Field(None, description="Installed browser by channel: chrome, "
+                                "msedge, chrome-beta, msedge-dev, ...")
+
+
+class RunSettings(Strict):
+    """What a run does, as ``run`` options and nightly keys alike."""
+
+    profile: str = Field("reference", description="Product profile: a shipped profile name or "
+                         "a TOML path.")
+    corpora: list[str] = Field(default_factory=lambda: ["packs"], min_length=1,
+                               description="Corpus folders (`--packs`); the first is the main "
+                               "corpus, the others run beside it with their own id prefixes.")
+    packs: list[str] = Field(default_factory=list, description="Pack ids to run (`--pack`; "
+                             "default: all).")
+    trials: int = Field(1, ge=1, description="Trials per pack.")
+    lanes: int = Field(0, ge=0, description="With dev: lanes to start (0: one). Without: 0, "
+                       "or the profile's number of lanes.")
+    customer: CustomerKind = Field("scripted", description="The simulated customer: scripted "
+                                   "or llm.")
+    tracing: Tracing = Field("off", description="Playwright tracing: on | off | "
+                             "retain-on-failure.")
+    turn_limit: int = Field(40, ge=1, description="Most customer actions per trial.")
+    stuck_after: int = Field(3, ge=2, description="Same screen this many times = stuck.")
+    no_reset: bool = Field(False, description="Run without resetting the product between "
+                           "trials; the run is labelled 'no reset'.")
+    allow_unreported_runtime: bool = Field(
+        False, description="Run a product whose profile says it reports no runtime; the run "
+        "is labelled 'runtime not reported'.")
+    dev: DevConfig | None = Field(None, description="Start the embedded stores and the "
+                                  "profile's product for the run.")
+    llm: LlmConfig | None = Field(None, description="The LLM customer's settings (customer = "
+                                  "llm).")
+    browser: BrowserConfig = Field(default_factory=BrowserConfig,
+                                   description="The browser launched on this machine.")
+
+
+class RunConfig(RunSettings):
+    """A run's configuration, recorded in run.json as ``options`` (no secrets)."""
+
+    headed: bool = Field(False, description="Show the browser.")
+    self_test: bool = Field(False, description="Allow a controlled runtime; the run is "
+                            "labelled a self-test.")
+    shard: str | None = Field(None, description="Only shard i of n of the trials, e.g. '2/4'.")
+    nightly: str | None = Field(None, description="The nightly configuration that started "
+                                "the run.")
+    panel: str | None = Field(None, description="The defect panel (selftest defects) the run "
+                              "belongs to.")
+
+    def trial_fields(self) -> dict[str, Any]:
+        """The fields that change what a trial does (shards of one run agree on them)."""
+        return self.model_dump(mode="json", include=set(TRIAL_FIELDS))
+
+    def merged(self, given: dict[str, Any]) -> RunConfig:
+        """This configuration with ``given`` (config-shaped, possibly partial; tables are
+        merged key by key) applied over it."""
+        return RunConfig.model_validate(_deep_merge(self.model_dump(), given))
+
+    @classmethod
+    def from_legacy(cls, options: dict[str, Any], self_test: bool = False) -> RunConfig:
+        """The configuration of a run.json written before format 2, whose ``options`` was a
+        loose dict of command-line option names (unknown keys are dropped)."""
+        o = {k: v for k, v in options.items() if v is not None}
+        packs = o.get("packs")
+        llm = {k[4:] if k.startswith("llm_") else k: o[k] for k in _LEGACY_LLM if k in o}
+        if "timeout" in llm:
+            llm["timeout_s"] = llm.pop("timeout")
+        if "base_url" in llm:
+            llm["base_url"] = sanitized_url(llm["base_url"])
+        faults = sorted(set(o.get("faults") or []))
+        data: dict[str, Any] = {
+            **{k: o[k] for k in _LEGACY_SAME if k in o},
+            "corpora": [packs] if isinstance(packs, str) else list(packs or ["packs"]),
+            "packs": list(o.get("pack") or []),
+            "dev": ({"runtime": o.get("runtime") or "reference", "faults": faults}
+                    if o.get("dev") or faults else None),
+            "llm": llm or None,
+            "browser": {"executable": o.get("browser_executable"),
+                        "channel": o.get("browser_channel")},
+            "self_test": self_test,
+        }
+        if o.get("selftest") == "defects" and "panel" in o:
+            data["panel"] = str(o["panel"])
+        return cls.model_validate(data)
+
+
+_LEGACY_SAME = ("profile", "trials", "lanes", "customer", "tracing", "turn_limit",
+                "stuck_after", "no_reset", "allow_unreported_runtime", "headed", "shard",
+                "nightly")
+_LEGACY_LLM = ("llm_base_url", "llm_model", "llm_temperature", "llm_seed", "llm_max_tokens",
+               "llm_timeout", "llm_max_retries", "llm_malformed_retries",
+               "llm_response_format", "prompt_view")
+
+
+def _deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
