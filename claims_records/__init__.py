@@ -22,7 +22,7 @@ from ._atomic import (
 from ._base import (
     Strict,
 )
-from ._json import JsonValue
+from ._json import JsonField, JsonValue
 from ._store import (
     HUMAN_FILE,
     RUN_FILE,
@@ -264,6 +264,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 __all__ = [
     "SCHEMAS",
     "find_run_record",
+    "JsonField",
     "JsonValue",
     "atomic_output",
     "field_of",
