@@ -15,7 +15,7 @@ from pydantic import Field, model_validator
 from ._base import Strict
 from .config import BrowserConfig, RunSettings, Tracing
 from .run import CorpusInfo
-from .sheet import Interval, ScorerInfo
+from .sheet import ComparisonVerdict, Interval, ScorerInfo
 
 NIGHTLY_FORMAT_VERSION = "1"
 CONFIG_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
@@ -115,7 +115,7 @@ class PackChange(Strict):
 
 
 class ComparisonOutcome(Strict):
-    verdict: Literal["better", "worse", "inconclusive"]
+    verdict: ComparisonVerdict
     mean_difference: float | None = None
     low: float | None = None
     high: float | None = None

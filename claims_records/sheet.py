@@ -25,6 +25,7 @@ SHEET_FORMAT_VERSION = "1"
 UNSCORABLE = "unscorable"
 
 ComponentStatus = Literal["pass", "fail", "not_implemented", "not_scored", "queued"]
+ComparisonVerdict = Literal["better", "worse", "inconclusive"]
 
 # Component names, in the order a sheet lists them.
 COMPONENTS: tuple[str, ...] = (
@@ -520,5 +521,5 @@ class Comparison(Strict):
     level: float = 0.95
     seed: int
     resamples: int
-    verdict: Literal["better", "worse", "inconclusive"]
+    verdict: ComparisonVerdict
     explanation: str

@@ -14,9 +14,9 @@ CheckId = Literal[
 ]
 CheckOutcome = Literal["hit", "clear", "not_checked", "not_applicable"]
 
-STRONG_CHECKS: tuple[str, ...] = ("receipt_after_incident", "quote_before_incident")
-WEAK_CHECKS: tuple[str, ...] = ("prior_claims_12m", "policy_start_30d")
-ALL_CHECKS: tuple[str, ...] = STRONG_CHECKS + WEAK_CHECKS
+STRONG_CHECKS: tuple[CheckId, ...] = ("receipt_after_incident", "quote_before_incident")
+WEAK_CHECKS: tuple[CheckId, ...] = ("prior_claims_12m", "policy_start_30d")
+ALL_CHECKS: tuple[CheckId, ...] = STRONG_CHECKS + WEAK_CHECKS
 
 # Reason codes a product may give for its triage class. Shared by the standard, the
 # reference app's rules and the scorer; a pack may only name codes from this list.

@@ -165,8 +165,9 @@ def _materials(events: list[JourneyEvent], pack_dir: Path, out: Path, nid: str
             continue
         rel = f"materials/{nid}-{n}{src.suffix.lower()}"
         shutil.copyfile(src, out / rel)
-        kind = "photo" if src.suffix.lower() in PHOTO_SUFFIXES else "document"
-        found.append(ReviewMaterial(name=name, href=rel, kind=kind))
+        found.append(ReviewMaterial(
+            name=name, href=rel,
+            kind="photo" if src.suffix.lower() in PHOTO_SUFFIXES else "document"))
     return found
 
 
