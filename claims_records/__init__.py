@@ -136,6 +136,7 @@ from .nightly import (
     NightlyCompare,
     NightlyConfig,
     NightlyGate,
+    NightOutcome,
     PackChange,
 )
 from .panel import (
@@ -382,6 +383,7 @@ __all__ = [
     "MergedShard",
     "NIGHTLY_FORMAT_VERSION",
     "NightEntry",
+    "NightOutcome",
     "NightlyBrowser",
     "NightlyCompare",
     "NightlyConfig",
