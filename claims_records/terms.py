@@ -5,6 +5,7 @@ and sheets all speak these words and nothing else.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 Line = Literal["motor", "home", "contents"]
@@ -41,7 +42,7 @@ REASON_CODES: tuple[str, ...] = (
 )
 
 
-def review_required_from(checks: dict[str, str]) -> bool:
+def review_required_from(checks: Mapping[str, str] | Mapping[CheckId, str]) -> bool:
     """The review rule: at least one strong hit, or at least two weak hits."""
     strong = sum(1 for c in STRONG_CHECKS if checks.get(c) == "hit")
     weak = sum(1 for c in WEAK_CHECKS if checks.get(c) == "hit")
