@@ -6,6 +6,7 @@ import os
 import signal
 import threading
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -43,7 +44,7 @@ def up(
             s3 = S3Config(endpoint=s3_endpoint)
             s3.access_key = s3_access_key or s3.access_key
             s3.secret_key = os.environ.get("CLAIMS_HARNESS_S3_SECRET_KEY") or s3.secret_key
-        kwargs = {} if baseline is None else {"baseline_path": baseline}
+        kwargs: dict[str, Any] = {} if baseline is None else {"baseline_path": baseline}
         env = start_dev(lanes=lanes, app=not no_app, runtime=runtime, faults=fault,
                         mongo_uri=mongo_uri, s3=s3, log_dir=log_dir, **kwargs)
         try:

@@ -24,17 +24,17 @@ seed_app = typer.Typer(help="The seed route: reset a lane to a pack's setup, dum
 
 @seed_app.command("serve")
 def serve(
-    mongo_uri: str = typer.Option(None, help="MongoDB URI without a password (default: "
+    mongo_uri: str | None = typer.Option(None, help="MongoDB URI without a password (default: "
                                   "CLAIMS_HARNESS_MONGO_URI, else an embedded store is started).",
                                   callback=no_password_in_uri),
-    s3_endpoint: str = typer.Option(None, help="S3 endpoint URL (default: "
+    s3_endpoint: str | None = typer.Option(None, help="S3 endpoint URL (default: "
                                     "CLAIMS_HARNESS_S3_ENDPOINT, else an embedded store)."),
-    s3_access_key: str = typer.Option(None, help="S3 access key (the secret key comes from "
+    s3_access_key: str | None = typer.Option(None, help="S3 access key (the secret key comes from "
                                       "CLAIMS_HARNESS_S3_SECRET_KEY)."),
-    database: str = typer.Option(None, help="Database of this lane (default claims_dev)."),
-    bucket: str = typer.Option(None, help="Bucket of this lane (default claims-dev)."),
-    baseline: Path = typer.Option(None, help="Baseline JSON restored before every pack."),
-    allowed_db_pattern: str = typer.Option(None, help="Regex a database name must match."),
+    database: str | None = typer.Option(None, help="Database of this lane (default claims_dev)."),
+    bucket: str | None = typer.Option(None, help="Bucket of this lane (default claims-dev)."),
+    baseline: Path | None = typer.Option(None, help="Baseline JSON restored before every pack."),
+    allowed_db_pattern: str | None = typer.Option(None, help="Regex a database name must match."),
     host: str = typer.Option("127.0.0.1", help="Interface to bind (loopback by default)."),
     port: int = typer.Option(8790, help="Port to listen on."),
 ) -> None:

@@ -12,6 +12,7 @@ from claims_records import STATUS_OF_DECISION
 
 from . import _io
 from ._loading import Pack
+from .formats.pack_input import LaterAvailability, LaterFact
 
 Found = list[tuple[str, str, str]]
 
@@ -47,7 +48,8 @@ def decision_problems(pack: Pack) -> Found:
 
 
 def _requested_problems(pack: Pack, name: str) -> Found:
-    items = [("fact", f.key, f.later) for f in pack.facts.facts]
+    items: list[tuple[str, str, LaterFact | LaterAvailability | None]] = [
+        ("fact", f.key, f.later) for f in pack.facts.facts]
     items += [("material", m.file, m.later) for m in pack.materials.materials]
     for kind, key, later in items:
         if key != name:

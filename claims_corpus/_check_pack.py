@@ -59,7 +59,7 @@ class _Collector:
             raw = _io.parse_json(_io.read_bytes(pack_dir / file, pack=self.pack, file=file),
                                  pack=self.pack, file=file)
         except PackError as exc:
-            self.add(file, exc.context.get("field", "<file>"), exc.message)
+            self.add(file, str(exc.context.get("field", "<file>")), exc.message)
             return None
         try:
             parsed = model.model_validate(raw, strict=True)
@@ -114,10 +114,10 @@ def check_pack(pack_dir: Path) -> tuple[list[Problem], Pack | None]:
     if review is not None:
         _check_review(c, pack_dir, review, present)
 
-    parsed = (persona, facts, materials, labels, setup, provenance, review)
-    if message is None or any(p is None for p in parsed):
+    if (message is None or persona is None or facts is None or materials is None
+            or labels is None or setup is None or provenance is None or review is None):
         return c.problems, None
-    pack = Pack(c.pack, pack_dir, message, persona, facts, materials, labels,  # type: ignore[arg-type]
+    pack = Pack(c.pack, pack_dir, message, persona, facts, materials, labels,
                 setup, provenance, review, tuple(present))
     try:
         for file, field, msg in oracle_problems(pack):
@@ -200,7 +200,8 @@ def _check_provenance(c: _Collector, pack_dir: Path, provenance: Provenance,
                 made = render_material(m.generator, m.parameters, pack=c.pack, file=m.file,
                                        index=i)
             except PackError as exc:
-                c.add(_io.PROVENANCE, exc.context.get("field", f"materials.{i}"), exc.message)
+                c.add(_io.PROVENANCE, str(exc.context.get("field", f"materials.{i}")),
+                      exc.message)
             else:
                 if made != data:
                     c.add(f"{_io.MATERIALS_DIR}/{m.file}", "<content>",

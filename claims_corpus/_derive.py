@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claims_records import review_required_from
+from claims_records import CheckId, review_required_from
 
 from . import _io
 from ._check_rules import PAGE_MARK, pdf_texts
@@ -154,7 +154,7 @@ def policy_start_outcome(incident: dt.date | None, start: dt.date | None) -> str
 class ExpectedReview:
     """The review outcomes a pack's labels must state, and what they rest on."""
 
-    checks: dict[str, str]
+    checks: dict[CheckId, str]
     review_required: bool
     document_incomplete: bool
     documents: tuple[DocumentDate, ...] = ()
@@ -213,7 +213,7 @@ def derive_review(pack: Pack) -> ExpectedReview:
         d for c in pack.setup.collections.get("prior_claims", [])
         if c.get("customer_id") == policy.get("customer_id")
         and (d := _day(c.get("claim_date"))) is not None]
-    checks = {
+    checks: dict[CheckId, str] = {
         "receipt_after_incident": document_outcome(
             [d for d in documents if d.kind in RECEIPT_KINDS], incident, "after"),
         "quote_before_incident": document_outcome(

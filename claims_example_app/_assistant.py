@@ -152,7 +152,8 @@ class Assistant:
         if cover is None:
             c.doc["coverStatus"] = "not_found"
             return False
-        line = LINES_BY_PRODUCT.get(cover.get("product"))
+        product = cover.get("product")
+        line = LINES_BY_PRODUCT.get(product) if isinstance(product, str) else None
         c.doc["coverStatus"] = "found"
         c.doc["cover"] = {"id": cover["_id"], "holderId": cover.get("holderId"),
                           "inception": str(cover.get("inceptionDate") or "")[:10] or None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
+from typing import Any, Literal, overload
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -45,6 +45,10 @@ def _lock(conversation_id: str) -> threading.Lock:
         return _locks.setdefault(conversation_id, threading.Lock())
 
 
+@overload
+def _conversation(request: Request, create: Literal[True]) -> tuple[Conversation, bool]: ...
+@overload
+def _conversation(request: Request, create: bool) -> tuple[Conversation | None, bool]: ...
 def _conversation(request: Request, create: bool) -> tuple[Conversation | None, bool]:
     store = request.app.state.store
     cid = request.cookies.get(COOKIE)

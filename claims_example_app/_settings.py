@@ -68,4 +68,4 @@ class KestrelSettings(BaseModel):
                 raise ValueError(f"{name} comes from the environment ({SECRET_ENVS[name]}) only")
             if value is not None:
                 values[name] = value
-        return cls(**values)
+        return cls.model_validate(values)

@@ -54,14 +54,14 @@ def find_baseline(history: HistoryIndex, config: str, run_id: str, corpora, runs
         summary = scoring.load_summary(folder)
         if summary.scorer != current_scorer:
             was = summary.scorer.label() if summary.scorer else "an unrecorded scorer"
-            summary = scoring.score_run(folder)
-            return Baseline(entry, summary, note=f"baseline re-scored with this scorer (it was "
-                            f"scored by {was}; its previous summary is kept beside it)")
+            return Baseline(entry, scoring.score_run(folder),
+                            note=f"baseline re-scored with this scorer (it was scored by {was};"
+                            " its previous summary is kept beside it)")
         return Baseline(entry, summary)
     if entry.archive:
-        summary = archived_summary(Path(runs_dir) / entry.archive)
-        if summary is not None:
-            return Baseline(entry, summary, note="baseline read from its archive")
+        archived = archived_summary(Path(runs_dir) / entry.archive)
+        if archived is not None:
+            return Baseline(entry, archived, note="baseline read from its archive")
     return Baseline(None, note=f"the baseline {entry.run_id} is gone from {runs_dir}")
 
 

@@ -122,6 +122,6 @@ def render_index(history: HistoryIndex, runs_dir: Path) -> str:
     env.filters["num"] = lambda v, nd=3: "–" if v is None else f"{v:.{nd}f}"
 
     def exists(rel: str | None) -> bool:
-        return bool(rel) and os.path.exists(Path(runs_dir) / rel)
+        return bool(rel) and rel is not None and os.path.exists(Path(runs_dir) / rel)
 
     return env.get_template("history.html.j2").render(groups=_groups(history), exists=exists)

@@ -23,6 +23,7 @@ from claims_records import (
     GateOutcome,
     HarnessError,
     NightEntry,
+    NightOutcome,
     RunRecord,
     RunSummary,
     TrialStatus,
@@ -164,8 +165,8 @@ def judge(night: Night, run_id: str, started_at: str, problems: list[str],
 
     cfg = night.config
     run_dir = night.runs_dir / run_id
-    base_entry = {"config": night.name, "config_digest": night.digest(), "run_id": run_id,
-                  "started_at": started_at}
+    base_entry: dict[str, Any] = {"config": night.name, "config_digest": night.digest(),
+                                  "run_id": run_id, "started_at": started_at}
     record = _record(run_dir)
     if record is None:
         entry = NightEntry(**base_entry, run_path="", finished_at=_now(),
@@ -207,10 +208,12 @@ def judge(night: Night, run_id: str, started_at: str, problems: list[str],
     if cfg.gate.acceptance and not accepted.passed:
         failing.append(f"acceptance: {accepted.message}")
     if worse and cfg.gate.fail_on_worse:
+        assert comparison is not None
         failing.append(f"worse than {base_id}: {comparison.explanation}")
     if down and cfg.gate.fail_on_pack_regression:
         failing.append(f"pack regression(s) since {base_id}")
     notes = [f"regressed since {base_id}: {named}"] if down else []
+    outcome: NightOutcome
     if infra:
         outcome, code = "infrastructure", EXIT_INFRASTRUCTURE
     elif failing:

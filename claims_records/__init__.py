@@ -22,7 +22,7 @@ from ._atomic import (
 from ._base import (
     Strict,
 )
-from ._json import JsonValue
+from ._json import JsonField, JsonValue
 from ._store import (
     HUMAN_FILE,
     RUN_FILE,
@@ -136,6 +136,7 @@ from .nightly import (
     NightlyCompare,
     NightlyConfig,
     NightlyGate,
+    NightOutcome,
     PackChange,
 )
 from .panel import (
@@ -189,6 +190,7 @@ from .sheet import (
     SHEET_FORMAT_VERSION,
     UNSCORABLE,
     Comparison,
+    ComparisonVerdict,
     ComponentCounts,
     ComponentResult,
     ComponentStatus,
@@ -264,6 +266,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 __all__ = [
     "SCHEMAS",
     "find_run_record",
+    "JsonField",
     "JsonValue",
     "atomic_output",
     "field_of",
@@ -315,6 +318,7 @@ __all__ = [
     "CheckId",
     "CheckOutcome",
     "Comparison",
+    "ComparisonVerdict",
     "ComparisonOutcome",
     "ComponentCounts",
     "ComponentResult",
@@ -379,6 +383,7 @@ __all__ = [
     "MergedShard",
     "NIGHTLY_FORMAT_VERSION",
     "NightEntry",
+    "NightOutcome",
     "NightlyBrowser",
     "NightlyCompare",
     "NightlyConfig",

@@ -55,7 +55,7 @@ def read_model(model: type[M], path: Path, error: type[HarnessError] = RunRecord
 
 def read_optional(model: type[M], path: Path, **context: object) -> M | None:
     """``read_model`` of a file that may be absent (None then)."""
-    return read_model(model, path, **context) if Path(path).exists() else None
+    return read_model(model, path, RunRecordError, **context) if Path(path).exists() else None
 
 
 def is_run_folder(folder: Path) -> bool:
@@ -74,7 +74,7 @@ def read_run_record(run_dir: Path, **context: object) -> RunRecord:
     path = run_record_path(run_dir)
     if not path.is_file():
         raise RunRecordError("no run.json in the run folder", file=str(path), **context)
-    return read_model(RunRecord, path, **context)
+    return read_model(RunRecord, path, RunRecordError, **context)
 
 
 def find_run_record(folder: Path) -> RunRecord | None:
@@ -103,7 +103,7 @@ def is_finished_trial(trial_dir: Path) -> bool:
 
 
 def read_trial_result(trial_dir: Path, **context: object) -> TrialResult:
-    return read_model(TrialResult, trial_result_path(trial_dir), **context)
+    return read_model(TrialResult, trial_result_path(trial_dir), RunRecordError, **context)
 
 
 def write_trial_result(trial_dir: Path, result: TrialResult) -> Path:
@@ -117,7 +117,7 @@ def sheet_path(trial_dir: Path) -> Path:
 
 
 def read_sheet(trial_dir: Path, **context: object) -> Sheet:
-    return read_model(Sheet, sheet_path(trial_dir), **context)
+    return read_model(Sheet, sheet_path(trial_dir), RunRecordError, **context)
 
 
 def write_sheet(trial_dir: Path, sheet: Sheet) -> Path:
@@ -131,7 +131,7 @@ def summary_path(run_dir: Path) -> Path:
 
 
 def read_summary(run_dir: Path, **context: object) -> RunSummary:
-    return read_model(RunSummary, summary_path(run_dir), **context)
+    return read_model(RunSummary, summary_path(run_dir), RunRecordError, **context)
 
 
 def write_summary(run_dir: Path, summary: RunSummary) -> Path:

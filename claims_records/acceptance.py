@@ -13,11 +13,12 @@ than 10 questions, and 10 kinds of scenario (5 motor, 3 home, 2 contents).
 from __future__ import annotations
 
 import tomllib
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from ._base import Strict
+from ._json import JsonField
 
 ACCEPTANCE_FILE = "acceptance.toml"
 ACCEPTANCE_FORMAT_VERSION = "1"
@@ -100,7 +101,8 @@ class CriterionResult(Strict):
         None, description="The whole interval lies on one side of the threshold (None: no "
         "interval).")
     explanation: str = Field(description="One line: what was measured and why the status.")
-    details: dict[str, Any] = Field(default_factory=dict, description="The numbers behind it.")
+    details: dict[str, JsonField] = Field(default_factory=dict,
+                                          description="The numbers behind it.")
 
 
 class AcceptanceReport(Strict):

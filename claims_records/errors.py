@@ -18,13 +18,11 @@ learns *where* a problem is, not only what it is.
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class HarnessError(Exception):
     """Base of every error raised on purpose by this project."""
 
-    def __init__(self, message: str, **context: Any) -> None:
+    def __init__(self, message: str, **context: object) -> None:
         self.message = message
         self.context = {k: v for k, v in context.items() if v is not None}
         super().__init__(self.__str__())

@@ -15,7 +15,9 @@ from pydantic import Field, model_validator
 from ._base import Strict
 from .config import BrowserConfig, RunSettings, Tracing
 from .run import CorpusInfo
-from .sheet import Interval, ScorerInfo
+from .sheet import ComparisonVerdict, Interval, ScorerInfo
+
+NightOutcome = Literal["ok", "regression", "gate_failed", "infrastructure"]
 
 NIGHTLY_FORMAT_VERSION = "1"
 CONFIG_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
@@ -115,7 +117,7 @@ class PackChange(Strict):
 
 
 class ComparisonOutcome(Strict):
-    verdict: Literal["better", "worse", "inconclusive"]
+    verdict: ComparisonVerdict
     mean_difference: float | None = None
     low: float | None = None
     high: float | None = None
@@ -131,7 +133,7 @@ class NightEntry(Strict):
     run_path: str = Field(description="The run folder, relative to the runs folder.")
     started_at: str
     finished_at: str
-    outcome: Literal["ok", "regression", "gate_failed", "infrastructure"]
+    outcome: NightOutcome
     exit_code: int = Field(description="0 ok, 1 regression or gate failure, 2 infrastructure.")
     reasons: list[str] = Field(default_factory=list, description="Why it is not ok, one line "
                                "each.")

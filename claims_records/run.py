@@ -12,11 +12,12 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
 from ._base import Strict
+from ._json import JsonField
 from .config import PromptView, ResponseFormatMode, RunConfig
 
 RUN_FORMAT_VERSION = "2"
@@ -117,7 +118,7 @@ class ProductInfo(Strict):
     base_urls: list[str]
     runtime: str = Field(description="Runtime the product reported, e.g. 'reference'; "
                          "'not reported' when the product has no runtime report.")
-    runtime_report: dict[str, Any] = Field(
+    runtime_report: dict[str, JsonField] = Field(
         default_factory=dict, description="Only the report fields the profile names.")
     runtime_reported: bool = Field(True, description="The product reported its runtime.")
     reset_adapter: str = Field("seed_route",
@@ -264,7 +265,7 @@ class RunRecord(Strict):
 
     @model_validator(mode="before")
     @classmethod
-    def _from_format_1(cls, data: Any) -> Any:
+    def _from_format_1(cls, data: object) -> object:
         """A format-1 run.json recorded its options as a loose dict: read it as a
         ``RunConfig`` (the record is format 2 from then on)."""
         if (isinstance(data, dict) and str(data.get("version")) == "1"
@@ -353,7 +354,8 @@ class CustomerModelCall(Strict):
     attempt: int = Field(ge=1, description="1, then one more for each re-ask after an "
                          "unusable answer (transport retries are in http_statuses).")
     ts: str
-    request: dict[str, Any] = Field(description="Request body sent (messages, model, params).")
+    request: dict[str, JsonField] = Field(
+        description="Request body sent (messages, model, params).")
     reply: str | None = Field(None, description="Raw reply text.")
     action: CustomerAction | None = None
     error: str | None = Field(None, description="What went wrong; never holds the API key.")

@@ -10,11 +10,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from pydantic import Field, field_validator
 
 from ._base import Strict
+from ._json import JsonField
 from .acceptance import AcceptanceReport
 
 SHEET_FORMAT_VERSION = "1"
@@ -24,6 +25,7 @@ SHEET_FORMAT_VERSION = "1"
 UNSCORABLE = "unscorable"
 
 ComponentStatus = Literal["pass", "fail", "not_implemented", "not_scored", "queued"]
+ComparisonVerdict = Literal["better", "worse", "inconclusive"]
 
 # Component names, in the order a sheet lists them.
 COMPONENTS: tuple[str, ...] = (
@@ -125,7 +127,7 @@ class ComponentResult(Strict):
     )
     explanation: str = Field(description="One line naming what differed (or what was checked).")
     failure_modes: list[str] = Field(default_factory=list, description="Failure-mode labels.")
-    details: dict[str, Any] = Field(
+    details: dict[str, JsonField] = Field(
         default_factory=dict, description="Machine-readable evidence behind the status."
     )
 
@@ -519,5 +521,5 @@ class Comparison(Strict):
     level: float = 0.95
     seed: int
     resamples: int
-    verdict: Literal["better", "worse", "inconclusive"]
+    verdict: ComparisonVerdict
     explanation: str

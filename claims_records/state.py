@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from ._base import Strict
+from ._json import JsonField
 
 STATE_FORMAT_VERSION = "1"
 
@@ -23,7 +24,7 @@ class StateDump(Strict):
     taken_at: str = Field(description="UTC timestamp, ISO 8601.")
     database: str
     bucket: str
-    collections: dict[str, dict[str, dict[str, Any]]] = Field(
+    collections: dict[str, dict[str, dict[str, JsonField]]] = Field(
         description="collection -> document id (as string) -> document (JSON-safe)."
     )
     objects: dict[str, ObjectInfo] = Field(description="object key -> content hash and size.")
@@ -31,8 +32,8 @@ class StateDump(Strict):
 
 class FieldChange(Strict):
     field: str = Field(description="Dotted path.")
-    before: Any = None
-    after: Any = None
+    before: JsonField = None
+    after: JsonField = None
 
 
 class DocumentChange(Strict):
@@ -40,7 +41,7 @@ class DocumentChange(Strict):
     id: str
     change: Literal["added", "removed", "changed"]
     fields: list[FieldChange] = Field(default_factory=list)
-    document: dict[str, Any] | None = Field(
+    document: dict[str, JsonField] | None = Field(
         None, description="The full document after (added) or before (removed)."
     )
 

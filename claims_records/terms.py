@@ -5,6 +5,7 @@ and sheets all speak these words and nothing else.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 Line = Literal["motor", "home", "contents"]
@@ -14,9 +15,9 @@ CheckId = Literal[
 ]
 CheckOutcome = Literal["hit", "clear", "not_checked", "not_applicable"]
 
-STRONG_CHECKS: tuple[str, ...] = ("receipt_after_incident", "quote_before_incident")
-WEAK_CHECKS: tuple[str, ...] = ("prior_claims_12m", "policy_start_30d")
-ALL_CHECKS: tuple[str, ...] = STRONG_CHECKS + WEAK_CHECKS
+STRONG_CHECKS: tuple[CheckId, ...] = ("receipt_after_incident", "quote_before_incident")
+WEAK_CHECKS: tuple[CheckId, ...] = ("prior_claims_12m", "policy_start_30d")
+ALL_CHECKS: tuple[CheckId, ...] = STRONG_CHECKS + WEAK_CHECKS
 
 # Reason codes a product may give for its triage class. Shared by the standard, the
 # reference app's rules and the scorer; a pack may only name codes from this list.
@@ -41,7 +42,7 @@ REASON_CODES: tuple[str, ...] = (
 )
 
 
-def review_required_from(checks: dict[str, str]) -> bool:
+def review_required_from(checks: Mapping[str, str] | Mapping[CheckId, str]) -> bool:
     """The review rule: at least one strong hit, or at least two weak hits."""
     strong = sum(1 for c in STRONG_CHECKS if checks.get(c) == "hit")
     weak = sum(1 for c in WEAK_CHECKS if checks.get(c) == "hit")

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import openai
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
 
 from . import rules
 from ._journey import Journey
@@ -166,7 +169,10 @@ class ModelAgent:
             raise ModelUnavailable("no model endpoint is configured")
         try:
             result = self._client.chat.completions.create(
-                model=self.model, messages=messages, tools=TOOLS, temperature=0)
+                model=self.model, temperature=0,
+                # plain dicts in the shapes the API documents
+                messages=cast("list[ChatCompletionMessageParam]", messages),
+                tools=cast("list[ChatCompletionToolParam]", TOOLS))
         except Exception as exc:  # every SDK error, and an answer it could not decode
             raise ModelUnavailable(_reason(exc, self.timeout_s)) from exc
         choices = getattr(result, "choices", None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Literal, overload
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -26,6 +26,10 @@ class MessageIn(BaseModel):
     text: str = Field(min_length=1, max_length=4000, description="What the customer typed.")
 
 
+@overload
+def _journey(request: Request, create: Literal[True] = True) -> tuple[Journey, str | None]: ...
+@overload
+def _journey(request: Request, create: bool) -> tuple[Journey | None, str | None]: ...
 def _journey(request: Request, create: bool = True) -> tuple[Journey | None, str | None]:
     """The customer's journey, and the new session token when one was created (for the
     cookie; the database keeps only its hash)."""

@@ -119,7 +119,7 @@ def _rewrite_history(store: Store, claim_number: str) -> None:
 
 
 def awaiting_info(claim: dict[str, Any] | None) -> bool:
-    return bool(claim) and claim.get("status") == "returned_for_info"
+    return claim is not None and claim.get("status") == "returned_for_info"
 
 
 def receive_info(store: Store, claim: dict[str, Any], text: str | None = None,

@@ -54,7 +54,8 @@ def reading_from_record(rec: dict[str, Any]) -> DocumentReading:
         "problem",
         "instructions",
     )
-    return DocumentReading(**{k: rec.get(k) for k in keep if k in rec})
+    fields: dict[str, Any] = {k: rec.get(k) for k in keep if k in rec}
+    return DocumentReading(**fields)
 
 
 class Journey:

@@ -164,4 +164,4 @@ class AppSettings(BaseModel):
                 "on",
             )
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
+        return cls.model_validate(values)

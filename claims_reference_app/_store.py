@@ -10,13 +10,16 @@ import secrets
 import threading
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pymongo import MongoClient, ReturnDocument
 from pymongo.collection import Collection
 from pymongo.database import Database
 
 from ._settings import AppSettings
+
+if TYPE_CHECKING:
+    from minio import Minio
 
 _SEQ_LOCK = threading.Lock()
 _LAST_SEQ = [0]
@@ -122,7 +125,7 @@ class Store:
             settings.mongo_uri, tz_aware=False, serverSelectionTimeoutMS=5000
         )
         self.db = GuardedDatabase(self.client[settings.database])
-        self._s3 = None
+        self._s3: Minio | None = None
 
     def raw_audit(self) -> Collection:
         """The audit collection without the append-only guard: only the

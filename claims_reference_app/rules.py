@@ -174,8 +174,9 @@ def parse_choice(line: str | None, text: str, labels: dict[str, str] | None = No
 
 def parse_fact(
     key: str, text: str, line: str | None = None, labels: dict[str, str] | None = None
-) -> str | int | float | bool | None:
-    """The value of fact ``key`` in a direct answer, by the fact's kind; None if unreadable."""
+) -> str | int | float | bool | dict[str, int | float | str] | None:
+    """The value of fact ``key`` in a direct answer, by the fact's kind (money as
+    ``{"amount", "currency"}``); None if unreadable."""
     kind = FACT_KINDS.get(key, "text")
     if key == "policy_number":
         return parse_policy_number(text)
@@ -269,7 +270,7 @@ def _document_check(
                 f"{d.file}: no {noun} date on the supplied pages "
                 f"{r.pages_supplied} of {r.pages_total}; the date sits on a missing page"
             )
-        elif r.date_status == "unreadable" or not incident_date:
+        elif r.date_status == "unreadable" or not incident_date or r.date is None:
             outcomes.append("not_checked")
             why = "the document date could not be read" if not r.date else "incident date not known"
             notes.append(f"{d.file}: {why}")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.async_api import Browser, Locator, Page, Playwright
+from playwright.async_api import Browser, Locator, Page, Playwright, ViewportSize
 from playwright.async_api import Error as PlaywrightError
 
 from claims_records import ProductError, ScreenReading
@@ -24,7 +24,7 @@ from ._marks import first_match
 from ._screen import Probe, Reading, Screen
 from .profile import CustomerSide, url
 
-VIEWPORT = {"width": 1280, "height": 900}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
 ACTION_TIMEOUT_MS = 10000
 # A chip the screen just showed is clicked at once; if that does not work within this time,
 # every kind of control is looked for (with ACTION_TIMEOUT_MS).
@@ -273,6 +273,8 @@ class CustomerPage:
 
     async def _upload_outcome(self, name: str, before: dict[str, Any]) -> str | None:
         outcome = await self.screen.wait_upload(name, before, self.sc.upload_timeout_s)
+        if outcome is None:
+            return None
         return {"acknowledged": UPLOAD_ACKNOWLEDGED, "refused": UPLOAD_REFUSED}.get(outcome)
 
     async def sign_in_prompt(self, username: str, password: str) -> None:

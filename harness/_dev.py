@@ -11,13 +11,17 @@ import contextlib
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claims_records import ProfileError
 
 from .profile import Lane, Profile
 
+if TYPE_CHECKING:
+    from seed import DevEnvironment
 
-def _variables(profile: Profile, env) -> dict[str, str]:
+
+def _variables(profile: Profile, env: DevEnvironment) -> dict[str, str]:
     """Environment variables the harness itself needs to reach the started product."""
     out: dict[str, str] = {}
     ep = profile.reset.endpoint
@@ -54,7 +58,7 @@ def _environ(values: dict[str, str]) -> Iterator[None]:
 
 @contextlib.contextmanager
 def dev_product(profile: Profile, lanes: int, packs_root: Path, runtime: str = "reference",
-                faults: Sequence[str] = ()) -> Iterator[tuple[Profile, object]]:
+                faults: Sequence[str] = ()) -> Iterator[tuple[Profile, DevEnvironment]]:
     """Start stores and the profile's product on ``lanes`` lanes; yield (the profile pointed
     at them, the ``seed.DevEnvironment``). Everything started is stopped on exit."""
     from seed import ProductCommand, start_dev

@@ -17,10 +17,13 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from claims_records import BrowserInfo, HarnessError
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright
 
 CHROMIUM_ENV = "CLAIMS_HARNESS_CHROMIUM"
 CDP_URL_ENV = "CLAIMS_HARNESS_BROWSER_CDP_URL"
@@ -128,7 +131,7 @@ def system_browsers(platform: str | None = None, env: Mapping[str, str] | None =
     return seen
 
 
-def playwright_chromium(playwright: Any) -> str | None:
+def playwright_chromium(playwright: Playwright) -> str | None:
     """Playwright's own Chromium when it has been installed (``playwright install chromium``)."""
     try:
         path = playwright.chromium.executable_path
@@ -137,7 +140,7 @@ def playwright_chromium(playwright: Any) -> str | None:
     return path if path and Path(path).is_file() else None
 
 
-def resolve_local(choice: BrowserChoice, playwright: Any,
+def resolve_local(choice: BrowserChoice, playwright: Playwright,
                   env: Mapping[str, str] | None = None) -> BrowserInfo:
     """Which local browser to launch, without launching it; refuses with what was tried."""
     env = os.environ if env is None else env
@@ -171,13 +174,14 @@ def _first_line(exc: Exception) -> str:
     return text.splitlines()[0][:200] if text else type(exc).__name__
 
 
-async def open_browser(playwright: Any, choice: BrowserChoice) -> tuple[Any, BrowserInfo]:
+async def open_browser(playwright: Playwright, choice: BrowserChoice
+                       ) -> tuple[Browser, BrowserInfo]:
     """The browser for a run and what it is; ``browser.close()`` ends it (or, for a remote
     browser, only this connection: the browser keeps running for whoever started it)."""
     from playwright.async_api import Error as PlaywrightError
 
     if choice.cdp_url or choice.ws_endpoint:
-        kind = "cdp" if choice.cdp_url else "ws"
+        kind: Literal["cdp", "ws"] = "cdp" if choice.cdp_url else "ws"
         url = choice.cdp_url or choice.ws_endpoint or ""
         try:
             if kind == "cdp":
@@ -191,13 +195,13 @@ async def open_browser(playwright: Any, choice: BrowserChoice) -> tuple[Any, Bro
         return browser, BrowserInfo(kind=kind, endpoint=endpoint_label(url),
                                     version=browser.version)
     info = resolve_local(choice, playwright)
-    kwargs: dict[str, Any] = {"headless": not choice.headed, "args": CHROMIUM_ARGS}
-    if info.channel:
-        kwargs["channel"] = info.channel
-    elif info.kind == "executable":
-        kwargs["executable_path"] = info.executable
+    # None is Playwright's default for both: its own Chromium
+    channel = info.channel or None
+    executable = info.executable if not channel and info.kind == "executable" else None
     try:
-        browser = await playwright.chromium.launch(**kwargs)
+        browser = await playwright.chromium.launch(
+            headless=not choice.headed, args=CHROMIUM_ARGS, channel=channel,
+            executable_path=executable)
     except PlaywrightError as exc:
         raise HarnessError("the browser did not start", kind=info.kind, channel=info.channel,
                            path=info.executable, error=_first_line(exc)) from exc
@@ -213,23 +217,24 @@ class BrowserKeeper:
     costs the trial it was driving, never the trials after it. Shared by the lanes; the
     first lane that finds it gone relaunches it for all."""
 
-    def __init__(self, playwright: Any, choice: BrowserChoice) -> None:
+    def __init__(self, playwright: Playwright, choice: BrowserChoice) -> None:
         self.playwright = playwright
         self.choice = choice
-        self.browser: Any = None
+        self.browser: Browser | None = None
         self.launches = 0
         self._lock = asyncio.Lock()
 
-    async def get(self) -> tuple[Any, BrowserInfo | None]:
+    async def get(self) -> tuple[Browser, BrowserInfo | None]:
         """A connected browser, and its description when it was (re)started by this call."""
         async with self._lock:
             if self.browser is not None and self.browser.is_connected():
                 return self.browser, None
             if self.browser is not None:
                 await self._close_quietly()
-            self.browser, info = await open_browser(self.playwright, self.choice)
+            browser, info = await open_browser(self.playwright, self.choice)
+            self.browser = browser
             self.launches += 1
-            return self.browser, info
+            return browser, info
 
     async def close(self) -> None:
         async with self._lock:

@@ -135,7 +135,9 @@ def _rows(found: dict[str, Any], regions: dict[str, list[str]],
 async def _read_regions(page: Any, regions: dict[str, list[str]]) -> dict[str, Any]:
     selectors = PageSelectors(page, [s for alts in regions.values() for s in alts])
     await selectors.refresh()
-    return await page.evaluate(_REGIONS_JS, {n: selectors.css(a) for n, a in regions.items()})
+    found: dict[str, Any] = await page.evaluate(  # the page's JSON
+        _REGIONS_JS, {n: selectors.css(a) for n, a in regions.items()})
+    return found
 
 
 def _service_lines(profile: Profile, lane: Lane, packs_root: Path, reset_pack: str | None,

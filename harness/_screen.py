@@ -161,7 +161,8 @@ class Screen:
         return Probe(count=raw["count"], latest=raw["latest"], complete=raw["complete"])
 
     async def upload_marks(self, name: str) -> dict[str, Any]:
-        return await self._eval("upload", name=name)
+        marks: dict[str, Any] = await self._eval("upload", name=name)  # the page's JSON
+        return marks
 
     # ------------------------------------------------------------------ waiting
     async def wait(self, prev: Probe | None, timeout_s: float,
@@ -177,7 +178,9 @@ class Screen:
                           timeout_s: float) -> str | None:
         """Wait until the screen shows ``name`` uploaded ("acknowledged") or an upload error
         ("refused") that ``before`` (``upload_marks``) did not; None on timeout."""
-        return await self._watch("upload_wait", timeout_s, False, name=name, before=before)
+        outcome: str | None = await self._watch("upload_wait", timeout_s, False, name=name,
+                                                before=before)
+        return outcome
 
     async def _watch(self, mode: str, timeout_s: float, ready: bool, **extra: Any) -> Any:
         """Evaluate ``mode`` inside the page every animation frame until it is truthy (one

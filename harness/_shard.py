@@ -17,6 +17,7 @@ import statistics
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from claims_records import (
     HarnessError,
@@ -56,14 +57,15 @@ class Shard:
 
 
 def plan(trials: list[tuple[str, int]], total: int,
-         durations: dict[str, float] | None = None) -> tuple[list[int], str, str]:
+         durations: dict[str, float] | None = None
+         ) -> tuple[list[int], Literal["count", "duration"], str]:
     """Shard (1..total) of every trial, how it was balanced, and the plan's digest."""
     known = {p: round(d, 1) for p, d in (durations or {}).items()
              if d is not None and d > 0 and any(p == t[0] for t in trials)}
     if known:
         fill = statistics.median(known.values())
         weights = [known.get(p, fill) for p, _ in trials]
-        method = "duration"
+        method: Literal["count", "duration"] = "duration"
     else:
         weights = [1.0] * len(trials)
         method = "count"

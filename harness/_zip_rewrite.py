@@ -58,9 +58,9 @@ def rewrite_zip(src: Path, change: Callable[[zipfile.ZipInfo, bytes], bytes]) ->
 
 
 def _unsupported(info: zipfile.ZipInfo) -> bool:
-    return (info.flag_bits & _ENCRYPTED or info.compress_type not in
-            (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) or info.file_size >= _LIMIT
-            or info.compress_size >= _LIMIT or info.header_offset >= _LIMIT)
+    return bool(info.flag_bits & _ENCRYPTED or info.compress_type not in
+                (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) or info.file_size >= _LIMIT
+                or info.compress_size >= _LIMIT or info.header_offset >= _LIMIT)
 
 
 def _raw(raw: io.BufferedReader, info: zipfile.ZipInfo) -> bytes:

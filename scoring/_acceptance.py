@@ -14,9 +14,15 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-from claims_records import AcceptanceConfig, AcceptanceReport, CriterionResult, Sheet
+from claims_records import (
+    AcceptanceConfig,
+    AcceptanceReport,
+    CriterionResult,
+    CriterionStatus,
+    JsonValue,
+    Sheet,
+)
 
 from ._acceptance_trial import CONTACT_REASONS
 from ._stats import MIN_PACKS_FOR_CI, _percentile, cluster_bootstrap_ci, mean
@@ -36,7 +42,7 @@ def _pct(v: float | None) -> str:
 
 
 def _share(ctx: _Ctx, name: str, title: str, threshold: str, floor: float,
-           per_pack: dict[str, list[bool]], explanation: str, details: dict[str, Any]
+           per_pack: dict[str, list[bool]], explanation: str, details: dict[str, JsonValue]
            ) -> CriterionResult:
     """A 'share of trials' criterion: the mean over packs of each pack's share must reach
     ``floor`` (its estimate, or its whole interval when decided on the interval)."""
@@ -49,11 +55,14 @@ def _share(ctx: _Ctx, name: str, title: str, threshold: str, floor: float,
     estimate = mean(shares)
     assert estimate is not None
     too_thin = len(shares) < MIN_PACKS_FOR_CI
-    low = high = None
+    low: float | None = None
+    high: float | None = None
     if not too_thin:
         low, high = cluster_bootstrap_ci(shares, random.Random(ctx.seed), ctx.resamples,
                                          ctx.config.level)
-    conclusive = None if low is None else (low >= floor - _EPS or high < floor - _EPS)
+    conclusive = (None if low is None or high is None
+                  else (low >= floor - _EPS or high < floor - _EPS))
+    status: CriterionStatus
     if ctx.config.decide_on == "interval":
         status = ("not_measurable" if low is None else
                   "met" if low >= floor - _EPS else "not_met")
@@ -113,7 +122,7 @@ def _review_fp(ctx: _Ctx, sheets: list[Sheet]) -> CriterionResult:
         per_pack[s.pack_id].append(fp)
     threshold = f"at most {rule.max_false_positives}"
     title = "False positives of the review signal"
-    details = {k: dict(v) for k, v in groups.items()}
+    details: dict[str, JsonValue] = {k: dict(v) for k, v in groups.items()}
     negatives = sum(g["trials"] for g in groups.values())
     if not negatives:
         return CriterionResult(name="review_false_positives", title=title,
@@ -123,7 +132,8 @@ def _review_fp(ctx: _Ctx, sheets: list[Sheet]) -> CriterionResult:
     count = sum(g["false_positives"] for g in groups.values())
     rates = [sum(v) / len(v) for v in per_pack.values()]
     too_thin = len(rates) < MIN_PACKS_FOR_CI
-    low = high = None
+    low: float | None = None
+    high: float | None = None
     if not too_thin:
         low, high = cluster_bootstrap_ci(rates, random.Random(ctx.seed), ctx.resamples,
                                          ctx.config.level)
@@ -193,8 +203,9 @@ def _coverage(ctx: _Ctx, sheets: list[Sheet]) -> CriterionResult:
             kinds[s.line].add(s.scenario)
     threshold = ", ".join(f"{n} {line}" for line, n in need.items())
     title = "Kinds of scenario tested"
-    per_line = {line: {"needed": n, "covered": sorted(kinds.get(line, ()))}
-                for line, n in need.items()}
+    per_line: dict[str, JsonValue] = {
+        line: {"needed": n, "covered": list(sorted(kinds.get(line, ())))}
+        for line, n in need.items()}
     if not kinds:
         return CriterionResult(name="scenario_coverage", title=title, status="not_measurable",
                                threshold=threshold, explanation="no scorable trial names its "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from pathlib import Path
 
@@ -40,7 +40,7 @@ from ._stats import (
     cluster_bootstrap_stat,
     cohen_kappa,
 )
-from ._summary import corpus_root_of
+from ._summary import CorpusRoots, corpus_root_of
 
 AGREEMENT_FILE = "agreement.json"
 HANDLERS_DIR = "handlers"
@@ -156,8 +156,8 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "handler"
 
 
-def import_blind_reviews(run_dir: Path | str, files: list[Path | str],
-                         corpus_root: Path | str | None = None, *, seed: int = DEFAULT_SEED,
+def import_blind_reviews(run_dir: Path | str, files: Sequence[Path | str],
+                         corpus_root: CorpusRoots = None, *, seed: int = DEFAULT_SEED,
                          resamples: int = DEFAULT_RESAMPLES) -> BlindReviewAgreement:
     """Check the handlers' files, keep them in the run folder, write agreement.json."""
     run_dir = Path(run_dir)

@@ -49,7 +49,7 @@ from claims_records import (
 
 from ._journey_checks import NO_NEW_REPLY_NOTE
 from ._record import load_events, load_labels, load_run_record
-from ._summary import corpus_root_of, load_sheets
+from ._summary import CorpusRoots, corpus_root_of, load_sheets
 
 TEMPLATES = Path(__file__).parent / "templates"
 BLIND_DIR = "blind-review"
@@ -165,8 +165,9 @@ def _materials(events: list[JourneyEvent], pack_dir: Path, out: Path, nid: str
             continue
         rel = f"materials/{nid}-{n}{src.suffix.lower()}"
         shutil.copyfile(src, out / rel)
-        kind = "photo" if src.suffix.lower() in PHOTO_SUFFIXES else "document"
-        found.append(ReviewMaterial(name=name, href=rel, kind=kind))
+        found.append(ReviewMaterial(
+            name=name, href=rel,
+            kind="photo" if src.suffix.lower() in PHOTO_SUFFIXES else "document"))
     return found
 
 
@@ -226,7 +227,7 @@ def _exportable(sheets: list[Sheet], run_dir: Path) -> list[Sheet]:
 
 
 def export_blind_review(run_dir: Path | str, out: Path | str,
-                        corpus_root: Path | str | None = None, *, seed: int | None = None
+                        corpus_root: CorpusRoots = None, *, seed: int | None = None
                         ) -> BlindReviewKey:
     """Write the review pack to ``out`` and its key to ``<run>/blind-review/``."""
     run_dir, out = Path(run_dir).resolve(), Path(out).resolve()

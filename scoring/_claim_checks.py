@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TypeVar
 
 from pydantic import BaseModel
 
-from claims_corpus.formats import Labels
+from claims_corpus.formats import FactValue, Labels
 from claims_corpus.formats.matching import (
     collapses_window,
     is_not_known,
@@ -20,7 +20,16 @@ from claims_corpus.formats.matching import (
     norm_text,
     values_match,
 )
-from claims_records import ALL_CHECKS, ComponentResult, StaffFact, StaffReading
+from claims_records import (
+    ALL_CHECKS,
+    ComponentResult,
+    ComponentStatus,
+    JsonValue,
+    StaffFact,
+    StaffReading,
+)
+
+V = TypeVar("V")
 
 # Names a StaffReading.not_shown may use for each component's region.
 HIDDEN_REGION_NAMES: dict[str, tuple[str, ...]] = {
@@ -34,8 +43,8 @@ HIDDEN_REGION_NAMES: dict[str, tuple[str, ...]] = {
 INCIDENT_KEYS: tuple[str, ...] = ("incident_date", "incident_time")
 
 
-def component(name: str, status: str, explanation: str, modes: Iterable[str] = (),
-              **details: Any) -> ComponentResult:
+def component(name: str, status: ComponentStatus, explanation: str, modes: Iterable[str] = (),
+              /, **details: JsonValue) -> ComponentResult:
     return ComponentResult(name=name, status=status, explanation=explanation,
                            failure_modes=sorted(set(modes)), details=details)
 
@@ -107,8 +116,9 @@ def check_triage(staff: StaffReading | None, labels: Labels) -> ComponentResult:
     if extra:
         problems.append(f"reason outside required and allowed: {', '.join(extra)}")
         modes.append("extra_reason")
-    details = {"expected_class": want.triage_class, "shown_class": shown_class,
-               "shown_reasons": reasons, "missing": missing, "extra": extra}
+    details: dict[str, JsonValue] = {
+        "expected_class": want.triage_class, "shown_class": shown_class,
+        "shown_reasons": list(reasons), "missing": list(missing), "extra": list(extra)}
     if problems:
         return component("triage", "fail", "; ".join(problems), modes, **details)
     return component("triage", "pass",
@@ -125,7 +135,7 @@ def check_review(staff: StaffReading | None, labels: Labels) -> ComponentResult:
     want = labels.review
     fired = staff.review_required
     problems, modes = unmapped(staff, ("review_signal", "check_ids", "check_outcomes"))
-    details: dict[str, Any] = {
+    details: dict[str, JsonValue] = {
         "expected": want.review_required, "fired": fired,
         "innocent_control": labels.innocent_control,
         "false_positive": bool(fired) and not want.review_required,
@@ -143,7 +153,7 @@ def check_review(staff: StaffReading | None, labels: Labels) -> ComponentResult:
         problems.append("review signal did not fire, required")
         modes.append("missed_flag")
 
-    checks: dict[str, dict[str, Any]] = {}
+    checks: dict[str, JsonValue] = {}
     if region_hidden(staff, "review_checks"):
         details["checks_shown"] = False
     else:
@@ -164,27 +174,28 @@ def check_review(staff: StaffReading | None, labels: Labels) -> ComponentResult:
                 modes.append("wrong_check_outcome")
                 if shown == "hit":
                     modes.append("false_check_hit")
+    not_checked = [c for c in ALL_CHECKS if want.checks[c] == "not_checked"]
     details["checks"] = checks
-    details["not_checked"] = [c for c in ALL_CHECKS if want.checks[c] == "not_checked"]
+    details["not_checked"] = list(not_checked)
     if problems:
         return component("review", "fail", "; ".join(problems), modes, **details)
     signal = "fired" if fired else "did not fire"
-    nc = details["not_checked"]
-    tail = f"; not checked (reported apart): {', '.join(nc)}" if nc else ""
+    tail = (f"; not checked (reported apart): {', '.join(not_checked)}" if not_checked
+            else "")
     return component("review", "pass", f"review signal {signal} as expected; every check "
                      f"outcome matches{tail}", **details)
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: FactValue) -> JsonValue:
     """A fact value as JSON data (money and time windows as objects)."""
     return value.model_dump() if isinstance(value, BaseModel) else value
 
 
-def _expected_fact(key: str, value: Any, shown: StaffFact | None
-                   ) -> tuple[dict[str, Any], list[str], list[str]]:
+def _expected_fact(key: str, value: FactValue, shown: StaffFact | None
+                   ) -> tuple[dict[str, JsonValue], list[str], list[str]]:
     """(details, problems, failure modes) of one expected fact."""
     kind = kind_of(key, value)
-    entry: dict[str, Any] = {"expected": _plain(value), "kind": kind, "optional": False}
+    entry: dict[str, JsonValue] = {"expected": _plain(value), "kind": kind, "optional": False}
     if shown is None or (not shown.value.strip() and not is_not_known("", shown.state)):
         entry.update(shown=None, ok=False)
         return entry, [f"{key} missing"], ["missing_fact"]
@@ -199,7 +210,8 @@ def _expected_fact(key: str, value: Any, shown: StaffFact | None
     match = values_match(kind, value, shown.value)
     confirmed = norm_text(shown.state) == "confirmed"
     entry.update(match=match, confirmed=confirmed, ok=match and confirmed)
-    problems, modes = [], []
+    problems: list[str] = []
+    modes: list[str] = []
     if not match and kind == "time_window" and collapses_window(shown.value):
         problems.append(f"{key} {shown.value!r}: the window {value} was recorded as one time")
         modes.append("window_collapsed")
@@ -213,9 +225,9 @@ def _expected_fact(key: str, value: Any, shown: StaffFact | None
 
 
 def _unknown_fact(key: str, why: str, shown: StaffFact | None
-                  ) -> tuple[dict[str, Any], list[str], list[str]]:
+                  ) -> tuple[dict[str, JsonValue], list[str], list[str]]:
     """(details, problems, failure modes) of a fact the customer cannot know."""
-    entry: dict[str, Any] = {"expected": "not known", "why": why, "optional": False}
+    entry: dict[str, JsonValue] = {"expected": "not known", "why": why, "optional": False}
     if shown is None:
         entry.update(shown=None, ok=False)
         return entry, [f"{key} not recorded; expected it recorded as not known"], [
@@ -229,11 +241,12 @@ def _unknown_fact(key: str, why: str, shown: StaffFact | None
         "invented_fact"]
 
 
-def _fact_results(staff: StaffReading, wanted: dict[str, Any], optional: dict[str, Any],
-                  unknown: dict[str, str]) -> tuple[list[str], list[str], dict[str, Any]]:
+def _fact_results(staff: StaffReading, wanted: dict[str, FactValue],
+                  optional: dict[str, FactValue], unknown: dict[str, str]
+                  ) -> tuple[list[str], list[str], dict[str, JsonValue]]:
     problems: list[str] = []
     modes: list[str] = []
-    per_fact: dict[str, Any] = {}
+    per_fact: dict[str, JsonValue] = {}
     for key, value in wanted.items():
         entry, p, m = _expected_fact(key, value, staff.facts.get(key))
         per_fact[key] = entry
@@ -272,8 +285,8 @@ def invented_facts(staff: StaffReading, known: frozenset[str]) -> dict[str, str]
             and norm_text(f.value) not in NO_VALUE}
 
 
-def _facts_component(name: str, staff: StaffReading | None, wanted: dict[str, Any],
-                     optional: dict[str, Any], unknown: dict[str, str],
+def _facts_component(name: str, staff: StaffReading | None, wanted: dict[str, FactValue],
+                     optional: dict[str, FactValue], unknown: dict[str, str],
                      known: frozenset[str] | None = None) -> ComponentResult:
     if region_hidden(staff, "facts"):
         return hidden(name, staff, "the facts")
@@ -291,16 +304,17 @@ def _facts_component(name: str, staff: StaffReading | None, wanted: dict[str, An
         modes.append("invented_fact")
     if problems:
         return component(name, "fail", "; ".join(problems), modes, facts=per_fact,
-                         invented=invented)
+                         invented=dict(invented))
     keys = ", ".join(wanted) or "none"
     tail = f"; recorded as not known: {', '.join(unknown)}" if unknown else ""
     return component(name, "pass", f"present, confirmed and matching: {keys}{tail}",
-                     facts=per_fact, invented=invented)
+                     facts=per_fact, invented=dict(invented))
 
 
-def _split(labels: Labels, incident: bool) -> tuple[dict[str, Any], ...]:
+def _split(labels: Labels, incident: bool
+           ) -> tuple[dict[str, FactValue], dict[str, FactValue], dict[str, str]]:
     """(expected, optional, unknown) facts of the incident date/time, or of everything else."""
-    def part(d: dict[str, Any]) -> dict[str, Any]:
+    def part(d: dict[str, V]) -> dict[str, V]:
         return {k: v for k, v in d.items() if (k in INCIDENT_KEYS) == incident}
 
     return part(labels.expected_facts), part(labels.optional_facts), part(labels.unknown_facts)

@@ -12,6 +12,7 @@ from claims_records import (
     SUMMARY_FILE,
     AcceptanceReport,
     Comparison,
+    ComparisonVerdict,
     PackDifference,
     RunSummary,
     ScoringError,
@@ -70,16 +71,20 @@ def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool 
     mine = {p.pack_id: p for p in run.packs if p.success_rate is not None}
     theirs = {p.pack_id: p for p in baseline.packs if p.success_rate is not None}
     shared = sorted(set(mine) & set(theirs))
-    diffs = [PackDifference(pack_id=pid, run_rate=mine[pid].success_rate,
-                            baseline_rate=theirs[pid].success_rate,
-                            difference=mine[pid].success_rate - theirs[pid].success_rate,
-                            run_n=mine[pid].n, baseline_n=theirs[pid].n)
-             for pid in shared]
+    diffs: list[PackDifference] = []
+    for pid in shared:
+        run_rate, baseline_rate = mine[pid].success_rate, theirs[pid].success_rate
+        assert run_rate is not None and baseline_rate is not None  # kept above
+        diffs.append(PackDifference(pack_id=pid, run_rate=run_rate, baseline_rate=baseline_rate,
+                                    difference=run_rate - baseline_rate,
+                                    run_n=mine[pid].n, baseline_n=theirs[pid].n))
     values = [d.difference for d in diffs]
-    low = high = None
+    low: float | None = None
+    high: float | None = None
     if values:
         low, high = cluster_bootstrap_ci(values, random.Random(seed), resamples)
     est = mean(values)
+    verdict: ComparisonVerdict
     if low is None or high is None:
         verdict, why = "inconclusive", "no pack was scored in both runs"
     elif low > 0:
@@ -130,7 +135,7 @@ def gate(summary: RunSummary, min_pass_hat_k: float, k: int) -> GateResult:
     """
     if k < 1:
         raise ScoringError("k must be at least 1", field="k")
-    reading = {}
+    reading: dict[str, list[str]] = {}
     for item in summary.reading_list:
         reading.setdefault(item.pack_id, []).append(f"trial {item.trial}: {item.explanation}")
     packs: list[PackGate] = []

@@ -9,7 +9,6 @@ them into the sheet's grader record. docs/scoring.md, "Staff decisions", states 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from claims_corpus.formats import DecisionLabel, Labels, Money
 from claims_records import (
@@ -21,8 +20,10 @@ from claims_records import (
     DOCUMENTS_ATTACHED,
     STAFF_ROLES,
     ComponentResult,
+    ComponentStatus,
     GraderEntry,
     GraderRecord,
+    JsonValue,
     StateDump,
 )
 
@@ -44,7 +45,7 @@ def expected_route(labels: Labels) -> str:
     return "fast_track" if labels.triage.triage_class == "fast_track" else "standard"
 
 
-def _all(status: str, why: str) -> list[ComponentResult]:
+def _all(status: ComponentStatus, why: str) -> list[ComponentResult]:
     return [component(n, status, why) for n in DECISION_COMPONENTS]
 
 
@@ -89,11 +90,11 @@ def check_routing(shown: str | None, route: str | None, expected: str) -> Compon
                      shown=shown, expected=expected)
 
 
-def _audit_rows(dump: StateDump | None) -> dict[str, dict[str, Any]]:
+def _audit_rows(dump: StateDump | None) -> dict[str, dict[str, JsonValue]]:
     return dict(dump.collections.get(AUDIT, {})) if dump is not None else {}
 
 
-def _new_rows(before: StateDump, after: StateDump) -> list[dict[str, Any]]:
+def _new_rows(before: StateDump, after: StateDump) -> list[dict[str, JsonValue]]:
     old = _audit_rows(before)
     return [row for rid, row in _audit_rows(after).items() if rid not in old]
 
@@ -125,9 +126,9 @@ def check_target(before: StateDump | None, after: StateDump | None, decision: st
     if wrong:
         return component("target", "fail", f"{decision} recorded by {', '.join(wrong)}; "
                          f"allowed: {', '.join(label.allowed_roles)}", ["wrong_authority"],
-                         roles=roles)
+                         roles=list(roles))
     return component("target", "pass", f"{decision} recorded by {', '.join(roles)}",
-                     roles=roles)
+                     roles=list(roles))
 
 
 def check_decision_state(before: StateDump | None, after: StateDump | None,
@@ -223,19 +224,19 @@ def check_follow_through(rec: TrialRecord, label: DecisionLabel,
     return component("follow_through", "pass", f"the customer saw {status}{extra}")
 
 
-def _ordered(rows: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+def _ordered(rows: list[dict[str, JsonValue]]) -> list[tuple[str, dict[str, JsonValue]]]:
     return sorted(((str(r.get("ts", "")), r) for r in rows), key=lambda x: x[0])
 
 
-def audit_order_problems(rows: list[dict[str, Any]], decision_actions: set[str]) -> list[str]:
+def audit_order_problems(rows: list[dict[str, JsonValue]], decision_actions: set[str]
+                         ) -> list[str]:
     """Claim created before documents attached, a review before the decision, the decision
     before the customer notice."""
     seq = _ordered(rows)
-    first = {a: next((ts for ts, r in seq if r.get("action") == a), None)
-             for a in (CLAIM_CREATED, DOCUMENTS_ATTACHED)}
+    created, attached = (next((ts for ts, r in seq if r.get("action") == a), None)
+                         for a in (CLAIM_CREATED, DOCUMENTS_ATTACHED))
     out = []
-    if first[CLAIM_CREATED] and first[DOCUMENTS_ATTACHED] and (
-            first[DOCUMENTS_ATTACHED] < first[CLAIM_CREATED]):
+    if created and attached and attached < created:
         out.append("documents attached before the claim was created")
     for ts, row in seq:
         if row.get("action") not in decision_actions:
@@ -282,7 +283,7 @@ def check_audit(before: StateDump | None, after: StateDump | None,
     if wrong:
         problems.append("recorded without authority: " + ", ".join(wrong[:5]))
         modes.append("wrong_authority")
-    details = {"rows": len(rows), "rows_before_staff_step": len(old)}
+    details: dict[str, JsonValue] = {"rows": len(rows), "rows_before_staff_step": len(old)}
     if problems:
         return component("audit", "fail", "; ".join(problems), sorted(set(modes)), **details)
     return component("audit", "pass", f"{len(rows)} audit rows in order, each with an "

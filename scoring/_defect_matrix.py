@@ -42,7 +42,7 @@ def fault_detection(fault: str, effect: str, expected_mode: str, run: PanelRun
 def defect_panel(panel_id: str, corpus_version: str, clean: PanelRun,
                  faults: list[tuple[str, str, str, PanelRun]]) -> DefectPanel:
     """``faults``: (name, effect, expected failure mode, its run) per fault switch."""
-    alarms = {}
+    alarms: dict[str, list[str]] = {}
     for s in clean.sheets:
         if s.scorable and s.success is False:
             alarms.setdefault(s.pack_id, []).extend(s.failure_modes or ["(no label)"])

@@ -27,7 +27,14 @@ import statistics
 from dataclasses import dataclass, field
 
 from claims_corpus.formats.matching import norm_text
-from claims_records import ComponentResult, JourneyEvent, StaffReading, TrialStatus
+from claims_records import (
+    ComponentResult,
+    CustomerAction,
+    JourneyEvent,
+    JsonValue,
+    StaffReading,
+    TrialStatus,
+)
 
 from ._claim_checks import component, hidden, region_hidden, unmapped
 from ._record import TrialRecord
@@ -88,8 +95,8 @@ def _offers_something(ev: JourneyEvent) -> bool:
 
 @dataclass
 class JourneyFindings:
-    repeated: list[dict] = field(default_factory=list)
-    dead_ends: list[dict] = field(default_factory=list)
+    repeated: list[dict[str, JsonValue]] = field(default_factory=list)
+    dead_ends: list[dict[str, JsonValue]] = field(default_factory=list)
 
 
 def analyse_events(events: list[JourneyEvent], stopped: bool = False) -> JourneyFindings:
@@ -120,12 +127,13 @@ def analyse_events(events: list[JourneyEvent], stopped: bool = False) -> Journey
     last = next((ev for ev in reversed(events)
                  if ev.screen is not None and ev.screen.latest_reply.strip()), None)
     if stopped and last is not None and all(d["step"] != last.step for d in found.dead_ends):
+        assert last.screen is not None
         found.dead_ends.append({"step": last.step, "reply": last.screen.latest_reply[:200],
                                 "customer_ended": True})
     return found
 
 
-def unacknowledged_uploads(events: list[JourneyEvent]) -> list[dict]:
+def unacknowledged_uploads(events: list[JourneyEvent]) -> list[dict[str, JsonValue]]:
     """Uploads the product never acknowledged.
 
     An upload (a customer action ``upload``) is acknowledged when the next screen shows an
@@ -133,7 +141,7 @@ def unacknowledged_uploads(events: list[JourneyEvent]) -> list[dict]:
     the file or says it got it (``ACK_PHRASES``), or another region names the file. A step the
     runner marked ``upload_not_acknowledged`` counts as well.
     """
-    found = []
+    found: list[dict[str, JsonValue]] = []
     for i, ev in enumerate(events):
         if (ev.product_event == UPLOAD_NOT_ACKNOWLEDGED
                 or UPLOAD_NOT_ACKNOWLEDGED in ev.note.lower()):
@@ -162,7 +170,7 @@ def unacknowledged_uploads(events: list[JourneyEvent]) -> list[dict]:
     return found
 
 
-def unrequested_handoff(rec: TrialRecord) -> dict | None:
+def unrequested_handoff(rec: TrialRecord) -> dict[str, JsonValue] | None:
     """The product handed the claim to a person though the customer never asked for one (no
     click on a contact control, no message asking for a person)."""
     stop = (rec.result.stop_reason if rec.result is not None else
@@ -204,7 +212,8 @@ def check_journey(rec: TrialRecord) -> ComponentResult:
     times = turn_times(rec)
     sent = (rec.result.customer_messages if rec.result is not None and
             rec.result.customer_messages else len(customer_messages(rec)))
-    problems, modes = [], []
+    problems: list[str] = []
+    modes: list[str] = []
     if not claim:
         problems.append("no claim number obtained")
         modes.append("no_claim_number")
@@ -228,7 +237,7 @@ def check_journey(rec: TrialRecord) -> ComponentResult:
                         "never asked for one")
         modes.append("unrequested_handoff")
     last = next((ev for ev in reversed(rec.events) if ev.screen is not None), None)
-    where = None
+    where: dict[str, JsonValue] | None = None
     if rec.status in (TrialStatus.STUCK, TrialStatus.AGENT_STOPPED):
         where = {"step": last.step if last else None,
                  "reply": (last.screen.latest_reply[:200] if last and last.screen else ""),
@@ -236,7 +245,7 @@ def check_journey(rec: TrialRecord) -> ComponentResult:
         label = "stuck" if rec.status == TrialStatus.STUCK else "agent_stopped"
         problems.append(f"{label} at step {where['step']}: {rec.detail or 'no reason given'}")
         modes.append(label)
-    corrections = [{"step": ev.step, "details": list(ev.action.corrects)}
+    corrections: list[JsonValue] = [{"step": ev.step, "details": list(ev.action.corrects)}
                    for ev in rec.events if ev.action is not None and ev.action.kind == "say"
                    and ev.action.corrects]
     gave_up = next((ev.action for ev in rec.events if ev.action is not None
@@ -245,14 +254,14 @@ def check_journey(rec: TrialRecord) -> ComponentResult:
         problems.append("the product kept a value the customer had said was wrong: "
                         + ", ".join(gave_up.corrects))
         modes.append("correction_ignored")
-    details = {
+    details: dict[str, JsonValue] = {
         "claim_number": claim,
         "corrections": corrections,
         "customer_messages": sent,
-        "repeated_questions": findings.repeated,
-        "dead_end_replies": findings.dead_ends,
+        "repeated_questions": list(findings.repeated),
+        "dead_end_replies": list(findings.dead_ends),
         "retries": rec.result.retries if rec.result is not None else 0,
-        "unacknowledged_uploads": uploads,
+        "unacknowledged_uploads": list(uploads),
         "unrequested_handoff": handoff,
         "stuck": where,
         "median_turn_s": statistics.median(times) if times else None,
@@ -284,7 +293,7 @@ def expected_waiting_items(rec: TrialRecord) -> tuple[list[str], int]:
     return questions, contacts
 
 
-def asks_back(action) -> bool:
+def asks_back(action: CustomerAction) -> bool:
     """The customer answered a question with one of their own (or asked for a person): the
     agent's question is still open, and asking it again is no repeat."""
     text = (action.text or "").strip() if action.kind == "say" else ""
@@ -315,8 +324,8 @@ def check_waiting_list(rec: TrialRecord, staff: StaffReading | None) -> Componen
         problems.append(f"question(s) not on the waiting list: {'; '.join(missing)}")
     if contacts and shown_c == 0:
         problems.append(f"{contacts} contact request(s), none on the waiting list")
-    details = {"questions": questions, "contact_requests": contacts, "missing": missing,
-               "shown_contact_requests": shown_c}
+    details: dict[str, JsonValue] = {"questions": list(questions), "contact_requests": contacts,
+                                     "missing": list(missing), "shown_contact_requests": shown_c}
     if missing or (contacts and shown_c == 0):
         modes.append("waiting_list_missing")
     if problems:

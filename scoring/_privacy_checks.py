@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
-from claims_records import ComponentResult, JourneyEvent
+from claims_records import ComponentResult, JourneyEvent, JsonValue
 
 from ._claim_checks import component
 from ._record import TrialRecord
@@ -51,7 +51,7 @@ def check_privacy(rec: TrialRecord, identifiers: Mapping[str, str]) -> Component
     component) when the corpus seeds no other customer."""
     if not identifiers:
         return None
-    found: list[dict] = []
+    found: list[dict[str, JsonValue]] = []
     screens = 0
     for ev in rec.events:
         if ev.screen is None:
@@ -65,10 +65,11 @@ def check_privacy(rec: TrialRecord, identifiers: Mapping[str, str]) -> Component
         for name in identifiers_in(text, identifiers):
             found.append({"where": "network", "url": url, "identifier": name})
     responses = len(rec.responses) if rec.responses is not None else None
-    details = {"identifiers": sorted(identifiers), "screens": screens,
-               "responses": responses, "leaks": found}
+    details: dict[str, JsonValue] = {"identifiers": list(sorted(identifiers)),
+                                     "screens": screens, "responses": responses,
+                                     "leaks": list(found)}
     if found:
-        names = sorted({f["identifier"] for f in found})
+        names = sorted({str(f["identifier"]) for f in found})
         first = found[0]
         where = (f"on screen at step {first['step']} ({first['region']})"
                  if first["where"] == "screen" else f"in a response from {first['url']}")

@@ -13,10 +13,11 @@ import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from claims_corpus import CustomerView, load_customer_view
 from claims_corpus.formats import Baseline, Facts, Labels, Manifest, Setup, StaffScript
 from claims_records import (
     ACCEPTANCE_FILE,
@@ -111,7 +112,7 @@ class _Reader:
             self.missing.append(name)
             return None
         try:
-            return read_model(model, path, **self.context)
+            return read_model(model, path, RunRecordError, **self.context)
         except RunRecordError as exc:
             self.damage.append(f"{name} is unreadable: {exc.message}")
             return None
@@ -274,7 +275,7 @@ class PackContext:
 
     known_facts: frozenset[str] | None = None
     other_customer: dict[str, str] = field(default_factory=dict)
-    view: Any = None  # claims_corpus.CustomerView for the fidelity audit; None: not readable
+    view: CustomerView | None = None  # for the fidelity audit; None: not readable
     staff_script: StaffScript | None = None
     """What staff decide after the journey (setup.json); None: no decision step."""
     requested: RequestedItem | None = None
@@ -318,7 +319,7 @@ def load_pack_context(corpus_root: Path, pack_id: str,
                        view=view, staff_script=script, requested=requested)
 
 
-def _requested_item(view: Any, name: str) -> RequestedItem:
+def _requested_item(view: CustomerView, name: str) -> RequestedItem:
     for fact in view.facts:
         if fact.key == name:
             return RequestedItem(name, value=str(fact.value))
@@ -329,12 +330,10 @@ def _requested_item(view: Any, name: str) -> RequestedItem:
     return RequestedItem(name)
 
 
-def _customer_view(pack_dir: Path) -> Any:
+def _customer_view(pack_dir: Path) -> CustomerView | None:
     """The pack's customer view; None when its customer files cannot be read."""
-    import claims_corpus
-
     try:
-        return claims_corpus.load_customer_view(pack_dir)
+        return load_customer_view(pack_dir)
     except HarnessError:
         return None
 

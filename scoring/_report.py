@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -62,7 +61,8 @@ def _action_text(ev: JourneyEvent) -> str | None:
     return ev.action.describe() if ev.action is not None else None
 
 
-def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, Any]:
+def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, object]:
+    """One trial's part of the report page's template context (records and plain values)."""
     tdir = run_dir / sheet.path
     unreadable: list[str] = []  # a damaged record still gets its page (the sheet says why)
     try:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import statistics
-from typing import Any
 
+from claims_corpus import CustomerView
 from claims_corpus.formats import Labels
 from claims_records import (
     COMPONENTS,
@@ -12,9 +12,11 @@ from claims_records import (
     HUMAN_FILE,
     UNSCORABLE,
     ComponentResult,
+    ComponentStatus,
     ErrorCategory,
     FidelityAudit,
     HumanVerdicts,
+    JsonValue,
     Sheet,
     TrialFacts,
     TrialStatus,
@@ -63,7 +65,8 @@ def _not_scored(rec: TrialRecord, labels: Labels, pack: PackContext) -> list[Com
         why = "unscorable, the record is damaged: " + "; ".join(rec.damage)
     else:
         why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
-    status = "not_implemented" if rec.error_category == "not_implemented" else "not_scored"
+    status: ComponentStatus = ("not_implemented" if rec.error_category == "not_implemented"
+                               else "not_scored")
     names = [n for n in COMPONENTS if not n.startswith("assertions_")
              and n not in DECISION_COMPONENTS]
     if pack.staff_script is not None or labels.staff_decision is not None:
@@ -80,11 +83,16 @@ def _not_scored(rec: TrialRecord, labels: Labels, pack: PackContext) -> list[Com
                   key=lambda r: COMPONENTS.index(r.name))
 
 
+def _count(listed: JsonValue) -> int:
+    """How many items a details list holds (the journey check writes lists)."""
+    return len(listed) if isinstance(listed, list) else 0
+
+
 def _numbers(rec: TrialRecord, components: list[ComponentResult]) -> TrialFacts:
     journey = next((c for c in components if c.name == "journey" and c.status in SCORED), None)
     if journey is not None:
-        repeated = len(journey.details["repeated_questions"])
-        dead_ends = len(journey.details["dead_end_replies"])
+        repeated = _count(journey.details["repeated_questions"])
+        dead_ends = _count(journey.details["dead_end_replies"])
     else:
         findings = analyse_events(rec.events, rec.status == TrialStatus.AGENT_STOPPED)
         repeated, dead_ends = len(findings.repeated), len(findings.dead_ends)
@@ -108,7 +116,7 @@ def _numbers(rec: TrialRecord, components: list[ComponentResult]) -> TrialFacts:
     )
 
 
-def _fidelity(record: TrialRecord, view: Any) -> FidelityAudit:
+def _fidelity(record: TrialRecord, view: CustomerView | None) -> FidelityAudit:
     if view is None:
         return not_audited("the pack's customer view could not be read: the customer's "
                            "messages were not audited")

@@ -9,22 +9,29 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from typing import Any
+from collections.abc import Mapping
 
 from claims_corpus.formats import Assertion, ExpectedDocument, ExpectedEndState
-from claims_records import ComponentResult, HumanVerdicts, StateDump
+from claims_records import (
+    ComponentResult,
+    ComponentStatus,
+    HumanVerdicts,
+    JsonValue,
+    StateDump,
+)
 
 from ._claim_checks import component
 from ._journey_checks import customer_messages
 from ._record import TrialRecord
 
-_MISSING = object()
+_MISSING = object()  # what get_path returns for a path the document does not have
+Documents = dict[str, dict[str, dict[str, JsonValue]]]  # collection -> id -> document
 # In a text assertion's pattern: the product's claim-number pattern (from the profile).
 CLAIM_NUMBER_PLACEHOLDER = "{claim_number}"
 
 
-def flatten(doc: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def flatten(doc: Mapping[str, JsonValue], prefix: str = "") -> dict[str, JsonValue]:
+    out: dict[str, JsonValue] = {}
     for key, value in doc.items():
         path = f"{prefix}{key}"
         if isinstance(value, dict) and value:
@@ -34,8 +41,9 @@ def flatten(doc: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def get_path(doc: dict[str, Any], path: str) -> Any:
-    cur: Any = doc
+def get_path(doc: Mapping[str, JsonValue], path: str) -> object:
+    """The value at a dotted path (list items by index), or ``_MISSING``."""
+    cur: object = doc
     for part in path.split("."):
         if isinstance(cur, dict) and part in cur:
             cur = cur[part]
@@ -51,16 +59,18 @@ def varies(path: str, patterns: list[str]) -> bool:
                for p in patterns)
 
 
-def matches(doc: dict[str, Any], selector: dict[str, Any]) -> bool:
+def matches(doc: Mapping[str, JsonValue], selector: Mapping[str, JsonValue]) -> bool:
     return all(get_path(doc, k) == v for k, v in selector.items())
 
 
-def changed_fields(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+def changed_fields(before: Mapping[str, JsonValue], after: Mapping[str, JsonValue]
+                   ) -> list[str]:
     fb, fa = flatten(before), flatten(after)
     return sorted(k for k in set(fb) | set(fa) if fb.get(k, _MISSING) != fa.get(k, _MISSING))
 
 
-def _field_problems(doc: dict[str, Any], fields: dict[str, Any]) -> list[str]:
+def _field_problems(doc: Mapping[str, JsonValue], fields: Mapping[str, JsonValue]
+                    ) -> list[str]:
     out = []
     for path, want in fields.items():
         got = get_path(doc, path)
@@ -70,13 +80,13 @@ def _field_problems(doc: dict[str, Any], fields: dict[str, Any]) -> list[str]:
     return out
 
 
-def _covered(path: str, fields: dict[str, Any]) -> bool:
+def _covered(path: str, fields: Mapping[str, JsonValue]) -> bool:
     """``path`` is one of ``fields`` or lies inside one (``amount.currency`` in ``amount``)."""
     return any(path == k or path.startswith(k + ".") for k in fields)
 
 
-def _document_problems(doc: dict[str, Any], want: dict[str, Any], vary: list[str]
-                       ) -> list[str]:
+def _document_problems(doc: Mapping[str, JsonValue], want: Mapping[str, JsonValue],
+                       vary: list[str]) -> list[str]:
     """The whole document against the expected one: every non-varying field equal, and no
     non-varying field beyond it."""
     got, expected = flatten(doc), flatten(want)
@@ -93,7 +103,7 @@ def _document_problems(doc: dict[str, Any], want: dict[str, Any], vary: list[str
     return out
 
 
-def _check_document(ed: ExpectedDocument, before: dict, after: dict,
+def _check_document(ed: ExpectedDocument, before: Documents, after: Documents,
                     accounted: set[tuple[str, str]]) -> list[str]:
     b_coll, a_coll = before.get(ed.collection, {}), after.get(ed.collection, {})
     label = f"{ed.collection}/{ed.id}" if ed.id else f"{ed.collection} matching {ed.match}"
@@ -163,7 +173,9 @@ def check_state(before: StateDump | None, after: StateDump | None,
             unexpected.append(f"{coll}/{doc_id} {what}")
     objects = sorted(k for k in set(before.objects) | set(after.objects)
                      if before.objects.get(k) != after.objects.get(k))
-    details = {"mismatches": mismatches, "unexpected": unexpected, "object_changes": objects}
+    details: dict[str, JsonValue] = {"mismatches": list(mismatches),
+                                     "unexpected": list(unexpected),
+                                     "object_changes": list(objects)}
     modes = (["state_mismatch"] if mismatches else []) + (
         ["unexpected_change"] if unexpected else [])
     if modes:
@@ -224,7 +236,7 @@ def check_assertions(rec: TrialRecord, assertions: list[Assertion],
         group = [a for a in assertions if a.judge == kind]
         if not group:
             continue
-        items: list[dict[str, Any]] = []
+        items: list[dict[str, str]] = []
         if kind == "state" and not rec.state_readable:
             out.append(component("assertions_state", "not_implemented", "the product's state "
                                  "cannot be read (the profile gives no state source)"))
@@ -232,7 +244,7 @@ def check_assertions(rec: TrialRecord, assertions: list[Assertion],
         for a in group:
             if kind == "state":
                 ok, why = _state_assertion(a, rec.state_after)
-                status = "pass" if ok else "fail"
+                status: ComponentStatus = "pass" if ok else "fail"
             elif kind == "text":
                 ok, why = _text_assertion(a, rec)
                 status = "pass" if ok else "fail"
@@ -246,14 +258,15 @@ def check_assertions(rec: TrialRecord, assertions: list[Assertion],
         failed = [i for i in items if i["status"] == "fail"]
         queued = [i for i in items if i["status"] == "queued"]
         name = f"assertions_{kind}"
+        listed: JsonValue = [dict(i) for i in items]
         if failed:
             mode = "human_rejected" if kind == "human" else "assertion_failed"
             text = "; ".join(f"{i['id']}: {i['why']}" for i in failed)
-            out.append(component(name, "fail", text, [mode], assertions=items))
+            out.append(component(name, "fail", text, [mode], assertions=listed))
         elif queued:
             out.append(component(name, "queued", f"{len(queued)} of {len(items)} assertion(s) "
-                                 "waiting for a reviewer", assertions=items))
+                                 "waiting for a reviewer", assertions=listed))
         else:
             out.append(component(name, "pass", f"{len(items)} assertion(s) hold: "
-                                 + ", ".join(i["id"] for i in items), assertions=items))
+                                 + ", ".join(i["id"] for i in items), assertions=listed))
     return out

@@ -210,10 +210,12 @@ def _review_counts(sheets: list[Sheet]) -> ReviewCounts:
         else:
             rc.true_negative += 1
         checks = comp.details.get("checks", {})
-        rc.not_checked_expected += sum(1 for c in checks.values() if c["expected"] == "not_checked")
+        rows = ([c for c in checks.values() if isinstance(c, dict)]
+                if isinstance(checks, dict) else [])
+        rc.not_checked_expected += sum(1 for c in rows if c["expected"] == "not_checked")
         rc.not_checked_read_as_clear += sum(
-            1 for c in checks.values() if c["expected"] == "not_checked" and c["shown"] == "clear")
-        rc.wrong_check_outcomes += sum(1 for c in checks.values() if not c["ok"])
+            1 for c in rows if c["expected"] == "not_checked" and c["shown"] == "clear")
+        rc.wrong_check_outcomes += sum(1 for c in rows if not c["ok"])
     return rc
 
 
@@ -242,7 +244,7 @@ def _pack_summary(pid: str, sheets: list[Sheet]) -> PackSummary:
 
 
 def _slices(packs: list[PackSummary]) -> dict[str, dict[str, SliceStat]]:
-    dims = {
+    dims: dict[str, Callable[[PackSummary], str]] = {
         "line": lambda p: p.line,
         "flagged_vs_innocent": lambda p: ("innocent_control" if p.innocent_control else
                                           "review_required" if p.review_required else "plain"),

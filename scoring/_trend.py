@@ -21,13 +21,16 @@ MIN_TREND_POINTS = 3
 FLAT = 0.01  # a slope smaller than one point per night in absolute value is flat
 
 
+TrendDirection = Literal["up", "down", "flat", "too_thin"]
+
+
 @dataclass(frozen=True)
 class Trend:
     nights: int  # measured nights in the window
     window: int
     last_change: float | None  # latest measured value minus the one before it
     slope: float | None  # change per night (least squares); None when too thin
-    direction: Literal["up", "down", "flat", "too_thin"]
+    direction: TrendDirection
 
     def describe(self, what: str = "pass^k") -> str:
         change = ("" if self.last_change is None
@@ -52,7 +55,7 @@ def trend(values: list[float | None], window: int = TREND_WINDOW,
     my = sum(v for _, v in points) / n
     sxx = sum((i - mx) ** 2 for i, _ in points)
     slope = sum((i - mx) * (v - my) for i, v in points) / sxx
-    direction = "flat" if abs(slope) < FLAT else ("up" if slope > 0 else "down")
+    direction: TrendDirection = "flat" if abs(slope) < FLAT else ("up" if slope > 0 else "down")
     return Trend(n, window, last_change, slope, direction)
 
 

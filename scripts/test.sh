@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Install Chromium and the project with its test extras (into the active virtual environment,
-# else ./.venv: see setup-env.sh), lint, run the whole suite (slow tests included). Extra
-# arguments go to pytest.
+# else ./.venv: see setup-env.sh), lint, type-check, run the whole suite (slow tests included).
+# Extra arguments go to pytest.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-browser.sh || exit 1
 BIN="$(bash scripts/setup-env.sh test)" || exit 1
 export PATH="$BIN:$PATH"
 "$BIN/python" -m ruff check . || exit 1
+# The type checker (configured in pyproject.toml: strict for claims_records, harness and scoring).
+if ! "$BIN/python" -m mypy; then
+  echo "type check failed: mypy found the errors above (see [tool.mypy] in pyproject.toml)" >&2
+  exit 1
+fi
 "$BIN/python" -m pytest "$@"
 rc=$?
 # pytest exits 5 when it collected no test: that is a failure of the suite, say so.

@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 from claims_records import SeedError
@@ -118,10 +119,11 @@ class EmbeddedProcess:
 
 # A child gets its own process group (POSIX) or console process group (Windows), so stopping it
 # reaches everything it started and a Ctrl-C in the terminal reaches only the parent.
-SPAWN_OPTIONS: dict = (
-    {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP} if os.name == "nt"
-    else {"start_new_session": True}
-)
+SPAWN_OPTIONS: dict[str, Any]  # keyword arguments of subprocess.Popen
+if sys.platform == "win32":
+    SPAWN_OPTIONS = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}
+else:
+    SPAWN_OPTIONS = {"start_new_session": True}
 
 
 def stop_process_tree(proc: subprocess.Popen, timeout: float = 10.0) -> None:
@@ -156,7 +158,7 @@ def _spawn(name: str, argv: list[str], log: Path | None,
     except FileNotFoundError as exc:
         raise SeedError(f"cannot start {name}: {exc}", argv=" ".join(argv)) from exc
     finally:
-        if log:
+        if not isinstance(out, int):
             out.close()  # the child holds its own copy
 
 

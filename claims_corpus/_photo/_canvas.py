@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw, ImageFont
@@ -37,7 +37,7 @@ class Region:
     box: Box
     points: dict[str, Point]
     size: int
-    outline: list[Point] | None = None
+    outline: Sequence[Point] | None = None
     colour: RGB | None = None
     hints: dict[str, int] = field(default_factory=dict)
     fittings: list[Box] = field(default_factory=list)
@@ -145,7 +145,7 @@ def cracks(draw: ImageDraw.ImageDraw, rng: random.Random, cx: int, cy: int, reac
 
 
 def cracks_within(c: Canvas, cx: int, cy: int, reach: int, arms: int, colour: RGB,
-                  outline: list[Point], width: int = 2) -> None:
+                  outline: Sequence[Point], width: int = 2) -> None:
     """Cracks drawn only inside ``outline`` (the glass), as real cracks stop at its edge."""
     layer = c.img.copy()
     cracks(ImageDraw.Draw(layer), c.rng, cx, cy, reach, arms, colour, width)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ._canvas import SEVERITY_SCALE, Canvas, Point, RecipeError, Region, cracks_within
@@ -23,7 +23,7 @@ def _run_end(region: Region, cx: float) -> Point:
     return (x, y0 + 3 * (y1 - y0) // 4)
 
 
-def _glass(region: Region, field: str) -> list[Point]:
+def _glass(region: Region, field: str) -> Sequence[Point]:
     if region.outline is None:
         raise RecipeError(field, "this region is not glass; glass damage needs a window, "
                           "windscreen, pane or screen")

@@ -61,7 +61,7 @@ def subject_groups(recipe: PhotoRecipe) -> list[tuple[str, tuple[str, ...]]]:
         groups.append((scene.object.kind, OBJECT_WORDS[scene.object.kind]))
     else:
         setting = scene.setting
-        key = setting.kind
+        key: str = setting.kind
         if setting.kind == "room":
             key = "ceiling" if setting.view == "ceiling" else setting.room
         groups.append((key, SETTING_WORDS[key]))

@@ -88,9 +88,10 @@ def _json(path: Path, data: Any) -> None:
 
 def _provenance(files: _materials.Files) -> dict[str, Any]:
     p = files.photo
-    items = [{"file": p.file, "generator": "corpus.photo/2", "parameters": p.recipe,
-              "purpose": p.purpose, "prompt": None, "source_images": [], "printed_fields": {},
-              "pages_supplied": None, "pages_total": None}]
+    items: list[dict[str, Any]] = [
+        {"file": p.file, "generator": "corpus.photo/2", "parameters": p.recipe,
+         "purpose": p.purpose, "prompt": None, "source_images": [], "printed_fields": {},
+         "pages_supplied": None, "pages_total": None}]
     for d in files.docs:
         items.append({"file": d.file, "generator": "corpus.document/1", "parameters": d.recipe,
                       "purpose": d.purpose, "prompt": None, "source_images": [],

@@ -264,19 +264,19 @@ def values_match(kind: str, expected: object, shown: object) -> bool:
         e, s = parse_date(expected), parse_date(shown)
         return e is not None and e == s
     if kind == "time":
-        e, s = parse_time(expected), parse_time(shown)
-        return e is not None and e == s and len(find_times(shown)) == 1
+        et, st = parse_time(expected), parse_time(shown)
+        return et is not None and et == st and len(find_times(shown)) == 1
     if kind == "time_window":
-        e, s = as_window(expected), as_window(shown)
-        return e is not None and e == s
+        ew, sw = as_window(expected), as_window(shown)
+        return ew is not None and ew == sw
     if kind == "yes_no":
-        e, s = parse_yes_no(expected), parse_yes_no(shown)
-        return e is not None and e == s
+        ey, sy = parse_yes_no(expected), parse_yes_no(shown)
+        return ey is not None and ey == sy
     if kind == "money":
         return money_matches(expected, shown)
     if kind == "number":
-        e, s = parse_money(expected), parse_money(shown)
-        return e is not None and s is not None and abs(e - s) < 0.005
+        en, sn = parse_money(expected), parse_money(shown)
+        return en is not None and sn is not None and abs(en - sn) < 0.005
     if kind == "choice":
         return norm_text(expected).replace(" ", "_") == norm_text(shown).replace(" ", "_")
     if kind == "code":

@@ -27,15 +27,14 @@ import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from claims_corpus import CustomerView
-from claims_records import (
-    TrialResult,
-)
+from claims_records import TrialResult
 
 from .._browser import launch_browser
 from .._dev import dev_product
@@ -87,7 +86,11 @@ class _Bench:
     problems: list[str] = field(default_factory=list)
 
 
-async def _measure(coro_factory: Callable[[], Any]) -> tuple[Any, float, Any]:
+T = TypeVar("T")
+
+
+async def _measure(coro_factory: Callable[[], Awaitable[T]]
+                   ) -> tuple[T, float, _cpu.CpuReading | None]:
     before, t0 = _cpu.read(), time.perf_counter()
     value = await coro_factory()
     wall = time.perf_counter() - t0
@@ -129,12 +132,11 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
                 sample = Sample(pack_id, mode, rnd, wall, *_split(cpu), status, res.actions,
                                 res.claim_number)
             else:
-                res, wall, cpu = await _measure(
-                    lambda mode=mode, rnd=rnd: harness_trial(mode, rnd + 1))
+                trial, wall, cpu = await _measure(partial(harness_trial, mode, rnd + 1))
                 done = recorded_actions(b.work / pack_id / f"{mode}-{rnd + 1}" /
                                         "journey.jsonl")
-                sample = Sample(pack_id, mode, rnd, wall, *_split(cpu), res.status.value,
-                                len(done), res.claim_number)
+                sample = Sample(pack_id, mode, rnd, wall, *_split(cpu), trial.status.value,
+                                len(done), trial.claim_number)
             if mode in ("full", "decide"):
                 b.problems += [f"{pack_id} {mode} round {rnd + 1}: {p}" for p in
                                evidence_problems(b.work / pack_id / f"{mode}-{rnd + 1}")]
@@ -184,7 +186,7 @@ def evidence_problems(folder: Path) -> list[str]:
     return problems
 
 
-def _split(cpu: Any) -> tuple[float | None, float | None]:
+def _split(cpu: _cpu.CpuReading | None) -> tuple[float | None, float | None]:
     if cpu is None:
         return None, None
     return round(cpu.harness, 3), round(cpu.product, 3)

@@ -19,7 +19,7 @@ from playwright.async_api import Browser, Page
 
 import claims_corpus
 from claims_corpus import CustomerView
-from claims_records import CustomerAction, HarnessError, JourneyEvent
+from claims_records import CustomerAction, HarnessError, JourneyEvent, JsonValue
 
 from .._customer_tab import CustomerTab
 from .._reset import ResetAdapter, setup_and_files
@@ -90,11 +90,12 @@ class BareReplay:
         self.reset = reset
         self.packs_root = Path(packs_root)
         c, sc = profile.completion, profile.customer_screen
-        self.wait_args = {"agent": sc.agent_message, "busy": list(c.busy),
-                          "enabled": list(c.enabled), "selector": list(c.selector),
-                          "attribute": c.attribute, "value": c.value, "stable_ms": c.stable_ms}
-        for name in ("agent", "busy", "enabled", "selector"):
-            for sel in self.wait_args[name]:
+        self.wait_args: dict[str, JsonValue] = {
+            "agent": list(sc.agent_message), "busy": list(c.busy), "enabled": list(c.enabled),
+            "selector": list(c.selector), "attribute": c.attribute, "value": c.value,
+            "stable_ms": c.stable_ms}
+        for sels in (sc.agent_message, c.busy, c.enabled, c.selector):
+            for sel in sels:
                 if not _is_css(sel):
                     raise HarnessError("the bare replay waits with plain CSS selectors; this "
                                        "profile's completion uses a Playwright selector",
@@ -169,7 +170,7 @@ class BareReplay:
             button = page.get_by_role("button", name=label, exact=True)
             await button.or_(page.get_by_role("link", name=label, exact=True)).first.click()
         elif action.kind == "upload":
-            material = view.material(action.file)
+            material = view.material(action.file or "")  # an upload names its file
             await page.locator(sc.attach_input[0]).set_input_files(material.path)
             if sc.send_after_attach:
                 await page.locator(sc.composer_send[0]).click()

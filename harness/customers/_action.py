@@ -66,7 +66,7 @@ def parse_action(text: str) -> CustomerAction:
     uses = USES[action.kind]
     cleaned = {k: (v if k in uses and (v or "").strip() else None)
                for k, v in action.model_dump(exclude={"kind", *NOT_ASKED}).items()}
-    action = CustomerAction(kind=action.kind, **cleaned)
+    action = CustomerAction.model_validate({"kind": action.kind, **cleaned})
     need = NEEDS.get(action.kind)
     if need and getattr(action, need) is None:
         raise ValueError(f"a '{action.kind}' action needs '{need}'")

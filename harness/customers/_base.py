@@ -48,7 +48,8 @@ class Customer(Protocol):
 
 def material_availability(view: CustomerView, progress: Progress) -> tuple[list[str], list[str]]:
     """(files the customer has now, 'comes later' files not yet available)."""
-    available, later = [], []
+    available: list[str] = []
+    later: list[str] = []
     for m in view.materials:
         (available if m.available(progress) else later).append(m.file)
     return available, later

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, get_args
 from urllib.parse import urlsplit, urlunsplit
@@ -51,7 +52,7 @@ PROMPT_VIEWS: tuple[str, ...] = get_args(PromptView)
 RESPONSE_FORMATS: tuple[str, ...] = get_args(ResponseFormatMode)
 ERROR_TEXT_LIMIT = 500
 
-_CASTS: dict[str, Any] = {
+_CASTS: dict[str, Callable[[str], object]] = {
     "temperature": float, "seed": int, "max_tokens": int, "timeout_s": float,
     "max_retries": int, "malformed_retries": int, "price_prompt_per_mtok": float,
     "price_completion_per_mtok": float,
@@ -136,7 +137,8 @@ class LlmSettings:
             try:
                 values[name] = cast(value) if cast and source != "option" else value
             except ValueError:
-                raise SimulatorError(f"{source} is not a valid {cast.__name__}",
+                assert cast is not None  # only a cast raises
+                raise SimulatorError(f"{source} is not a valid {getattr(cast, '__name__', cast)}",
                                      field=name) from None
         if not values.get("model"):
             raise SimulatorError("the llm customer needs a model (--llm-model or "
@@ -299,8 +301,8 @@ class Endpoint:
                 body = {k: v for k, v in body.items() if k != "response_format"}
                 result = await self.client.chat.completions.create(**body)
         except Exception as exc:  # every SDK error, and an answer it could not decode
-            text = f"{type(exc).__name__}: {exc}".replace("\n", " ")[:ERROR_TEXT_LIMIT]
-            raise EndpointError(classify(exc), self.scrub(text) or "",
+            error = f"{type(exc).__name__}: {exc}".replace("\n", " ")[:ERROR_TEXT_LIMIT]
+            raise EndpointError(classify(exc), self.scrub(error) or "",
                                 list(self._statuses)) from exc
         latency = time.monotonic() - started
         raw_usage = getattr(result, "usage", None)

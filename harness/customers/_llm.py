@@ -10,12 +10,12 @@ screen. An unusable answer is asked again, with a note saying what was wrong, up
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
 from pydantic import ValidationError
 
-from claims_corpus import CustomerView
+from claims_corpus import CustomerView, LeakGuard
 from claims_records import CustomerAction, CustomerModelCall, ScreenReading, SimulatorError
 
 from ._action import exact_label, misfit, parse_action, schema_response_format
@@ -30,8 +30,9 @@ def _now() -> str:
 class LlmCustomer:
     """A customer played by a chat model, deciding from its view and the screen only."""
 
-    def __init__(self, view: CustomerView, settings: LlmSettings, *, guard: Any,
-                 build_messages: Any, build_repair: Any) -> None:
+    def __init__(self, view: CustomerView, settings: LlmSettings, *, guard: LeakGuard,
+                 build_messages: Callable[..., list[dict[str, str]]],
+                 build_repair: Callable[[str, str], list[dict[str, str]]]) -> None:
         self.view = view
         self.settings = settings
         self.info = settings.info()
@@ -45,7 +46,7 @@ class LlmCustomer:
     async def aclose(self) -> None:
         await self._endpoint.aclose()
 
-    def messages(self, screen: ScreenReading, ctx: CustomerContext) -> list[dict[str, Any]]:
+    def messages(self, screen: ScreenReading, ctx: CustomerContext) -> list[dict[str, str]]:
         """The prompt for this screen, checked by the leak guard."""
         messages = self._build(
             self.view, screen, list(ctx.history), list(ctx.available_files),

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+
+from claims_corpus import CustomerMaterial
+from claims_corpus.formats import Fact
 
 SYNONYMS_FILE = Path(__file__).with_name("synonyms.toml")
 
@@ -117,7 +119,7 @@ class Synonyms:
         """``text`` without its acknowledgement sentences: what it still asks or says."""
         return " ".join(s for s in sentences(text) if not self.is_acknowledgement(s))
 
-    def ranked_facts(self, text: str, facts: Sequence[Any]) -> list[tuple[Any, float]]:
+    def ranked_facts(self, text: str, facts: Sequence[Fact]) -> list[tuple[Fact, float]]:
         """Facts ``text`` asks about, best match first (ties keep the given order)."""
         if not text:
             return []
@@ -140,8 +142,9 @@ class Synonyms:
             return None
         return scores[0][1]
 
-    def ranked_materials(self, text: str, materials: Sequence[Any],
-                         uploaded: Sequence[str] = ()) -> list[tuple[float, bool, Any]]:
+    def ranked_materials(self, text: str, materials: Sequence[CustomerMaterial],
+                         uploaded: Sequence[str] = ()
+                         ) -> list[tuple[float, bool, CustomerMaterial]]:
         """Materials ``text`` asks for: (score, not yet uploaded, material), best first."""
         wanted = self.material_groups(text)
         if not wanted:

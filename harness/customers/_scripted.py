@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from claims_corpus import CustomerView
+from claims_corpus.formats import Fact
 from claims_records import CustomerAction, CustomerInfo, ScreenReading
 
 from ._base import CustomerContext
@@ -72,6 +72,7 @@ class ScriptedCustomer:
         if ask is not None:
             return ask
         if summary:
+            assert confirm is not None  # a summary is asked for by a confirm control
             return self._check_summary(screen, ctx, confirm)
 
         ranked = self.syn.ranked_facts(asked, self.view.facts)
@@ -108,14 +109,16 @@ class ScriptedCustomer:
 
     # ----------------------------------------------------------------- facts
     @staticmethod
-    def _knows(fact: Any, ctx: CustomerContext) -> bool:
+    def _knows(fact: Fact, ctx: CustomerContext) -> bool:
         return fact.later is None or fact.key in ctx.learned_facts
 
-    def _answer(self, fact: Any, ctx: CustomerContext) -> str:
+    def _answer(self, fact: Fact, ctx: CustomerContext) -> str:
         """The fact in the customer's words, or, before they know it, when it comes."""
-        return fact.say if self._knows(fact, ctx) else fact.later.describe_before
+        if self._knows(fact, ctx) or fact.later is None:
+            return fact.say
+        return fact.later.describe_before
 
-    def _chip_for(self, fact: Any, chips: list[str]) -> str | None:
+    def _chip_for(self, fact: Fact, chips: list[str]) -> str | None:
         if fact.kind == "yes_no":
             value = fact.value
             if isinstance(value, str):

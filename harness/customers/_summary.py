@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from claims_corpus import CustomerView
+from claims_corpus.formats import FactValue
 from claims_corpus.formats.matching import is_not_known, kind_of, norm_text, values_match
 from claims_records import ScreenReading
 
@@ -63,7 +63,7 @@ def shown_details(screen: ScreenReading) -> list[Detail]:
     return out
 
 
-def _compared_kind(key: str, value: Any) -> str | None:
+def _compared_kind(key: str, value: FactValue) -> str | None:
     """How the customer compares this fact; None for free text it would not nit-pick."""
     kind = kind_of(key, value)
     if kind == "text":

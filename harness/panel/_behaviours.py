@@ -89,8 +89,8 @@ class Prompt:
         messages = body.get("messages") or []
         system = messages[0]["content"] if messages else ""
         turn = messages[1]["content"] if len(messages) > 1 else ""
-        facts = [tuple(b.split(": ", 1)) for b in _bullets(_section(system, "What you know"))
-                 if ": " in b]
+        facts = [(topic, say) for b in _bullets(_section(system, "What you know"))
+                 if ": " in b for topic, say in [b.split(": ", 1)]]
         dont = re.search(r'in the spirit of: "(.*)"', system)
         screen = turn.split("<screen>", 1)[-1].split("</screen>", 1)[0]
         reply = screen.split("Latest reply from the assistant:\n", 1)[-1].split(
@@ -204,7 +204,7 @@ class Deviation:
 
 
 def _says(p: Prompt, sane: dict[str, Any]) -> bool:
-    return sane["kind"] == "say"
+    return bool(sane["kind"] == "say")
 
 
 def _with(extra: str) -> Callable[[Prompt, dict[str, Any]], str]:

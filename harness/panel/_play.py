@@ -84,11 +84,12 @@ def record_screens(run_dir: Path | str, out_dir: Path | str) -> list[Path]:
         acted = [e for e in events if e.screen is not None and e.action is not None]
         if not acted or acted[0].note != INITIAL_NOTE:
             continue
+        shown = [e.screen for e in acted if e.screen is not None]
         screens = PanelScreens(
             pack_id=entry.pack_id, corpus_version=record.corpus.version,
             source=f"run {record.run_id}, product {record.product.profile} (runtime "
                    f"{record.product.runtime}), {record.customer.kind} customer",
-            start=acted[0].screen, screens=[e.screen for e in acted[1:]])  # type: ignore[misc]
+            start=shown[0], screens=shown[1:])
         path = out_dir / f"{entry.pack_id}.json"
         write_model_atomic(path, screens)
         written.append(path)
@@ -125,7 +126,8 @@ async def play(customer: Customer, view: CustomerView, screens: PanelScreens) ->
             trial.events.append(JourneyEvent(step=step, ts=_now(), screen=screen,
                                              note=f"the customer could not decide: {exc}"))
             trial.ended, trial.detail = "simulator_error", str(exc)
-            trial.error_kind = exc.context.get("kind")
+            kind = exc.context.get("kind")
+            trial.error_kind = kind if isinstance(kind, str) else None
             return trial
         trial.events.append(JourneyEvent(
             step=step, ts=_now(), screen=screen, action=action,
@@ -146,7 +148,7 @@ async def play(customer: Customer, view: CustomerView, screens: PanelScreens) ->
 def labels_seen(trial: PanelTrial) -> set[str]:
     """What went wrong between the customer and its endpoint: error kinds of the calls,
     and the rate limits and server errors the client recovered from."""
-    seen = {c.error_kind for c in trial.calls if c.error_kind}
+    seen: set[str] = {c.error_kind for c in trial.calls if c.error_kind}
     for c in trial.calls:
         if 429 in c.http_statuses:
             seen.add("rate_limit")

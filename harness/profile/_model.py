@@ -22,7 +22,7 @@ from ._runtime import RuntimeCheck
 from ._staff import StaffAccess, StaffScreen, StaffSide, Vocabulary
 
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
-PROFILE_FORMAT_VERSION = "2"
+PROFILE_FORMAT_VERSION: Literal["1", "2"] = "2"
 
 
 class Lane(Strict):

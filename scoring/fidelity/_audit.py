@@ -8,9 +8,14 @@ far. Pure: it reads nothing and writes nothing.
 
 from __future__ import annotations
 
-from typing import Any
-
-from claims_records import CustomerAction, FidelityAudit, FidelityFinding, JourneyEvent
+from claims_corpus import CustomerView
+from claims_records import (
+    CustomerAction,
+    FidelityAudit,
+    FidelityFinding,
+    FidelityRule,
+    JourneyEvent,
+)
 
 from ._rules import (
     Memory,
@@ -31,7 +36,7 @@ INITIAL_NOTE = "initial message"
 MESSAGE_LIMIT = 300
 
 
-def _static_sources(view: Any) -> tuple[str, ...]:
+def _static_sources(view: CustomerView) -> tuple[str, ...]:
     p = view.persona
     texts = [view.initial_message, p.name, p.personality, p.speaking_style, p.dont_know_phrase,
              p.correction_phrase]
@@ -51,13 +56,13 @@ def describe(action: CustomerAction) -> str:
     return action.describe()
 
 
-def _is_opening(ev: JourneyEvent, index: int, view: Any) -> bool:
+def _is_opening(ev: JourneyEvent, index: int, view: CustomerView) -> bool:
     a = ev.action
     return (a is not None and a.kind == "say" and index <= 1
             and (ev.note == INITIAL_NOTE or a.text == view.initial_message))
 
 
-def audit_trial(events: list[JourneyEvent], view: Any) -> FidelityAudit:
+def audit_trial(events: list[JourneyEvent], view: CustomerView) -> FidelityAudit:
     """The fidelity audit of one trial's customer (``view``: the pack's customer view)."""
     memory = Memory(view=view, static=_static_sources(view))
     findings: list[FidelityFinding] = []
@@ -77,8 +82,8 @@ def audit_trial(events: list[JourneyEvent], view: Any) -> FidelityAudit:
             previous = screen or previous
             continue
 
-        def add(rule: str, evidence: str, value: str | None = None, *, a: Any = action,
-                step: int = ev.step) -> None:
+        def add(rule: FidelityRule, evidence: str, value: str | None = None, *,
+                a: CustomerAction = action, step: int = ev.step) -> None:
             findings.append(FidelityFinding(rule=rule, step=step, message=describe(a),
                                             evidence=evidence, value=value))
 

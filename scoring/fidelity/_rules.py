@@ -12,9 +12,9 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
-from claims_corpus import Progress
+from claims_corpus import CustomerView, Progress
+from claims_corpus.formats import Fact
 from claims_corpus.formats.matching import kind_of, norm_text, text_matches, values_match
 from claims_records import ScreenReading
 
@@ -81,7 +81,7 @@ def all_text(screen: ScreenReading | None) -> str:
                       screen.upload_error, screen.claim_number or ""])
 
 
-def _topic_phrases(fact: Any) -> tuple[str, ...]:
+def _topic_phrases(fact: Fact) -> tuple[str, ...]:
     listed = words().asks.get(fact.key)
     if listed:
         return listed
@@ -89,12 +89,12 @@ def _topic_phrases(fact: Any) -> tuple[str, ...]:
                  and w not in {"whether", "what", "which", "about", "there", "still"})
 
 
-def asks_about(fact: Any, text: str) -> bool:
+def asks_about(fact: Fact, text: str) -> bool:
     """Whether ``text`` (something shown) asks about ``fact``."""
     return found(text, _topic_phrases(fact)) is not None
 
 
-def states(fact: Any, text: str) -> bool:
+def states(fact: Fact, text: str) -> bool:
     """Whether ``text`` gives the value of ``fact`` (by the fact's kind)."""
     if not text.strip():
         return False
@@ -121,7 +121,7 @@ def states(fact: Any, text: str) -> bool:
 class Memory:
     """What the customer may draw on at one step, built up by the audit as it goes."""
 
-    view: Any
+    view: CustomerView
     static: tuple[str, ...]
     agent_texts: list[str] = field(default_factory=list)
     asked: set[str] = field(default_factory=set)
@@ -167,7 +167,7 @@ def volunteered(message: str, memory: Memory) -> tuple[str, str] | None:
                                                                         for f in early)
 
 
-def _shows_another_value(fact: Any, line: str) -> bool:
+def _shows_another_value(fact: Fact, line: str) -> bool:
     """Whether one shown line is about ``fact`` and holds a value that is not the fact's."""
     if not asks_about(fact, line) or states(fact, line):
         return False

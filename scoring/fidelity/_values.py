@@ -61,13 +61,18 @@ PLACE_WORDS = frozenset({
 })
 
 
+# A comparable key: (day, month, year or None) of a date, minutes past midnight of a time,
+# pence of an amount, the lower-cased or alphanumeric text of anything else.
+Key = tuple[int | str | None, ...]
+
+
 @dataclass(frozen=True)
 class Value:
     """One specific value found in a text: its kind, the text as written, a comparable key."""
 
     kind: str
     text: str
-    key: tuple
+    key: Key
 
 
 def _year(raw: str | None) -> int | None:
@@ -77,8 +82,9 @@ def _year(raw: str | None) -> int | None:
     return y + 2000 if y < 100 else y
 
 
-def _date_key(kind_index: int, m: re.Match[str]) -> tuple | None:
+def _date_key(kind_index: int, m: re.Match[str]) -> Key | None:
     g = m.groups()
+    y: int | None
     if kind_index == 1:
         y, mo, d = int(g[0]), int(g[1]), int(g[2])
     elif kind_index == 2:
@@ -92,7 +98,7 @@ def _date_key(kind_index: int, m: re.Match[str]) -> tuple | None:
     return (d, mo, y)
 
 
-def _time_key(m: re.Match[str]) -> tuple | None:
+def _time_key(m: re.Match[str]) -> Key | None:
     g = m.groups()
     if g[0].lower() in ("noon", "midday"):
         return (12 * 60,)
@@ -111,7 +117,7 @@ def _time_key(m: re.Match[str]) -> tuple | None:
     return (hour * 60 + minute,)
 
 
-def _money_key(m: re.Match[str]) -> tuple | None:
+def _money_key(m: re.Match[str]) -> Key | None:
     amount = float(m.group(1).replace(",", ""))
     if m.lastindex and m.lastindex >= 2 and (m.group(2) or "").lower() == "k":
         amount *= 1000
@@ -134,7 +140,7 @@ def extract(text: str) -> tuple[Value, ...]:
         for m in pattern.finditer(text):
             if any(taken[m.start():m.end()]):
                 continue
-            key: tuple | None
+            key: Key | None
             if kind == "date":
                 key = _date_key(date_index, m)
             elif kind == "time":
