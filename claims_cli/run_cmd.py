@@ -236,7 +236,7 @@ def run(
                 record, run_dir = harness.run(config, run_ctx)
         except KeyboardInterrupt:
             hint = (f"finish it with: {harness.resume_command(runs_dir, run_id_now)} "
-                    "(finished trials are kept)" if run_ctx.started or resume
+                    "(finished trials are kept)" if run_id_now and (run_ctx.started or resume)
                     else "nothing was recorded")
             typer.secho(f"interrupted; exit code 130; {hint}", err=True, fg=typer.colors.YELLOW)
             raise typer.Exit(130) from None

@@ -41,10 +41,10 @@ class CustomerTab:
         self._opening = asyncio.ensure_future(self._open())
 
     async def _open(self) -> tuple[BrowserContext, Page]:
-        har = ({"record_har_path": str(self.tmp / "network.har"),
-                "record_har_content": "embed"} if self.evidence else {})
-        context = await self.browser.new_context(**har, viewport=VIEWPORT,
-                                                 extra_http_headers=self.headers or None)
+        context = await self.browser.new_context(
+            record_har_path=str(self.tmp / "network.har") if self.evidence else None,
+            record_har_content="embed" if self.evidence else None, viewport=VIEWPORT,
+            extra_http_headers=self.headers or None)
         self.context = context
         if self.tracing:
             await context.tracing.start(screenshots=True, snapshots=True)

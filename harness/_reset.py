@@ -85,7 +85,8 @@ class _StoresAccess:
                                lane=lane.name)
         check_database_name(lane.database, st.allowed_database)
         self.profile = profile
-        self.client = MongoClient(_env(st.mongo_uri_env, "MongoDB URI"), tz_aware=False,
+        self.client: MongoClient[dict[str, Any]] = MongoClient(
+            _env(st.mongo_uri_env, "MongoDB URI"), tz_aware=False,
                                   serverSelectionTimeoutMS=5000)
         self.db = self.client[lane.database]
         self.bucket = lane.bucket
@@ -253,7 +254,8 @@ class EndpointResetAdapter(ResetAdapter):
             raise SeedError(f"the product refused the reset: HTTP {resp.status_code}: "
                             f"{resp.text[:300]}", url=str(resp.request.url),
                             status=resp.status_code)
-        verified, notes = None, []
+        verified: bool | None = None
+        notes: list[str] = []
         if self.profile.state_source() == "stores":
             expected = {name: docs for name, docs in plan.collections.items()
                         if name not in self.profile.mapping

@@ -128,7 +128,7 @@ def harness_version() -> str:
         return "unknown"
 
 
-def reported_faults(fields: dict) -> list[str]:
+def reported_faults(fields: object) -> list[str]:
     """The fault switches a runtime report lists as on (its stored 'faults'), sorted."""
     faults = fields.get("faults") if isinstance(fields, dict) else None
     return sorted({str(f) for f in faults}) if isinstance(faults, list) else []

@@ -53,9 +53,11 @@ class _Reader:
     async def read(self) -> dict[str, Any]:
         await self.selectors.refresh()
         regions = {n: self.selectors.css(alts) for n, alts in self.regions.items()}
-        empty = {n: [] for n in (*CLAIM_REGIONS, *WAITING_REGIONS) if n not in regions}
-        return await self.page.evaluate(STAFF_JS, {"regions": {**empty, **regions},
-                                                   "ready": self.selectors.css(self.ready)})
+        empty: dict[str, list[str]] = {n: [] for n in (*CLAIM_REGIONS, *WAITING_REGIONS)
+                                       if n not in regions}
+        reading: dict[str, Any] = await self.page.evaluate(
+            STAFF_JS, {"regions": {**empty, **regions}, "ready": self.selectors.css(self.ready)})
+        return reading
 
     async def settled(self, names: tuple[str, ...] = ()) -> dict[str, Any]:
         """Read the page once it has settled: for a client-rendered staff page, wait briefly

@@ -27,7 +27,7 @@ from .._browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage
 from .._reset import Credentials, ResetOutcome
 from .._screen import Probe, Reading
 from ..customers import Customer, CustomerContext, JourneyTracker
-from ._record import Journey, drop_shot, keep_shot
+from ._record import Journey, JourneyStop, drop_shot, keep_shot
 
 # Whether a screen reaches the journey's goal: one line saying so, or None (see ``resume``).
 Goal = Callable[[CustomerPage, ScreenReading], Awaitable["str | None"]]
@@ -231,7 +231,7 @@ async def _goal(cp: CustomerPage, screen: ScreenReading, settings: JourneySettin
 
 def _journey_end(cp: CustomerPage, screen: ScreenReading, same: int, turns: int,
                  settings: JourneySettings, goal: str | None = None
-                 ) -> tuple[str, str, str] | None:
+                 ) -> tuple[str, JourneyStop, str] | None:
     """Whether the screen ends the journey: (screenshot name, stop reason, detail) or None.
     With a goal (``settings.goal``) only the goal and the limits end it."""
     if goal:

@@ -11,13 +11,14 @@ import contextlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from playwright.async_api import StorageState
 
 from claims_records import (
     CustomerModelCall,
     JourneyEvent,
+    StopReason,
     TokenUsage,
     TrialStatus,
     append_jsonl,
@@ -26,7 +27,11 @@ from claims_records import (
 from .._browser import slug
 from ..customers import JourneyTracker
 
-STATUS_FOR_STOP = {
+# Why a journey ended: a trial's stop reasons, and "goal" for the customer's return after a
+# staff decision, which ends when the product shows what the step waited for.
+JourneyStop = StopReason | Literal["goal"]
+
+STATUS_FOR_STOP: dict[str, TrialStatus] = {
     "claim_number": TrialStatus.COMPLETED,
     "handoff": TrialStatus.COMPLETED,
     "customer_done": TrialStatus.AGENT_STOPPED,
@@ -34,6 +39,8 @@ STATUS_FOR_STOP = {
     "stuck": TrialStatus.STUCK,
     "goal": TrialStatus.COMPLETED,
 }
+
+
 @dataclass
 class Journey:
     """Mutable state of one journey, turned into evidence at the end."""
@@ -47,7 +54,7 @@ class Journey:
     agent_seen: int = 0
     turn_times: list[float] = field(default_factory=list)
     claim_number: str | None = None
-    stop_reason: str | None = None
+    stop_reason: JourneyStop | None = None
     status: TrialStatus = TrialStatus.PENDING
     detail: str = ""
     retries: int = 0
@@ -97,11 +104,18 @@ class Journey:
         append_jsonl(self.folder / self.events_file,
                      JourneyEvent(step=self.step, ts=now(), **kw))
 
-    def stop(self, reason: str, detail: str, status: TrialStatus | None = None) -> None:
+    def stop(self, reason: JourneyStop, detail: str, status: TrialStatus | None = None) -> None:
         """End the journey for ``reason`` (its status follows from it unless given)."""
         self.stop_reason = reason
         self.status = status or STATUS_FOR_STOP[reason]
         self.detail = detail
+
+    @property
+    def trial_stop(self) -> StopReason | None:
+        """The stop reason as a trial records it (a trial's own journey has no goal)."""
+        if self.stop_reason == "goal":
+            raise ValueError("a trial's own journey ended on a goal")
+        return self.stop_reason
 
     def shot_name(self, what: str) -> str:
         """The next screenshot's path under the folder, named after ``what``."""

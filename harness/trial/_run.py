@@ -137,7 +137,7 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
         j.retries += getattr(customer, "retries", 0)  # an LLM customer's retried calls
     result = TrialResult(
         pack_id=pack_dir.name, trial=trial, lane=rig.lane.name, status=j.status,
-        stop_reason=j.stop_reason, detail=j.detail[:2000], self_test=settings.self_test,
+        stop_reason=j.trial_stop, detail=j.detail[:2000], self_test=settings.self_test,
         claim_number=j.claim_number, customer_messages=j.messages_sent, steps=j.step,
         started_at=started, ended_at=now(), duration_s=round(time.monotonic() - t0, 3),
         turn_times_s=[round(t, 3) for t in j.turn_times], retries=j.retries,
