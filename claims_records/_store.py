@@ -8,8 +8,9 @@ none of these files and parses none of them by hand: it calls the functions here
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -93,48 +94,34 @@ def write_run_record(run_dir: Path, record: RunRecord) -> Path:
     return path
 
 
-def trial_result_path(trial_dir: Path) -> Path:
-    return Path(trial_dir) / TRIAL_FILE
+@dataclass(frozen=True)
+class RecordFile(Generic[M]):
+    """One record file of a run or trial folder: its name and its format."""
+
+    name: str
+    model: type[M]
+
+    def path(self, folder: Path) -> Path:
+        return Path(folder) / self.name
+
+    def exists(self, folder: Path) -> bool:
+        return self.path(folder).is_file()
+
+    def read(self, folder: Path, **context: object) -> M:
+        return read_model(self.model, self.path(folder), RunRecordError, **context)
+
+    def write(self, folder: Path, record: M) -> Path:
+        path = self.path(folder)
+        write_model_atomic(path, record)
+        return path
 
 
-def is_finished_trial(trial_dir: Path) -> bool:
-    """A trial is finished once its ``trial.json`` is written (its last file)."""
-    return trial_result_path(trial_dir).is_file()
+TRIAL = RecordFile(TRIAL_FILE, TrialResult)
+SHEET = RecordFile(SHEET_FILE, Sheet)
+SUMMARY = RecordFile(SUMMARY_FILE, RunSummary)
 
-
-def read_trial_result(trial_dir: Path, **context: object) -> TrialResult:
-    return read_model(TrialResult, trial_result_path(trial_dir), RunRecordError, **context)
-
-
-def write_trial_result(trial_dir: Path, result: TrialResult) -> Path:
-    path = trial_result_path(trial_dir)
-    write_model_atomic(path, result)
-    return path
-
-
-def sheet_path(trial_dir: Path) -> Path:
-    return Path(trial_dir) / SHEET_FILE
-
-
-def read_sheet(trial_dir: Path, **context: object) -> Sheet:
-    return read_model(Sheet, sheet_path(trial_dir), RunRecordError, **context)
-
-
-def write_sheet(trial_dir: Path, sheet: Sheet) -> Path:
-    path = sheet_path(trial_dir)
-    write_model_atomic(path, sheet)
-    return path
-
-
-def summary_path(run_dir: Path) -> Path:
-    return Path(run_dir) / SUMMARY_FILE
-
-
-def read_summary(run_dir: Path, **context: object) -> RunSummary:
-    return read_model(RunSummary, summary_path(run_dir), RunRecordError, **context)
-
-
-def write_summary(run_dir: Path, summary: RunSummary) -> Path:
-    path = summary_path(run_dir)
-    write_model_atomic(path, summary)
-    return path
+# A trial is finished once its trial.json is written (its last file).
+trial_result_path, is_finished_trial = TRIAL.path, TRIAL.exists
+read_trial_result, write_trial_result = TRIAL.read, TRIAL.write
+sheet_path, read_sheet, write_sheet = SHEET.path, SHEET.read, SHEET.write
+summary_path, read_summary, write_summary = SUMMARY.path, SUMMARY.read, SUMMARY.write
