@@ -103,8 +103,11 @@ def test_dev_up_rejects_zero_lanes():
 
 def test_start_dev_script_wraps_dev_up():
     root = Path(__file__).resolve().parents[2]
+    # the script runs the claims-harness on PATH: this Python's, whether or not it is active
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     result = subprocess.run([str(root / "scripts" / "start-dev.sh"), "--help"],
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PATH": path})
     assert result.returncode == 0, result.stderr
     assert "--lanes" in result.stdout and "--no-app" in result.stdout
     assert "claims-harness dev up" in (root / "scripts" / "start-dev.ps1").read_text()
