@@ -59,7 +59,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("browser") and not item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.slow)
-    if getattr(config.option, "dist", "no") != "loadgroup":
+    # on a worker, xdist sets ``dist`` to "no" and keeps the choice in ``loadgroup``
+    if not getattr(config.option, "loadgroup", False):
         return
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
