@@ -34,16 +34,16 @@ XDIST_GROUPS = {
 LONGEST_FIRST = [
     "tests/test_reference_corpus.py",
     "scoring-real-runs",
-    "tests/cli/test_selftest_cmd.py",
+    "tests/claims_cli/test_selftest_cmd.py",
     "fresh-root",
     "fresh-user",
     "tests/test_example_corpus.py",
     "tests/harness/test_remote_browser.py",
     "tests/harness/test_journey_e2e.py",
-    "tests/nightly/test_nightly_e2e.py",
+    "tests/claims_nightly/test_nightly_e2e.py",
     "tests/harness/test_shards_e2e.py",
     "tests/scoring/test_waiting_list_pressure.py",
-    "tests/cli/test_run_faults.py",
+    "tests/claims_cli/test_run_faults.py",
 ]
 
 
