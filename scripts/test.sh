@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Install Chromium and the project with its test extras (into the active virtual environment,
-# else ./.venv: see setup-env.sh), lint, type-check, run the whole suite (slow tests included).
-# Extra arguments go to pytest.
+# else ./.venv: see setup-env.sh), lint, type-check, run the whole suite (slow tests included)
+# on parallel workers. Extra arguments go to pytest (e.g. `-m "not slow"` for the fast tier,
+# `-n 0` for one process).
+#
+# Workers: one per core (CLAIMS_HARNESS_TEST_WORKERS to choose). The tests of one module stay
+# on one worker, so a module's dev environment or corpus run is built once, and the modules
+# with slow tests start first (tests/conftest.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-browser.sh || exit 1
@@ -13,7 +18,8 @@ if ! "$BIN/python" -m mypy; then
   echo "type check failed: mypy found the errors above (see [tool.mypy] in pyproject.toml)" >&2
   exit 1
 fi
-"$BIN/python" -m pytest "$@"
+"$BIN/python" -m pytest -n "${CLAIMS_HARNESS_TEST_WORKERS:-auto}" --dist loadgroup \
+  --no-loadscope-reorder "$@"
 rc=$?
 # pytest exits 5 when it collected no test: that is a failure of the suite, say so.
 if [ "$rc" -eq 5 ]; then

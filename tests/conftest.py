@@ -1,5 +1,6 @@
 """Fixtures shared by every test package: the embedded stores (started once per session), a
-private copy of the corpus that a test may break, and a headless Chromium."""
+private copy of the corpus that a test may break, and a headless Chromium; and the marks and
+grouping that make the fast tier and the parallel run (``scripts/test.sh``) work."""
 
 from __future__ import annotations
 
@@ -18,6 +19,65 @@ PACKS = Path(__file__).resolve().parents[1] / "packs"
 CHROMIUM = os.environ.get("CLAIMS_HARNESS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+# Test modules that share a session fixture worth building once: they run on one worker.
+XDIST_GROUPS = {
+    # the real runs of tests/scoring/conftest.py ("reference" is used by all three)
+    "tests/scoring/test_smoke.py": "scoring-real-runs",
+    "tests/scoring/test_report.py": "scoring-real-runs",
+    "tests/scoring/test_blind_review.py": "scoring-real-runs",
+}
+
+# The groups that take minutes (measured), longest first: started first, so that no long one is
+# left to start when the other workers are running out of work.
+LONGEST_FIRST = [
+    "tests/test_reference_corpus.py",
+    "scoring-real-runs",
+    "tests/claims_cli/test_selftest_cmd.py",
+    "fresh-root",
+    "fresh-user",
+    "tests/test_example_corpus.py",
+    "tests/harness/test_remote_browser.py",
+    "tests/harness/test_journey_e2e.py",
+    "tests/claims_nightly/test_nightly_e2e.py",
+    "tests/harness/test_shards_e2e.py",
+    "tests/scoring/test_waiting_list_pressure.py",
+    "tests/claims_cli/test_run_faults.py",
+]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that drives a browser is ``browser`` and ``slow``. Under ``--dist loadgroup``
+    (scripts/test.sh) the tests of one module stay on one worker, so module-scoped fixtures
+    (a dev environment, a corpus run) are built once; the slow modules go first, so the long
+    ones do not start last."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()) and not item.get_closest_marker(
+                "browser"):
+            item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("browser") and not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.slow)
+    # on a worker, xdist sets ``dist`` to "no" and keeps the choice in ``loadgroup``
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            module = item.nodeid.split("::", 1)[0]
+            item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS.get(module, module)))
+    def group(item: pytest.Item) -> str:
+        return item.get_closest_marker("xdist_group").args[0]
+
+    slow_groups = {group(item) for item in items if item.get_closest_marker("slow")}
+
+    def order(item: pytest.Item) -> tuple[int, int]:
+        g = group(item)
+        if g in LONGEST_FIRST:
+            return 0, LONGEST_FIRST.index(g)
+        return (1 if g in slow_groups else 2), 0
+
+    items.sort(key=order)  # stable: collection order within each rank
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from claims_cli import app
 from claims_records import RunRecord
+from tests.seed._procs import wait_stopped
 
 from .test_run_cmd import PACKS, reference_env, write_profile  # noqa: F401,F811 - fixture
 
@@ -60,7 +61,7 @@ def test_stop_resume_as_printed_and_a_second_resume_is_refused(tmp_path):
     _wait(lambda: (run_dir / "CTL-M-001/trial-1/trial.json").exists()
           and _lines(run_dir / "CTL-M-001/trial-2/journey.jsonl") >= 2, 300, first)
     first.send_signal(signal.SIGTERM)  # what systemd, Kubernetes and CI send
-    _, err = first.communicate(timeout=120)
+    err = wait_stopped(first, "the interrupted 'claims-harness run' after SIGTERM")[1]
     assert first.returncode == 130, err
     assert "Traceback" not in err
     assert "interrupted; exit code 130; finish it with: claims-harness run --resume nightly " \

@@ -24,7 +24,13 @@ from seed import (
     free_port,
     open_stores,
 )
-from tests.seed._procs import alive, descendants, stop_command
+from tests.seed._procs import (
+    STOP_WAIT_S,
+    descendants,
+    still_alive,
+    stop_command,
+    wait_stopped,
+)
 
 
 def test_seed_help_lists_serve():
@@ -59,18 +65,20 @@ def test_serve_starts_stores_answers_and_stops_on_sigterm(tmp_path):
     children: set[int] = set()
     try:
         printed = ""
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + STOP_WAIT_S
         while "token" not in printed and time.monotonic() < deadline and proc.poll() is None:
             printed += proc.stdout.readline()
         children = descendants(proc.pid)
         token = re.search(r"token\s+(\S+)", printed).group(1)
         assert f"http://127.0.0.1:{port}/_harness/seed" in printed
         with SeedClient(f"http://127.0.0.1:{port}", token, timeout=5) as client:
-            for _ in range(100):  # uvicorn binds just after printing
+            bound = time.monotonic() + STOP_WAIT_S  # uvicorn binds just after printing
+            while True:
                 try:
                     health = client.health()
                     break
                 except Exception:
+                    assert time.monotonic() < bound, "the seed route never answered /health"
                     time.sleep(0.1)
             assert health == {"ok": True, "database": "claims_test_serve",
                               "bucket": "claims-test-serve"}
@@ -80,13 +88,12 @@ def test_serve_starts_stores_answers_and_stops_on_sigterm(tmp_path):
             assert list(client.state().collections) == ["policies"]
         assert len(children) >= 2
         proc.send_signal(signal.SIGTERM)
-        rest = proc.communicate(timeout=60)[0]
+        rest = wait_stopped(proc, "'claims-harness seed serve' after SIGTERM")[0]
     finally:
         stop_command(proc, children)
     assert proc.returncode == 0, rest
     assert "stopped" in rest
-    time.sleep(0.2)
-    assert [p for p in children if alive(p)] == []
+    assert still_alive(children) == []
 
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,6 +16,7 @@ import pytest
 from claims_example_app import KestrelSettings
 from claims_example_app.__main__ import main, parse_args
 from seed import free_port
+from tests.seed._procs import wait_stopped
 
 ROOT = Path(__file__).resolve().parents[2]
 S3_ENV = {"KESTREL_S3_ACCESS_KEY": "k", "KESTREL_S3_SECRET_KEY": "s"}
@@ -114,7 +115,7 @@ def test_module_starts_both_servers_and_stops_on_sigterm(stores):
         assert shell.status_code == 200 and "data-testid" not in shell.text
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=15)
+        err = wait_stopped(proc, "python -m example_app after SIGTERM")[1]
     # uvicorn shuts both servers down, then re-raises the signal it caught
     assert proc.returncode in (0, -signal.SIGTERM)
-    assert "Traceback" not in proc.stderr.read().decode()
+    assert "Traceback" not in err.decode()

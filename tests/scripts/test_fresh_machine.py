@@ -1,26 +1,34 @@
-"""The README's two commands on a Python whose system site refuses pip installs (a PEP 668
-EXTERNALLY-MANAGED marker, as on Debian 12), as root and as a normal user, from a fresh copy
-of the project with no virtual environment active; nothing is left in the temporary folder.
+"""The README's two commands on a fresh machine: a Python whose system site refuses pip
+installs (a PEP 668 EXTERNALLY-MANAGED marker, as on Debian 12), as root and as a normal user,
+from a fresh copy of the project with no virtual environment active; nothing is left in the
+temporary folder.
 
-The "system" Python is built here from the running one: its installation is hard-linked into
-a new folder (fast, no copy, readable by the normal user whatever the original's parent
-permissions) and the marker is added to that folder's standard library, so pip refuses to
-install into it exactly as Debian's does. Its site-packages already holds the project's
-dependencies, as a machine's Python packages would; the scripts' virtual environment sees
-them (--system-site-packages), so only the project itself is installed. Its build tools
-(setuptools, wheel) are fetched once into a local wheel folder; both installs then run
-without an index (PIP_NO_INDEX + PIP_FIND_LINKS), so nothing is downloaded twice and nothing
-already installed is installed again.
+The "system" Python is built here from the running one: its standard library is hard-linked
+into a new folder (fast, no copy, readable by the normal user whatever the original's parent
+permissions) without the running one's site-packages, so what this machine happens to have
+installed plays no part. pip is put into it with ensurepip and then the project's runtime
+dependencies, as a machine's Python packages would be there (not its test tools), and the
+marker is added to its standard library, so pip refuses to install into it exactly as
+Debian's does.
+
+Every package comes from a wheel folder filled from the package index once (``pip wheel`` of
+the project's dependencies, test extras and build tools) and kept in pytest's cache folder,
+where later sessions and other test workers find it. The scripts then run without an index
+(PIP_NO_INDEX + PIP_FIND_LINKS): the virtual environment they make sees the system's packages
+(--system-site-packages) and installs only what is missing (the project and its test extras),
+and the demo reinstalls nothing.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,7 +40,9 @@ Error=To install Python packages system-wide, try apt install python3-xyz (a sta
  Debian 12's marker, written by the project's tests).
 """
 NOBODY = 65534
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+# Two installs, a test run and a demo: minutes on a quiet machine, far longer on a busy one;
+# each command has its own bound below, and the test as a whole a generous one.
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(3600)]
 
 
 @pytest.fixture(scope="module")
@@ -46,14 +56,74 @@ def workspace() -> Iterator[Path]:
         shutil.rmtree(path, ignore_errors=True)
 
 
+def _project() -> dict:
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _requirements() -> list[str]:
+    """Everything ``scripts/test.sh`` and ``scripts/demo.sh`` install: the project's
+    dependencies, its test extras and the build tools of its pip build (setuptools, wheel)."""
+    project = _project()
+    return sorted({*project["project"]["dependencies"],
+                   *project["project"]["optional-dependencies"]["test"],
+                   *project["build-system"]["requires"], "wheel"})
+
+
+@pytest.fixture(scope="session")
+def wheel_cache(request: pytest.FixtureRequest,
+                tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel of every requirement, in pytest's cache folder: checked without an index first
+    (quick, when an earlier session filled it), filled from the package index otherwise. A
+    lock file keeps two test workers from filling it at once."""
+    wanted = _requirements()
+    cache = getattr(request.config, "cache", None)
+    tag = f"fresh-machine-wheels-py{sys.version_info.major}{sys.version_info.minor}"
+    folder = cache.mkdir(tag) if cache is not None else tmp_path_factory.mktemp(tag)
+    argv = [sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check",
+            "--find-links", str(folder), "-w", str(folder), *wanted]
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        offline = subprocess.run([*argv, "--no-index"], capture_output=True, text=True,
+                                 timeout=600)
+        if offline.returncode != 0:
+            built = subprocess.run(argv, capture_output=True, text=True, timeout=1800)
+            if built.returncode != 0:
+                pytest.skip(f"no package index to fill the wheel folder from "
+                            f"({built.stderr.strip()[-400:]})")
+    return folder
+
+
 @pytest.fixture(scope="module")
-def system_python(workspace: Path) -> Path:
-    """A non-virtual Python that refuses pip installs; returns its bin folder."""
+def wheels(workspace: Path, wheel_cache: Path) -> Path:
+    """The cached wheels in the workspace (hard links where possible), readable by anyone."""
+    folder = workspace / "wheels"
+    folder.mkdir()
+    for wheel in wheel_cache.glob("*.whl"):
+        try:
+            os.link(wheel, folder / wheel.name)
+        except OSError:
+            shutil.copy2(wheel, folder / wheel.name)
+        (folder / wheel.name).chmod(0o644)
+    folder.chmod(0o755)
+    return folder
+
+
+def _site_folder(name: str) -> bool:
+    return name in ("site-packages", "dist-packages")
+
+
+@pytest.fixture(scope="module")
+def system_python(workspace: Path, wheels: Path) -> Path:
+    """A non-virtual Python that refuses pip installs and has pip and the project's runtime
+    dependencies installed; returns its bin folder."""
     base = Path(sys.base_prefix)
     prefix = workspace / "python"
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    # Only what an interpreter is made of (not all of /usr when it is a distribution's).
-    parts = ["bin", f"lib/{version}", "lib/python3",
+    # Only what an interpreter is made of (not all of /usr when it is a distribution's), and
+    # none of the packages installed into it here.
+    stdlib_parts = [f"lib/{version}/{p.name}" for p in sorted((base / "lib" / version).iterdir())
+                    if not _site_folder(p.name)]
+    parts = ["bin", *stdlib_parts,
              *(p.relative_to(base).as_posix() for p in (base / "lib").glob("libpython*"))]
     for part in parts:
         if not (base / part).exists():
@@ -68,30 +138,27 @@ def system_python(workspace: Path) -> Path:
     stdlib = Path(sysconfig.get_path("stdlib", vars={"installed_base": str(prefix),
                                                      "base": str(prefix)}))
     assert stdlib.is_dir() and str(stdlib).startswith(str(prefix))
-    (stdlib / "EXTERNALLY-MANAGED").write_text(MARKER)
     bin_dir = prefix / "bin"
     python = bin_dir / version
     env = _env(workspace, bin_dir, "probe")
-    probe = subprocess.run([str(python), "-c", "import sys; print(sys.prefix == sys.base_prefix,"
-                            " sys.prefix)"], env=env, capture_output=True, text=True)
-    assert probe.stdout.split() == ["True", str(prefix)], probe.stderr
+    for argv in ([str(python), "-m", "ensurepip", "--default-pip"],
+                 [str(python), "-m", "pip", "install", "-q",
+                  *_project()["project"]["dependencies"]]):
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=1500)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    (stdlib / "EXTERNALLY-MANAGED").write_text(MARKER)
+    probe = subprocess.run([str(python), "-c", "import sys, pydantic; print(sys.prefix == "
+                            "sys.base_prefix, sys.prefix, pydantic.__file__)"],
+                           env=env, capture_output=True, text=True)
+    assert probe.stdout.split()[:2] == ["True", str(prefix)], probe.stderr
+    assert probe.stdout.split()[2].startswith(str(prefix)), probe.stdout
+    missing = subprocess.run([str(python), "-c", "import pytest"], env=env,
+                             capture_output=True, text=True)
+    assert missing.returncode != 0, "the system Python must not have the test tools"
     refused = subprocess.run([str(python), "-m", "pip", "install", "--no-index", "anything"],
                              env=env, capture_output=True, text=True)
     assert refused.returncode != 0 and "externally-managed-environment" in refused.stderr
     return bin_dir
-
-
-@pytest.fixture(scope="module")
-def build_tools(workspace: Path) -> Path:
-    """setuptools and wheel for building the project (pip's isolated build), fetched once."""
-    folder = workspace / "wheels"
-    done = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:",
-                           "-d", str(folder), "setuptools>=68", "wheel"],
-                          capture_output=True, text=True, timeout=300)
-    if done.returncode != 0:
-        pytest.skip(f"no package index for the build tools ({done.stderr.strip()[-300:]})")
-    folder.chmod(0o755)
-    return folder
 
 
 def _env(workspace: Path, bin_dir: Path, who: str) -> dict[str, str]:
@@ -129,9 +196,12 @@ def _as(uid: int, argv: list[str]) -> list[str]:
     return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *argv]
 
 
-@pytest.mark.parametrize("who", ["root", "user"])
+# Each on a worker of its own when the suite runs in parallel (their fixtures are quick to
+# build twice: the wheels are shared).
+@pytest.mark.parametrize("who", [pytest.param("root", marks=pytest.mark.xdist_group("fresh-root")),
+                                 pytest.param("user", marks=pytest.mark.xdist_group("fresh-user"))])
 def test_the_two_readme_commands_on_a_python_that_refuses_installs(workspace, system_python,
-                                                                   build_tools, who):
+                                                                   who):
     if os.getuid() != 0:
         pytest.skip("switching to a normal user and chowning the copy needs root")
     if who == "user" and shutil.which("setpriv") is None:
@@ -142,15 +212,18 @@ def test_the_two_readme_commands_on_a_python_that_refuses_installs(workspace, sy
     tests = _as(uid, ["bash", "scripts/test.sh", "tests/claims_corpus/test_loading.py", "-q",
                       "-p", "no:cacheprovider"])
     done = subprocess.run(tests, cwd=repo, env=env, capture_output=True, text=True,
-                          timeout=900)
+                          timeout=1500)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "passed" in done.stdout
     assert f"setup: creating {repo}/.venv with python3.11" in done.stderr
     cfg = (repo / ".venv" / "pyvenv.cfg").read_text()
     assert f"home = {system_python}" in cfg and "include-system-site-packages = true" in cfg
+    own = [p.name for p in (repo / ".venv").glob("lib/python*/site-packages/*")]
+    assert "xdist" in own and "hypothesis" in own  # what the machine lacked went in,
+    assert "pydantic" not in own and "playwright" not in own  # what it had is the system's
 
     demo = subprocess.run(_as(uid, ["bash", "scripts/demo.sh", "--pack", "CTL-M-001"]),
-                          cwd=repo, env=env, capture_output=True, text=True, timeout=900)
+                          cwd=repo, env=env, capture_output=True, text=True, timeout=1500)
     assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
     report = [x for x in demo.stdout.splitlines() if x.startswith("Report:")]
     assert report and (repo / report[0].split(maxsplit=1)[1]).is_file()

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
+
+# How long a test waits for a command it asked to stop (or to start): a stop that takes a few
+# seconds on a quiet machine can take a minute or more on a busy one, so the bound is generous;
+# it is there so that a command that really hangs still fails the test, saying what it waited for.
+STOP_WAIT_S = 300.0
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -67,3 +73,28 @@ def stop_command(proc, children: set[int], timeout: float = 30.0) -> None:
                 os.killpg(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def wait_stopped(proc: subprocess.Popen, what: str,
+                 timeout: float = STOP_WAIT_S) -> tuple[str | bytes | None, str | bytes | None]:
+    """Wait for ``proc``, which was asked to stop, to end; its remaining (stdout, stderr), as
+    ``communicate`` gives them. Fails saying what was waited for and how long, rather than with
+    a bare ``TimeoutExpired``."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"{what}: still running {timeout:.0f} s after it was asked to "
+                             "stop") from None
+
+
+def still_alive(pids: set[int], settle_s: float = 30.0) -> list[int]:
+    """Those of ``pids`` still alive once they had up to ``settle_s`` to go (a killed process
+    takes a moment to be reaped when the machine is busy); an empty list when all went."""
+    import time
+
+    deadline = time.monotonic() + settle_s
+    while True:
+        left = sorted(p for p in pids if alive(p))
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.1)
