@@ -21,6 +21,8 @@ from claims_records import ScreenReading
 from ._values import PLACE_WORDS, Sources, Value, alnum, extract
 
 RULES_FILE = Path(__file__).with_name("rules.toml")
+# A plain number below this (a count, a house or road number) is never a finding on its own.
+SMALL_NUMBER = 100
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,8 @@ def invented(message: str, memory: Memory) -> tuple[str, str] | None:
     bad: list[Value] = []
     for v in extract(message):
         if v.kind == "name" and v.key[0] in PLACE_WORDS:
+            continue
+        if v.kind == "number" and isinstance(v.key[0], int) and v.key[0] < SMALL_NUMBER * 100:
             continue
         if not sources.supports(v):
             bad.append(v)
