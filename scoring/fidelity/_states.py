@@ -78,6 +78,13 @@ def _amount_given(expected: object, v: Value, *, any_currency: bool) -> bool:
     return any_currency or v.kind == "number" or same_currency(want.currency, v.key[1])
 
 
+def _window_given(window: TimeWindow, text: str) -> bool:
+    """Both ends of a time window named: one end alone is a collapsed window."""
+    times = [v for v in extract(text) if v.kind == "time"]
+    ends = (extract(window.earliest), extract(window.latest))
+    return all(any(same(t, e) for t in times for e in end) for end in ends)
+
+
 def _is_number(value: str) -> bool:
     return re.fullmatch(r"\d[\d,]*(?:\.\d+)?", value.strip()) is not None
 
@@ -97,10 +104,10 @@ def states(fact: Fact, text: str) -> bool:
         return True
     value = structured(fact.value)
     kind = kind_of(fact.key, value) if fact.kind == "text" else fact.kind
-    if kind in ("date", "time", "time_window"):
-        # a time window is given by either of its ends
-        wanted = extract(f"{value.earliest} to {value.latest}" if isinstance(value, TimeWindow)
-                         else str(value))
+    if isinstance(value, TimeWindow):
+        return _window_given(value, text)
+    if kind in ("date", "time"):
+        wanted = extract(str(value))
         return any(same(v, w) for v in extract(text) for w in wanted if v.kind == w.kind)
     if kind in ("money", "number"):
         return any(_amount_given(value, v, any_currency=kind == "number")

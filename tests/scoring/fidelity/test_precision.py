@@ -168,7 +168,10 @@ TABLE: tuple[Row, ...] = (
     row(TIME, "About 5.", False, "a bare hour is no time"),
     row(TIME, "It was 5:40.", True, "the time, before it was asked"),
     row(WINDOW, "Some time from 7pm to 11pm.", True, "both ends of the window, unasked"),
-    row(WINDOW, "It was after 7pm.", True, "one end of the window, unasked"),
+    row(WINDOW, "It was after 7pm.", False, "one end does not give the window"),
+    row(WINDOW, "That's wrong: between 7pm and 11pm.", False,
+        "correcting a window shown as one of its ends",
+        screen="Please check: Time of the incident 19:00. Is this correct?"),
     row(WINDOW, "Around 9pm.", True, "a time inside the window the story does not give",
         screen=WHEN_Q),
     # registrations and other codes: case, spacing and punctuation
