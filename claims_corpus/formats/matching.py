@@ -95,6 +95,32 @@ def norm_text(value: object) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", str(value).lower()))
 
 
+def has_words(phrase: object, text: object) -> bool:
+    """Whether ``phrase`` occurs in ``text`` as whole words, both read by ``norm_text``:
+    "no" is in "No, sorry." but not in "Don't know" or "nothing"."""
+    want = norm_text(phrase)
+    return bool(want) and f" {want} " in f" {norm_text(text)} "
+
+
+def has_code(code: object, text: object) -> bool:
+    """Whether ``code`` is written in ``text`` as a run of whole words, whatever separates
+    them: "LK19XRD" is in "reg LK19 XRD.", but "POL-1234" is not in "POL-12345" and "12" is
+    not in "1200" or "AB12 CDE"."""
+    want = norm_text(code).replace(" ", "")
+    words = norm_text(text).split()
+    if not want or want not in "".join(words):
+        return False
+    for start in range(len(words)):
+        joined = ""
+        for word in words[start:]:
+            joined += word
+            if joined == want:
+                return True
+            if not want.startswith(joined):
+                break
+    return False
+
+
 def parse_date(value: object) -> dt.date | None:
     text = str(value).strip().lower()
     m = re.search(r"(\d{4})-(\d{1,2})-(\d{1,2})", text)
@@ -289,11 +315,13 @@ def _content_words(text: str) -> set[str]:
             for w in norm_text(text).split() if w not in STOPWORDS}
 
 
-def text_matches(expected: object, shown: object) -> bool:
+def text_matches(expected: object, shown: object, *, whole_words: bool = False) -> bool:
+    """The expected text is contained in the shown text (as whole words with
+    ``whole_words``), or enough of its content words are (``TEXT_RECALL``)."""
     want, got = norm_text(expected), norm_text(shown)
     if not want:
         return False
-    if want in got:
+    if has_words(want, got) if whole_words else want in got:
         return True
     words = _content_words(want)
     if not words:

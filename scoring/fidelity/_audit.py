@@ -27,10 +27,10 @@ from ._rules import (
     invented,
     out_of_character,
     premature,
-    states,
     still_shown_wrong,
     volunteered,
 )
+from ._states import states
 
 INITIAL_NOTE = "initial message"
 MESSAGE_LIMIT = 300

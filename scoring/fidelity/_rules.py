@@ -15,12 +15,15 @@ from pathlib import Path
 
 from claims_corpus import CustomerView, Progress
 from claims_corpus.formats import Fact
-from claims_corpus.formats.matching import kind_of, norm_text, text_matches, values_match
+from claims_corpus.formats.matching import has_words, kind_of, norm_text
 from claims_records import ScreenReading
 
-from ._values import PLACE_WORDS, Sources, Value, alnum, extract
+from ._states import states
+from ._values import PLACE_WORDS, Sources, Value, extract
 
 RULES_FILE = Path(__file__).with_name("rules.toml")
+# A plain number below this (a count, a house or road number) is never a finding on its own.
+SMALL_NUMBER = 100
 
 
 @dataclass(frozen=True)
@@ -94,29 +97,6 @@ def asks_about(fact: Fact, text: str) -> bool:
     return found(text, _topic_phrases(fact)) is not None
 
 
-def states(fact: Fact, text: str) -> bool:
-    """Whether ``text`` gives the value of ``fact`` (by the fact's kind)."""
-    if not text.strip():
-        return False
-    if norm_text(fact.say) and norm_text(fact.say) in norm_text(text):
-        return True
-    kind = kind_of(fact.key, fact.value) if fact.kind == "text" else fact.kind
-    if kind in ("date", "time"):
-        return any(values_match(kind, fact.value, v.text) for v in extract(text)
-                   if v.kind == kind)
-    if kind in ("money", "number"):
-        return any(values_match("money", fact.value, n)
-                   for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text))
-    if kind == "choice":
-        return norm_text(str(fact.value).replace("_", " ")) in norm_text(text)
-    if kind == "yes_no":
-        return False  # a bare yes or no names no fact; the say wording was checked above
-    value = str(fact.value)
-    if re.search(r"\d", value) and len(alnum(value)) >= 4:
-        return alnum(value) in alnum(text)
-    return len(norm_text(value).split()) >= 3 and text_matches(value, text)
-
-
 @dataclass
 class Memory:
     """What the customer may draw on at one step, built up by the audit as it goes."""
@@ -143,6 +123,8 @@ def invented(message: str, memory: Memory) -> tuple[str, str] | None:
     bad: list[Value] = []
     for v in extract(message):
         if v.kind == "name" and v.key[0] in PLACE_WORDS:
+            continue
+        if v.kind == "number" and isinstance(v.key[0], int) and v.key[0] < SMALL_NUMBER * 100:
             continue
         if not sources.supports(v):
             bad.append(v)
@@ -196,8 +178,7 @@ def still_shown_wrong(labels: list[str], screen: ScreenReading | None, memory: M
     """Whether a row the customer named as wrong (``labels``) still shows another value than
     the customer's fact: ending then is the product's dead end, not a give-up."""
     wanted = [norm_text(label) for label in labels if norm_text(label)]
-    rows = [ln for ln in all_text(screen).splitlines()
-            if any(w in norm_text(ln) for w in wanted)]
+    rows = [ln for ln in all_text(screen).splitlines() if any(has_words(w, ln) for w in wanted)]
     return any(_shows_another_value(f, row) for f in memory.view.facts for row in rows)
 
 

@@ -1,11 +1,14 @@
-"""Specific values in free text — dates, times, amounts, registrations, identifiers, phone
-numbers, e-mail addresses, names and places — and whether one text supports another's.
+"""Specific values in free text — dates, months, times, amounts, registrations, identifiers,
+phone numbers, e-mail addresses, plain numbers, names and places — and whether one text
+supports another's.
 
 The extractor is deliberately plain: regular expressions over the visible text, each kind
 taking its spans before the next looks, so "12.03.2026" is one date and not a time and a
-number. Names and places are capitalised words inside a sentence (a word that opens a
-sentence is ambiguous and left alone); a word that is a place type ("Road", "Street") is
-never a finding on its own.
+number, and "2024" in "3 March 2024" is part of the date. A number is whole: "12" is never
+read inside "1200", "AB12 CDE" or "£1,200". A month on its own is a month only when written
+with a capital ("March", not "march"); "May" only next to a year. Names and places are
+capitalised words inside a sentence (a word that opens a sentence is ambiguous and left
+alone); a word that is a place type ("Road", "Street") is never a finding on its own.
 """
 
 from __future__ import annotations
@@ -14,11 +17,23 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from claims_corpus.formats.matching import MONTHS
+from claims_corpus.formats import HOME_CURRENCY
+from claims_corpus.formats.matching import (
+    DOLLAR_CURRENCIES,
+    MONTHS,
+    has_code,
+    norm_text,
+    parse_currency,
+)
 
 _MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:st|nd|rd|th)?"
 _AMPM = r"(a\.?m\.?|p\.?m\.?)"
+_MONTH_ALONE = ("(January|February|March|April|June|July|August|September|October|November"
+                "|December)")
+# A number standing on its own: not touching a letter, a currency or percent sign or another
+# number.
+_NUMBER = r"(?<![\w.,/:£$€-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w£$€%/:-]|[.,]\d)"
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
@@ -27,16 +42,19 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("date", re.compile(rf"\b(\d{{1,2}}){_ORD}(?:\s+of)?\s+({_MONTH})(?:,?\s+(\d{{4}}))?\b",
                         re.I)),
     ("date", re.compile(rf"\b({_MONTH})\s+(\d{{1,2}}){_ORD}(?:,?\s+(\d{{4}}))?\b", re.I)),
+    ("month", re.compile(rf"\b({_MONTH}),?\s+(\d{{4}})\b", re.I)),
+    ("month", re.compile(rf"\b{_MONTH_ALONE}\b")),
     ("money", re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b", re.I)),
     ("money", re.compile(r"\b(\d[\d,]*(?:\.\d{1,2})?)\s*(pounds|quid|gbp|euros?|dollars?)\b",
                          re.I)),
-    ("time", re.compile(rf"\b(\d{{1,2}})[:.](\d{{2}})\s*{_AMPM}?(?![\w.])", re.I)),
+    ("time", re.compile(rf"\b(\d{{1,2}})[:.](\d{{2}})\s*{_AMPM}?(?!\w|\.\w)", re.I)),
     ("time", re.compile(rf"\b(\d{{1,2}})\s*{_AMPM}(?!\w)", re.I)),
     ("time", re.compile(r"\b(noon|midday|midnight)\b", re.I)),
     ("registration", re.compile(r"\b[A-Z]{2}\d{2}\s?[A-Z]{3}\b", re.I)),
     ("identifier", re.compile(r"\b(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])[A-Za-z0-9][\w/-]{3,}\w\b")),
     ("phone", re.compile(r"(?<![\w-])\+?\d[\d ()-]{7,}\d\b")),
     ("identifier", re.compile(r"\b\d{5,}\b")),
+    ("number", re.compile(_NUMBER)),
 )
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)*\b")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
@@ -52,6 +70,9 @@ _NOT_NAMES = frozenset({
     "are", "were", "can", "could", "would", "will", "should", "did", "do", "does", "not",
     "nobody", "someone", "everyone", "just", "only", "about", "around", "at", "on", "in",
 })
+# Month number -> the words that name it.
+MONTH_NAMES: dict[int, frozenset[str]] = {
+    n: frozenset(w for w, i in MONTHS.items() if i == n) for n in set(MONTHS.values())}
 # Words that name a kind of place; never a finding on their own.
 PLACE_WORDS = frozenset({
     "road", "street", "lane", "avenue", "drive", "close", "way", "place", "square", "court",
@@ -61,8 +82,9 @@ PLACE_WORDS = frozenset({
 })
 
 
-# A comparable key: (day, month, year or None) of a date, minutes past midnight of a time,
-# pence of an amount, the lower-cased or alphanumeric text of anything else.
+# A comparable key: (day, month, year or None) of a date, (None, month, year or None) of a
+# month, minutes past midnight of a time, (pence, currency) of an amount, hundredths of a
+# number, the lower-cased or alphanumeric text of anything else.
 Key = tuple[int | str | None, ...]
 
 
@@ -98,6 +120,11 @@ def _date_key(kind_index: int, m: re.Match[str]) -> Key | None:
     return (d, mo, y)
 
 
+def _month_key(m: re.Match[str]) -> Key:
+    year = m.group(2) if m.re.groups >= 2 else None
+    return (None, MONTHS[m.group(1).lower().rstrip(".")], _year(year))
+
+
 def _time_key(m: re.Match[str]) -> Key | None:
     g = m.groups()
     if g[0].lower() in ("noon", "midday"):
@@ -121,7 +148,11 @@ def _money_key(m: re.Match[str]) -> Key | None:
     amount = float(m.group(1).replace(",", ""))
     if m.lastindex and m.lastindex >= 2 and (m.group(2) or "").lower() == "k":
         amount *= 1000
-    return (round(amount * 100),)
+    return (round(amount * 100), parse_currency(m.group(0)) or HOME_CURRENCY)
+
+
+def _hundredths(number: str) -> int:
+    return round(float(number.replace(",", "")) * 100)
 
 
 def alnum(text: str) -> str:
@@ -147,6 +178,10 @@ def extract(text: str) -> tuple[Value, ...]:
                 key = _time_key(m)
             elif kind == "money":
                 key = _money_key(m)
+            elif kind == "month":
+                key = _month_key(m)
+            elif kind == "number":
+                key = (_hundredths(m.group(0)),)
             elif kind == "email":
                 key = (m.group(0).lower(),)
             else:
@@ -165,15 +200,26 @@ def extract(text: str) -> tuple[Value, ...]:
     return tuple(out)
 
 
+def same_currency(a: object, b: object) -> bool:
+    """Whether two currencies may be the same: "$" (a bare dollar sign) is any dollar."""
+    if a == "$" or b == "$":
+        return {a, b} - {"$"} <= DOLLAR_CURRENCIES
+    return a == b
+
+
 def same(a: Value, b: Value) -> bool:
-    """Whether two values of the same kind say the same thing."""
+    """Whether two values of the same kind say the same thing. A date and a month agree
+    when the month (and any year both name) agree."""
+    if {a.kind, b.kind} <= {"date", "month"}:
+        (d1, m1, y1), (d2, m2, y2) = a.key, b.key
+        return (m1 == m2 and (y1 is None or y2 is None or y1 == y2)
+                and (a.kind != b.kind or d1 == d2))
     if a.kind != b.kind and {a.kind, b.kind} - {"identifier", "phone", "registration"}:
         return False
-    if a.kind == "date":
-        (d1, m1, y1), (d2, m2, y2) = a.key, b.key
-        return d1 == d2 and m1 == m2 and (y1 is None or y2 is None or y1 == y2)
     if a.kind == "time":
         return bool(set(a.key) & set(b.key))
+    if a.kind == "money":
+        return a.key[0] == b.key[0] and same_currency(a.key[1], b.key[1])
     return a.key == b.key
 
 
@@ -193,14 +239,39 @@ class Sources:
 
     @cached_property
     def compact(self) -> tuple[str, ...]:
-        return tuple(alnum(t) for t in self.texts)
+        return tuple(norm_text(t).replace(" ", "") for t in self.texts)
+
+    @cached_property
+    def numbers(self) -> frozenset[int]:
+        """Hundredths of every number the sources write: a grouped amount whole and in
+        whole units ("1,200.50": 1200.50 and 1200, never 200), anything else whole and in
+        its parts ("12.03.2026": 12, 3 and 2026)."""
+        out: set[int] = set()
+        for t in self.texts:
+            for m in re.finditer(r"\d+(?:[.,]\d+)*", t):
+                token = m.group(0)
+                if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
+                    out |= {_hundredths(token), _hundredths(token.split(".")[0])}
+                    continue
+                if re.fullmatch(r"\d+(?:\.\d+)?", token):
+                    out.add(_hundredths(token))
+                out |= {int(part) * 100 for part in re.split(r"[.,]", token)}
+        return frozenset(out)
 
     def supports(self, value: Value) -> bool:
-        """Whether the sources hold ``value`` (by meaning for dates, times and amounts)."""
+        """Whether the sources hold ``value`` (by meaning for dates, months, times, amounts
+        and numbers; as whole words for codes)."""
         if value.kind == "name":
             return value.key[0] in self.words
+        month = value.key[1] if value.kind == "month" else None
+        if isinstance(month, int) and MONTH_NAMES[month] & self.words:
+            return True
+        if value.kind == "number":
+            return value.key[0] in self.numbers or any(
+                v.kind == "money" and v.key[0] == value.key[0] for v in self.values)
         if value.kind in ("identifier", "phone", "registration", "email"):
-            key = alnum(value.text)
-            if any(key in c for c in self.compact):
+            want = norm_text(value.text).replace(" ", "")
+            if any(want in c and has_code(want, t) for c, t in zip(self.compact, self.texts,
+                                                                     strict=True)):
                 return True
         return any(same(value, v) for v in self.values)
