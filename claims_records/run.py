@@ -132,6 +132,13 @@ class ProductInfo(Strict):
     faults: list[str] = Field(
         default_factory=list, description="Fault switches the product reported as on (its "
         "runtime report's 'faults'): a defect run, shown everywhere the run is.")
+    locale: str = Field(
+        "en_GB", pattern=r"^[a-z]{2,3}(_[A-Za-z0-9]+)*$",
+        description="CLDR locale the product writes amounts in (profile 'locale'): the "
+        "scorer reads shown amounts in it.")
+    currency: str = Field(
+        "GBP", pattern=r"^[A-Z]{3}$", description="ISO 4217 code of the product's home "
+        "currency (profile 'currency'): a shown amount naming no currency is in it.")
 
 
 class CustomerInfo(Strict):

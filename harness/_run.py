@@ -198,7 +198,8 @@ def _product_info(profile: Profile, lanes: list[Lane], runtime: Any) -> ProductI
         reset_adapter=profile.reset.adapter, state_source=profile.state_source(),
         capabilities=profile.capabilities.model_dump(),
         claim_number_pattern=profile.customer_screen.claim_number_pattern,
-        faults=reported_faults(runtime.fields))
+        faults=reported_faults(runtime.fields), locale=profile.locale,
+        currency=profile.currency)
 
 
 async def execute(config: RunConfig, ctx: RunContext | None = None
@@ -292,10 +293,11 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
     write_run_record(run_dir, record)
     ctx.started = True
     confirm_labels = list(profile.customer_screen.confirm_labels)
-    customer = config.customer
+    customer, money = config.customer, profile.money()
 
     def factory(view: Any, pack_dir: Path) -> Any:
-        return make_customer(customer, view, pack_dir, llm, confirm_labels=confirm_labels)
+        return make_customer(customer, view, pack_dir, llm, confirm_labels=confirm_labels,
+                             money=money)
 
     baseline_root = corpora.first.root  # corpora run together share one baseline
 

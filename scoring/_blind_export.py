@@ -25,7 +25,8 @@ from typing import get_args
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from claims_corpus.formats import Labels, Setup
+from claims_corpus.formats import DEFAULT_LOCALE, HOME_CURRENCY, Labels, Money, Setup
+from claims_corpus.formats.money import format_money
 from claims_corpus.formats.pack import CheckOutcome, TriageClass
 from claims_records import (
     ALL_CHECKS,
@@ -48,7 +49,7 @@ from claims_records import (
 )
 
 from ._journey_checks import NO_NEW_REPLY_NOTE
-from ._record import load_events, load_labels, load_run_record
+from ._record import load_events, load_labels, load_run_record, money_conventions
 from ._summary import CorpusRoots, corpus_root_of, load_sheets
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -62,6 +63,9 @@ DECISION_WORDS: tuple[str, ...] = ("triage", "severity", "review signal", "revie
 # The decision form under each claim sits between these markers (the same form every time).
 FORM_START, FORM_END = "<!--decision-->", "<!--/decision-->"
 _FORM = re.compile(re.escape(FORM_START) + ".*?" + re.escape(FORM_END), re.S)
+# The claim rules' high-value threshold (docs/claim-rules.md; other currencies at the rules'
+# reference rates).
+HIGH_VALUE_OVER = Money(amount=5000, currency=HOME_CURRENCY)
 # Plain wording of each reason code, for the handler's form.
 REASON_LABELS: dict[str, str] = {
     "minor_damage": "Minor damage, nothing complicating (motor or home)",
@@ -73,7 +77,7 @@ REASON_LABELS: dict[str, str] = {
     "injury_reported": "Someone was hurt",
     "theft": "Theft",
     "police_report": "Reported to the police",
-    "high_value": "High value (over £5,000)",
+    "high_value": f"High value (over {format_money(HIGH_VALUE_OVER)})",
     "property_uninhabitable": "The home cannot be lived in",
     "escape_of_water": "Escape of water",
     "storm": "Storm",
@@ -84,6 +88,13 @@ REASON_LABELS: dict[str, str] = {
 }
 CLASS_LABELS: dict[str, str] = {"fast_track": "Fast track", "standard": "Standard",
                                 "complex": "Complex"}
+
+
+def reason_labels(locale: str = DEFAULT_LOCALE) -> dict[str, str]:
+    """``REASON_LABELS`` with the high-value threshold written the way the product writes
+    amounts (``locale``)."""
+    return {**REASON_LABELS,
+            "high_value": f"High value (over {format_money(HIGH_VALUE_OVER, locale)})"}
 
 
 def _claim_numbers(text: str, numbers: set[str]) -> str:
@@ -291,7 +302,8 @@ def _write(run: RunRecord, run_dir: Path, root: Callable[[str], Path], trials: l
     for name in ("report.css", "blind_review.js"):
         shutil.copyfile(TEMPLATES / name, out / name)
     (out / "index.html").write_text(_env().get_template("blind_review.html.j2").render(
-        pack=pack, classes=CLASS_LABELS, reasons=REASON_LABELS), encoding="utf-8")
+        pack=pack, classes=CLASS_LABELS, reasons=reason_labels(money_conventions(run).locale)),
+        encoding="utf-8")
     problems = audit_export(out, forbidden)
     if problems:
         raise ScoringError("the export would show what it must hide (nothing was written): "

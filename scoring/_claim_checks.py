@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from claims_corpus.formats import FactValue, Labels
+from claims_corpus.formats import HOME_CONVENTIONS, FactValue, Labels, MoneyConventions
 from claims_corpus.formats.matching import (
     collapses_window,
     is_not_known,
@@ -191,7 +191,8 @@ def _plain(value: FactValue) -> JsonValue:
     return value.model_dump() if isinstance(value, BaseModel) else value
 
 
-def _expected_fact(key: str, value: FactValue, shown: StaffFact | None
+def _expected_fact(key: str, value: FactValue, shown: StaffFact | None,
+                   money: MoneyConventions = HOME_CONVENTIONS
                    ) -> tuple[dict[str, JsonValue], list[str], list[str]]:
     """(details, problems, failure modes) of one expected fact."""
     kind = kind_of(key, value)
@@ -207,7 +208,7 @@ def _expected_fact(key: str, value: FactValue, shown: StaffFact | None
                 "window_as_unknown"]
         return entry, [f"{key} shown as not known, expected {_plain(value)!r}"], [
             "missing_fact"]
-    match = values_match(kind, value, shown.value)
+    match = values_match(kind, value, shown.value, money)
     confirmed = norm_text(shown.state) == "confirmed"
     entry.update(match=match, confirmed=confirmed, ok=match and confirmed)
     problems: list[str] = []
@@ -242,13 +243,14 @@ def _unknown_fact(key: str, why: str, shown: StaffFact | None
 
 
 def _fact_results(staff: StaffReading, wanted: dict[str, FactValue],
-                  optional: dict[str, FactValue], unknown: dict[str, str]
+                  optional: dict[str, FactValue], unknown: dict[str, str],
+                  money: MoneyConventions = HOME_CONVENTIONS
                   ) -> tuple[list[str], list[str], dict[str, JsonValue]]:
     problems: list[str] = []
     modes: list[str] = []
     per_fact: dict[str, JsonValue] = {}
     for key, value in wanted.items():
-        entry, p, m = _expected_fact(key, value, staff.facts.get(key))
+        entry, p, m = _expected_fact(key, value, staff.facts.get(key), money)
         per_fact[key] = entry
         problems += p
         modes += m
@@ -264,7 +266,7 @@ def _fact_results(staff: StaffReading, wanted: dict[str, FactValue],
             per_fact[key] = {"expected": _plain(value), "kind": kind, "optional": True,
                              "shown": shown.value if shown else None, "ok": True}
             continue
-        match = values_match(kind, value, shown.value)
+        match = values_match(kind, value, shown.value, money)
         per_fact[key] = {"expected": _plain(value), "kind": kind, "optional": True,
                          "shown": shown.value, "state": shown.state, "ok": match}
         if not match:
@@ -287,14 +289,15 @@ def invented_facts(staff: StaffReading, known: frozenset[str]) -> dict[str, str]
 
 def _facts_component(name: str, staff: StaffReading | None, wanted: dict[str, FactValue],
                      optional: dict[str, FactValue], unknown: dict[str, str],
-                     known: frozenset[str] | None = None) -> ComponentResult:
+                     known: frozenset[str] | None = None,
+                     money: MoneyConventions = HOME_CONVENTIONS) -> ComponentResult:
     if region_hidden(staff, "facts"):
         return hidden(name, staff, "the facts")
     missing_claim = _claim_missing(name, staff)
     if missing_claim:
         return missing_claim
     assert staff is not None
-    problems, modes, per_fact = _fact_results(staff, wanted, optional, unknown)
+    problems, modes, per_fact = _fact_results(staff, wanted, optional, unknown, money)
     words, word_modes = unmapped(staff, ("fact_keys", "fact_states"))
     problems, modes = words + problems, word_modes + modes
     invented = invented_facts(staff, known) if known is not None else {}
@@ -321,13 +324,15 @@ def _split(labels: Labels, incident: bool
 
 
 def check_facts(staff: StaffReading | None, labels: Labels,
-                known: frozenset[str] | None = None) -> ComponentResult:
+                known: frozenset[str] | None = None,
+                money: MoneyConventions = HOME_CONVENTIONS) -> ComponentResult:
     """Expected, optional and unknown facts (incident date and time apart); with ``known``
     (the fact keys of the pack's facts.json), any other fact shown with a value is
-    ``invented_fact`` (the oracle's unknown facts are judged by their own rule)."""
+    ``invented_fact`` (the oracle's unknown facts are judged by their own rule). Amounts
+    shown are read by the product's ``money`` conventions."""
     if known is not None:
         known = known | frozenset(labels.unknown_facts)
-    return _facts_component("facts", staff, *_split(labels, incident=False), known)
+    return _facts_component("facts", staff, *_split(labels, incident=False), known, money)
 
 
 def check_incident_datetime(staff: StaffReading | None, labels: Labels

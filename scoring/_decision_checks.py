@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from claims_corpus.formats import DecisionLabel, Labels, Money
+from claims_corpus.formats import HOME_CONVENTIONS, DecisionLabel, Labels, Money, MoneyConventions
+from claims_corpus.formats.money import shows_money
 from claims_records import (
     CLAIM_CREATED,
     CLAIM_REVIEWED,
@@ -33,7 +34,6 @@ from ._state_checks import check_state
 
 AUDIT = "audit_events"
 _HASH = re.compile(r"^[0-9a-f]{64}$")
-_SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$", "NZD": "$", "AUD": "$", "CAD": "$"}
 # Who may record each audit action (the other actions: anyone).
 AUTHORITY: dict[str, tuple[str, ...]] = {d: STAFF_ROLES for d in DECISIONS}
 
@@ -73,7 +73,7 @@ def check_decision(rec: TrialRecord, labels: Labels, pack: PackContext
         check_routing(d.queue_text, d.queue, expected_route(labels)),
         check_target(before, after, pack.staff_script.decision, label, rec.state_readable),
         check_decision_state(before, after, label, rec.state_readable),
-        check_note(_customer_text(rec), label),
+        check_note(_customer_text(rec), label, rec.money),
         check_follow_through(rec, label, pack),
         check_audit(before, after, rec.state_readable),
     ]
@@ -145,30 +145,22 @@ def _customer_text(rec: TrialRecord) -> str:
     return "\n".join(t for t in (seen.note_text, *seen.replies) if t)
 
 
-def amount_shown(text: str, money: Money) -> bool:
-    """The amount with its currency (code or symbol), with or without thousands separators
-    and pence: '£7,200', '7200 GBP', 'GBP 7,200.00'."""
-    amount = float(money.amount)
-    whole = f"{amount:,.2f}".replace(".00", "")
-    numbers = {whole, whole.replace(",", ""), f"{amount:,.2f}", f"{amount:.2f}"}
-    symbol = _SYMBOLS.get(money.currency, "")
-    for n in numbers:
-        n = re.escape(n)
-        pats = [rf"{re.escape(money.currency)}\s*{n}\b", rf"\b{n}\s*{re.escape(money.currency)}"]
-        if symbol:
-            pats.append(rf"{re.escape(symbol)}\s*{n}\b")
-        if any(re.search(p, text) for p in pats):
-            return True
-    return False
+def amount_shown(text: str, money: Money,
+                 conventions: MoneyConventions = HOME_CONVENTIONS) -> bool:
+    """The amount with its currency named (a code, symbol or name), as the product writes
+    amounts: '£7,200', '7200 GBP', 'GBP 7,200.00'; '₹1,00,000' for an en_IN product."""
+    return shows_money(text, money, conventions)
 
 
-def check_note(text: str, label: DecisionLabel) -> ComponentResult:
-    """The customer-visible note carries the oracle's terms and amount."""
+def check_note(text: str, label: DecisionLabel,
+               money: MoneyConventions = HOME_CONVENTIONS) -> ComponentResult:
+    """The customer-visible note carries the oracle's terms and amount (read by the product's
+    ``money`` conventions)."""
     if not text.strip():
         return component("note", "not_scored", "nothing of the decision reached the "
                          "customer's screen (see follow_through)")
     missing = [t for t in label.note_terms if t.lower() not in text.lower()]
-    if label.note_amount is not None and not amount_shown(text, label.note_amount):
+    if label.note_amount is not None and not amount_shown(text, label.note_amount, money):
         missing.append(f"the amount {label.note_amount}")
     if missing:
         return component("note", "fail", f"the note shown lacks {', '.join(missing)}",

@@ -18,7 +18,16 @@ from typing import TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from claims_corpus import CustomerView, load_customer_view
-from claims_corpus.formats import Baseline, Facts, Labels, Manifest, Setup, StaffScript
+from claims_corpus.formats import (
+    HOME_CONVENTIONS,
+    Baseline,
+    Facts,
+    Labels,
+    Manifest,
+    MoneyConventions,
+    Setup,
+    StaffScript,
+)
 from claims_records import (
     ACCEPTANCE_FILE,
     HUMAN_FILE,
@@ -73,6 +82,8 @@ class TrialRecord:
     decision_events: list[JourneyEvent] = field(default_factory=list)
     session_mode: str | None = None
     claim_number_pattern: str | None = None
+    money: MoneyConventions = HOME_CONVENTIONS
+    """How the product shows money: its locale and home currency (run.json's product)."""
     state_readable: bool = True
     responses: list[tuple[str, str]] | None = None
     """(url, body text) of every text response the customer's page received (network.har);
@@ -184,6 +195,16 @@ def load_run_record(run_dir: Path) -> RunRecord:
     return read_run_record(run_dir)
 
 
+def money_conventions(run: RunRecord) -> MoneyConventions:
+    """How the run's product shows money (run.json's ``product.locale`` and
+    ``product.currency``)."""
+    try:
+        return MoneyConventions(locale=run.product.locale, currency=run.product.currency)
+    except ValidationError as exc:
+        raise RunRecordError(f"run.json: {exc.errors()[0]['msg']}", run=run.run_id,
+                             field=f"product.{field_of(exc)}") from exc
+
+
 def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
                session_mode: str | None = None) -> TrialRecord:
     """Read one trial folder. A missing trial.json leaves the entry's status in charge.
@@ -219,6 +240,7 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
         decision_events=read.events("decision-journey.jsonl", required=False),
         session_mode=session_mode,
         claim_number_pattern=run.product.claim_number_pattern,
+        money=money_conventions(run),
         state_readable=run.product.state_source != "none",
         damage=read.damage,
     )

@@ -46,7 +46,7 @@ def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None,
     results = [
         check_triage(staff, labels),
         check_review(staff, labels),
-        check_facts(staff, labels, pack.known_facts),
+        check_facts(staff, labels, pack.known_facts, rec.money),
         check_incident_datetime(staff, labels),
         check_journey(rec),
         check_waiting_list(rec, staff),

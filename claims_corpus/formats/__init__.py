@@ -17,6 +17,11 @@ from .manifest import (
     Manifest,
     ManifestPack,
 )
+from .money import (
+    DEFAULT_LOCALE,
+    HOME_CONVENTIONS,
+    MoneyConventions,
+)
 from .pack import (
     ID_PREFIX_PATTERN,
     PACK_FORMAT_VERSION,
@@ -75,6 +80,8 @@ __all__ = [
     "DecisionLabel",
     "StaffScript",
     "OtherCustomer",
+    "DEFAULT_LOCALE",
+    "HOME_CONVENTIONS",
     "HOME_CURRENCY",
     "ID_PREFIX_PATTERN",
     "PACK_FORMAT_VERSION",
@@ -103,6 +110,7 @@ __all__ = [
     "Materials",
     "MessageStyle",
     "Money",
+    "MoneyConventions",
     "Persona",
     "PhotoRecipe",
     "Provenance",

@@ -10,7 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .values import HOME_CURRENCY, Money, TimeWindow
+from .money import HOME_CONVENTIONS, MoneyConventions, amount_of, money_matches, same_amount
+from .values import Money, TimeWindow
 
 # Fact key -> kind (docs/claim-rules.md "Fact keys"). Unknown keys fall back to the
 # value's own shape (see ``kind_of``).
@@ -193,71 +194,11 @@ def parse_yes_no(value: object) -> bool | None:
     return None
 
 
-# What a product may show next to an amount, and the currency it stands for (checked longest
-# first). A bare "$" stands for any dollar currency.
-CURRENCY_MARKS: tuple[tuple[str, str], ...] = (
-    ("nz$", "NZD"), ("au$", "AUD"), ("a$", "AUD"), ("us$", "USD"), ("ca$", "CAD"),
-    ("c$", "CAD"), ("hk$", "HKD"), ("s$", "SGD"), ("£", "GBP"), ("€", "EUR"), ("¥", "JPY"),
-    ("$", "$"),
-)
-CURRENCY_WORDS: dict[str, str] = {"pound": "GBP", "pounds": "GBP", "sterling": "GBP",
-                                  "euro": "EUR", "euros": "EUR", "dollar": "$", "dollars": "$"}
-DOLLAR_CURRENCIES: frozenset[str] = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
-_AMOUNT = re.compile(r"(?<![\d.])\d[\d,]*(?:\.\d+)?")
-_ISO_NEAR = re.compile(r"(?:\b([A-Z]{3})\s?)?\d[\d,]*(?:\.\d+)?(?:\s?([A-Z]{3})\b)?")
 NOT_KNOWN_WORDS: tuple[str, ...] = (
     "not known", "unknown", "don t know", "do not know", "not sure", "to follow", "to be confirmed",
     "pending", "not provided", "not given", "n a", "none given",
 )
 NOT_KNOWN_STATES: tuple[str, ...] = ("unknown", "not known", "to follow", "not provided")
-
-
-def parse_money(value: object) -> float | None:
-    """The amount of a money value (the first number shown), whatever its currency."""
-    if isinstance(value, Money):
-        return float(value.amount)
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    m = _AMOUNT.search(str(value))
-    return float(m[0].replace(",", "")) if m else None
-
-
-def parse_currency(value: object) -> str | None:
-    """The currency a shown amount names: an ISO code written in capitals next to it
-    ("2400 NZD", "NZD 2,400"), a symbol ("NZ$", "£", "€"), or a word ("pounds"); "$" for a
-    bare dollar sign; None when it names none."""
-    text = str(value)
-    m = _ISO_NEAR.search(text)
-    if m and (m[1] or m[2]):
-        return m[1] or m[2]
-    low = text.lower()
-    for mark, code in CURRENCY_MARKS:
-        if mark in low:
-            return code
-    for word in norm_text(low).split():
-        if word in CURRENCY_WORDS:
-            return CURRENCY_WORDS[word]
-    return None
-
-
-def as_money(value: object) -> Money | None:
-    """A pack's money value as ``Money`` (a bare number is in the home currency)."""
-    if isinstance(value, Money):
-        return value
-    amount = parse_money(value)
-    return None if amount is None else Money(amount=amount, currency=HOME_CURRENCY)
-
-
-def money_matches(expected: object, shown: object) -> bool:
-    """The same amount to the penny, in the same currency. A shown amount naming no currency
-    is in the home currency; a bare "$" matches any dollar currency."""
-    e, amount = as_money(expected), parse_money(shown)
-    if e is None or amount is None or abs(float(e.amount) - amount) >= 0.005:
-        return False
-    currency = parse_currency(shown) or HOME_CURRENCY
-    if currency == "$":
-        return e.currency in DOLLAR_CURRENCIES
-    return currency == e.currency
 
 
 def as_window(value: object) -> tuple[tuple[int, int], tuple[int, int]] | None:
@@ -283,8 +224,10 @@ def is_not_known(value: object, state: object = "") -> bool:
     return bool(text) and any(text == w or text.startswith(w + " ") for w in NOT_KNOWN_WORDS)
 
 
-def values_match(kind: str, expected: object, shown: object) -> bool:
-    """Does the value shown stand for the expected value?"""
+def values_match(kind: str, expected: object, shown: object,
+                 money: MoneyConventions = HOME_CONVENTIONS) -> bool:
+    """Does the value shown stand for the expected value? Amounts shown are read by the
+    product's ``money`` conventions (its locale and home currency)."""
     expected = structured(expected)
     if kind == "date":
         e, s = parse_date(expected), parse_date(shown)
@@ -299,10 +242,10 @@ def values_match(kind: str, expected: object, shown: object) -> bool:
         ey, sy = parse_yes_no(expected), parse_yes_no(shown)
         return ey is not None and ey == sy
     if kind == "money":
-        return money_matches(expected, shown)
+        return money_matches(expected, shown, money)
     if kind == "number":
-        en, sn = parse_money(expected), parse_money(shown)
-        return en is not None and sn is not None and abs(en - sn) < 0.005
+        en, sn = amount_of(expected), amount_of(shown, money)
+        return en is not None and sn is not None and same_amount(en, sn)
     if kind == "choice":
         return norm_text(expected).replace(" ", "_") == norm_text(shown).replace(" ", "_")
     if kind == "code":

@@ -15,7 +15,8 @@ from ._base import Strict
 TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d$"
 DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
-# The claim rules' home currency: an amount shown without any currency is read as this.
+# The claim rules' home currency: a pack's amount given without a currency is in it, and so
+# is an amount a product shows without one unless its profile names another home currency.
 HOME_CURRENCY = "GBP"
 
 

@@ -105,7 +105,8 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
     confirm = list(b.profile.customer_screen.confirm_labels)
 
     def factory(view: CustomerView, pack_dir: Path) -> Customer:
-        return make_customer("scripted", view, pack_dir, None, confirm_labels=confirm)
+        return make_customer("scripted", view, pack_dir, None, confirm_labels=confirm,
+                             money=b.profile.money())
 
     async def harness_trial(mode: str, n: int) -> TrialResult:
         folder = b.work / pack_id / f"{mode}-{n}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from claims_corpus import CustomerView
+from claims_corpus.formats import HOME_CONVENTIONS, MoneyConventions
 
 from ._action import action_schema, parse_action
 from ._base import Customer, CustomerContext, material_availability
@@ -17,15 +18,16 @@ from ._tracker import JourneyTracker
 
 def make_customer(
     kind: str, view: CustomerView, pack_dir: Path, llm: LlmSettings | None = None,
-    confirm_labels: list[str] | None = None,
+    confirm_labels: list[str] | None = None, money: MoneyConventions = HOME_CONVENTIONS,
 ) -> Customer:
     """A customer of ``kind`` ('scripted' or 'llm') for one trial of the pack at ``pack_dir``.
 
     ``confirm_labels`` are the product's own words for its confirm / submit controls (from
-    the profile), which the scripted customer treats like a confirm control.
+    the profile), which the scripted customer treats like a confirm control; ``money`` is how
+    the product shows amounts, by which the scripted customer reads a summary's amounts.
     """
     if kind == "scripted":
-        return ScriptedCustomer(view, confirm_labels=confirm_labels)
+        return ScriptedCustomer(view, confirm_labels=confirm_labels, money=money)
     if kind == "llm":
         import claims_corpus
 

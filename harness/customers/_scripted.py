@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from claims_corpus import CustomerView
-from claims_corpus.formats import Fact
+from claims_corpus.formats import HOME_CONVENTIONS, Fact, MoneyConventions
 from claims_records import CustomerAction, CustomerInfo, ScreenReading
 
 from ._base import CustomerContext
@@ -40,8 +40,10 @@ class ScriptedCustomer:
     """
 
     def __init__(self, view: CustomerView, synonyms: Synonyms | None = None,
-                 confirm_labels: list[str] | None = None) -> None:
+                 confirm_labels: list[str] | None = None,
+                 money: MoneyConventions = HOME_CONVENTIONS) -> None:
         self.view = view
+        self.money = money
         self.syn = synonyms or default_synonyms()
         self.confirm_labels = [normalise(label) for label in confirm_labels or []]
         self.info = CustomerInfo(kind="scripted")
@@ -194,7 +196,7 @@ class ScriptedCustomer:
                        confirm: str) -> CustomerAction:
         """Confirm only details that match; otherwise say what is wrong (or give up when the
         product keeps a detail it was told twice is wrong)."""
-        wrong = corrections(self.view, ctx.learned_facts, screen, self.syn)
+        wrong = corrections(self.view, ctx.learned_facts, screen, self.syn, self.money)
         if not wrong:
             return CustomerAction(kind="click", label=confirm)
         labels = [c.label for c in wrong]

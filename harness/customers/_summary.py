@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from claims_corpus import CustomerView
-from claims_corpus.formats import FactValue
+from claims_corpus.formats import HOME_CONVENTIONS, FactValue, MoneyConventions
 from claims_corpus.formats.matching import is_not_known, kind_of, norm_text, values_match
 from claims_records import ScreenReading
 
@@ -72,8 +72,10 @@ def _compared_kind(key: str, value: FactValue) -> str | None:
 
 
 def corrections(view: CustomerView, learned: list[str], screen: ScreenReading,
-                syn: Synonyms) -> list[Correction]:
-    """What the customer would correct in the details shown, one entry per wrong detail."""
+                syn: Synonyms, money: MoneyConventions = HOME_CONVENTIONS
+                ) -> list[Correction]:
+    """What the customer would correct in the details shown, one entry per wrong detail
+    (amounts read by the product's ``money`` conventions)."""
     facts = {f.key: f for f in view.facts}
     empty = {norm_text(e) for e in syn.empty}
     out: list[Correction] = []
@@ -93,7 +95,7 @@ def corrections(view: CustomerView, learned: list[str], screen: ScreenReading,
                 seen.add(key)
             continue
         kind = _compared_kind(key, fact.value)
-        if not_known or (kind is not None and not values_match(kind, fact.value, d.value)):
+        if not_known or (kind is not None and not values_match(kind, fact.value, d.value, money)):
             out.append(Correction(d.label, key, f"{d.label}: {fact.say}"))
             seen.add(key)
     return out

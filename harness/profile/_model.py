@@ -9,7 +9,9 @@ from typing import Literal
 
 from pydantic import Field, ValidationError, model_validator
 
+from claims_corpus.formats import HOME_CURRENCY, MoneyConventions
 from claims_corpus.formats._base import Strict
+from claims_corpus.formats.money import DEFAULT_LOCALE, CurrencyCode, LocaleId
 from claims_records import ProfileError
 
 from ._capabilities import Capabilities
@@ -56,6 +58,11 @@ class Profile(Strict):
     version: Literal["1", "2"] = Field(PROFILE_FORMAT_VERSION,
                                        description="Profile format version.")
     name: str = Field(description="Product name, recorded in run.json.")
+    locale: LocaleId = Field(DEFAULT_LOCALE, description="CLDR locale the product writes "
+                             "amounts in ('en_GB', 'en_IN', 'de_DE'); recorded in run.json.")
+    currency: CurrencyCode = Field(HOME_CURRENCY, description="ISO 4217 code of the "
+                                   "product's home currency: an amount it shows naming no "
+                                   "currency is in it; recorded in run.json.")
     base_url: str | None = Field(None, description="Single-lane product URL.")
     staff_base_url: str | None = Field(None, description="Single-lane staff side URL.")
     database: str | None = Field(None, description="Single-lane database (direct stores).")
@@ -114,6 +121,10 @@ class Profile(Strict):
         return self
 
     # ------------------------------------------------------------------ derived
+    def money(self) -> MoneyConventions:
+        """How the product shows money (its locale and home currency)."""
+        return MoneyConventions(locale=self.locale, currency=self.currency)
+
     def state_source(self) -> str:
         """Where state dumps come from: seed_route | stores | none."""
         if self.state.source != "auto":
