@@ -15,7 +15,6 @@ from functools import lru_cache
 
 from claims_corpus.formats import Fact, TimeWindow
 from claims_corpus.formats.matching import (
-    as_money,
     has_code,
     kind_of,
     norm_text,
@@ -23,6 +22,7 @@ from claims_corpus.formats.matching import (
     structured,
     text_matches,
 )
+from claims_corpus.formats.money import as_money
 
 from ._values import Value, extract, same, same_currency
 

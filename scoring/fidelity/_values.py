@@ -18,13 +18,8 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from claims_corpus.formats import HOME_CURRENCY
-from claims_corpus.formats.matching import (
-    DOLLAR_CURRENCIES,
-    MONTHS,
-    has_code,
-    norm_text,
-    parse_currency,
-)
+from claims_corpus.formats.matching import MONTHS, has_code, norm_text
+from claims_corpus.formats.money import read_amount
 
 _MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:st|nd|rd|th)?"
@@ -85,7 +80,7 @@ PLACE_WORDS = frozenset({
 # A comparable key: (day, month, year or None) of a date, (None, month, year or None) of a
 # month, minutes past midnight of a time, (pence, currency) of an amount, hundredths of a
 # number, the lower-cased or alphanumeric text of anything else.
-Key = tuple[int | str | None, ...]
+Key = tuple[int | str | frozenset[str] | None, ...]
 
 
 @dataclass(frozen=True)
@@ -148,7 +143,9 @@ def _money_key(m: re.Match[str]) -> Key | None:
     amount = float(m.group(1).replace(",", ""))
     if m.lastindex and m.lastindex >= 2 and (m.group(2) or "").lower() == "k":
         amount *= 1000
-    return (round(amount * 100), parse_currency(m.group(0)) or HOME_CURRENCY)
+    shown = read_amount(m.group(0))
+    currencies = shown.currencies if shown is not None and shown.currencies else None
+    return (round(amount * 100), currencies or frozenset({HOME_CURRENCY}))
 
 
 def _hundredths(number: str) -> int:
@@ -201,10 +198,12 @@ def extract(text: str) -> tuple[Value, ...]:
 
 
 def same_currency(a: object, b: object) -> bool:
-    """Whether two currencies may be the same: "$" (a bare dollar sign) is any dollar."""
-    if a == "$" or b == "$":
-        return {a, b} - {"$"} <= DOLLAR_CURRENCIES
-    return a == b
+    """Whether two amounts may be in the same currency: each is a code or the set of codes
+    its mark may stand for (a bare "$" stands for every dollar currency)."""
+    def codes(x: object) -> frozenset[object]:
+        return x if isinstance(x, frozenset) else frozenset({x})
+
+    return bool(codes(a) & codes(b))
 
 
 def same(a: Value, b: Value) -> bool:
