@@ -60,7 +60,6 @@ MAPPING: dict[str, Any] = {
                "extra_column": "data"},
     "accounts": {"collection": ""},
 }
-MAPPED_TABLES = ("holders", "cover", "loss_history", "staff", "claims")
 
 
 def create_schema(engine: sa.Engine) -> None:

@@ -25,7 +25,7 @@ from harness._reset import corpus_baseline, setup_and_files
 from harness.profile import Profile
 from seed import BackgroundServer, build_plan
 
-from .sql_product import MAPPED_TABLES, MAPPING, count, create_schema, rows
+from .sql_product import MAPPING, count, create_schema, rows
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 _numbers = itertools.count(1)
