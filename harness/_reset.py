@@ -54,8 +54,9 @@ class ResetOutcome:
 
     def describe(self) -> str:
         verified = {True: "verified", False: "NOT verified", None: "not verifiable"}
+        notes = f" ({'; '.join(self.notes)})" if self.notes else ""
         return (f"reset by {self.adapter} took {self.took_ms} ms, {verified[self.verified]}, "
-                f"session={self.claimant_session}")
+                f"session={self.claimant_session}{notes}")
 
 
 def corpus_baseline(packs_root: Path) -> Baseline:
