@@ -298,12 +298,15 @@ class ClearingProduct:
     def __init__(self, engine: sa.Engine) -> None:
         self.calls: list[dict[str, int]] = []
         self.fail = False
+        self.clears = True
         app = FastAPI()
 
         @app.post("/admin/reset")
         def clear() -> Any:
             if self.fail:
                 return JSONResponse({"detail": "busy"}, status_code=503)
+            if not self.clears:
+                return {"cleared": False}
             with engine.begin() as conn:
                 self.calls.append({t: int(conn.execute(sa.text(
                     f"SELECT COUNT(*) FROM {t}")).scalar() or 0) for t in ("holders", "sessions")})
@@ -379,3 +382,29 @@ def test_a_command_clears_then_the_stores_load(db, monkeypatch):
             reset.reset(setup, files)
     finally:
         reset.close()
+
+
+def test_the_products_own_reset_is_verified_by_reading_the_sql_database(db, monkeypatch):
+    """``endpoint`` alone: the product loads the pack itself; the harness reads the tables and
+    compares them with the setup, in the columns' own types."""
+    monkeypatch.setenv("T_SQL_URL", db.url)
+    setup, files = setup_and_files(PACKS / "CTL-M-001")
+    loader = reset_for(profile())
+    product = ClearingProduct(db.engine)
+    try:
+        loader.reset(setup, files)  # stands in for the product loading the pack itself
+        product.clears = False
+        own = reset_for(profile(base_url=product.server.url, reset={
+            "adapter": "endpoint", "endpoint": {"path": "/admin/reset"}}))
+        try:
+            assert own.reset(setup, files).verified is True
+            with db.engine.begin() as conn:
+                conn.execute(sa.text("UPDATE cover SET starts = '2025-06-02' "
+                                     "WHERE id = 'pol-m001'"))
+            with pytest.raises(SeedError, match="document cover/pol-m001 differs"):
+                own.reset(setup, files)
+        finally:
+            own.close()
+    finally:
+        loader.close()
+        product.server.stop()
