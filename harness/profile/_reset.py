@@ -74,7 +74,7 @@ class CommandReset(Strict):
     @classmethod
     def _placeholders(cls, argv: list[str]) -> list[str]:
         for arg in argv:
-            for found in re.findall(r"\{[^{}]*\}", arg):
+            for found in re.findall(r"\{[a-z_]+\}", arg):
                 if found not in COMMAND_PLACEHOLDERS:
                     raise ValueError(f"unknown placeholder {found} in {arg!r}; known: "
                                      f"{', '.join(COMMAND_PLACEHOLDERS)}")

@@ -382,6 +382,15 @@ def test_a_command_clears_then_the_stores_load(db, monkeypatch):
             reset.reset(setup, files)
     finally:
         reset.close()
+    stuck = profile(reset={"adapter": "command+stores", "command": {
+        "argv": [sys.executable, "-c", "import time; d = {'s': 30}; time.sleep(d['s'])"],
+        "timeout_s": 0.5}})
+    reset = reset_for(stuck)
+    try:
+        with pytest.raises(SeedError, match="did not finish in time"):
+            reset.reset(setup, files)
+    finally:
+        reset.close()
 
 
 def test_the_products_own_reset_is_verified_by_reading_the_sql_database(db, monkeypatch):
