@@ -121,8 +121,8 @@ class ProductInfo(Strict):
     runtime_report: dict[str, JsonField] = Field(
         default_factory=dict, description="Only the report fields the profile names.")
     runtime_reported: bool = Field(True, description="The product reported its runtime.")
-    reset_adapter: str = Field("seed_route",
-                               description="seed_route | endpoint | stores | none.")
+    reset_adapter: str = Field("seed_route", description="seed_route | endpoint | stores | "
+                               "endpoint+stores | command+stores | none.")
     state_source: str = Field("seed_route", description="seed_route | stores | none.")
     capabilities: dict[str, bool] = Field(
         default_factory=dict, description="The profile's capabilities (absent ones make what "
@@ -419,7 +419,8 @@ class StaffReading(Strict):
 
 
 class ResetInfo(Strict):
-    adapter: str = Field(description="seed_route | endpoint | stores | none.")
+    adapter: str = Field(description="seed_route | endpoint | stores | endpoint+stores | "
+                         "command+stores | none.")
     took_ms: float | None = None
     verified: bool | None = Field(None, description="State after reset equals baseline + "
                                   "setup; null when the adapter cannot tell.")

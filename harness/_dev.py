@@ -31,7 +31,8 @@ def _variables(profile: Profile, env: DevEnvironment) -> dict[str, str]:
         out[profile.staff.token_env] = env.tokens["staff_token"]
     st = profile.stores
     if st is not None:
-        out[st.mongo_uri_env] = env.mongo_uri
+        if st.mongo_uri_env:
+            out[st.mongo_uri_env] = env.mongo_uri
         for var, value in ((st.s3_endpoint_env, env.s3.endpoint),
                            (st.s3_access_key_env, env.s3.access_key),
                            (st.s3_secret_key_env, env.s3.secret_key)):

@@ -2,7 +2,10 @@
 
 ``seed_route``  the harness's seed route (in or beside the product) resets, loads and dumps;
 ``endpoint``    the product's own reset endpoint, called with a body built from a template;
-``stores``      the harness writes the setup into the product's MongoDB/S3 itself;
+``stores``      the harness writes the setup into the product's stores itself (MongoDB or a
+                SQL database; a bucket or an uploads folder: ``_stores``);
+``endpoint+stores``, ``command+stores``
+                the product's endpoint or a command clears, then the stores load;
 ``none``        nothing is reset (refused unless the run says ``--no-reset``).
 
 State dumps come from the seed route, or from the product's stores read directly through the
@@ -14,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -27,7 +29,8 @@ import claims_corpus
 from claims_corpus.formats import Baseline, Setup
 from claims_records import ProfileError, SeedError, StateDump
 
-from ._mapping import product_collections, to_canonical, to_product
+from ._mapping import to_product
+from ._stores import StoresAccess, from_env, open_stores
 from .profile import Lane, Profile, url
 
 _PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
@@ -51,15 +54,9 @@ class ResetOutcome:
 
     def describe(self) -> str:
         verified = {True: "verified", False: "NOT verified", None: "not verifiable"}
+        notes = f" ({'; '.join(self.notes)})" if self.notes else ""
         return (f"reset by {self.adapter} took {self.took_ms} ms, {verified[self.verified]}, "
-                f"session={self.claimant_session}")
-
-
-def _env(name: str, what: str) -> str:
-    value = os.environ.get(name, "")
-    if not value:
-        raise SeedError(f"no {what}: set the environment variable {name}", field=name)
-    return value
+                f"session={self.claimant_session}{notes}")
 
 
 def corpus_baseline(packs_root: Path) -> Baseline:
@@ -68,57 +65,6 @@ def corpus_baseline(packs_root: Path) -> Baseline:
 
     path = packs_root / "baseline.json"
     return load_baseline_file(path if path.is_file() else None)
-
-
-class _StoresAccess:
-    """The product's own stores, by URIs from the environment."""
-
-    def __init__(self, profile: Profile, lane: Lane) -> None:
-        from pymongo import MongoClient
-
-        from seed import S3Config, check_database_name
-
-        st = profile.stores
-        assert st is not None
-        if not lane.database:
-            raise ProfileError("direct stores need the lane's database", field="lanes.database",
-                               lane=lane.name)
-        check_database_name(lane.database, st.allowed_database)
-        self.profile = profile
-        self.client: MongoClient[dict[str, Any]] = MongoClient(
-            _env(st.mongo_uri_env, "MongoDB URI"), tz_aware=False,
-                                  serverSelectionTimeoutMS=5000)
-        self.db = self.client[lane.database]
-        self.bucket = lane.bucket
-        self.s3 = None
-        if st.s3_endpoint_env:
-            self.s3 = S3Config(endpoint=_env(st.s3_endpoint_env, "S3 endpoint"),
-                               access_key=os.environ.get(st.s3_access_key_env, ""),
-                               secret_key=os.environ.get(st.s3_secret_key_env, ""),
-                               region=st.s3_region)
-
-    def scope(self, written: dict[str, list[dict[str, Any]]]) -> list[str]:
-        st = self.profile.stores
-        assert st is not None
-        return sorted({*product_collections(self.profile.mapping), *st.collections, *written})
-
-    def write(self, collections: dict[str, list[dict[str, Any]]], objects: list[Any]) -> None:
-        from seed import apply_scoped
-
-        problems = apply_scoped(self.db, self.s3, self.bucket, collections, objects,
-                                self.scope(collections))
-        if problems:
-            raise SeedError(f"state after a direct reset differs: {'; '.join(problems[:5])}",
-                            database=self.db.name)
-
-    def dump(self) -> StateDump:
-        from seed import dump_stores
-
-        raw = dump_stores(self.db, self.s3, self.bucket)
-        return to_canonical(raw, self.profile.mapping, self.profile.state.ignore_collections)
-
-    def close(self) -> None:
-        self.client.close()
 
 
 class ResetAdapter:
@@ -130,13 +76,13 @@ class ResetAdapter:
         self.profile = profile
         self.lane = lane
         self.packs_root = Path(packs_root)
-        self._stores: _StoresAccess | None = None
+        self._stores: StoresAccess | None = None
         self._baseline: Baseline | None = None
 
     # ------------------------------------------------------------------ helpers
-    def stores(self) -> _StoresAccess:
+    def stores(self) -> StoresAccess:
         if self._stores is None:
-            self._stores = _StoresAccess(self.profile, self.lane)
+            self._stores = open_stores(self.profile, self.lane)
         return self._stores
 
     def baseline(self) -> Baseline:
@@ -220,7 +166,7 @@ class EndpointResetAdapter(ResetAdapter):
         assert ep is not None
         headers = {}
         if ep.auth_header:
-            token = _env(ep.auth_env, "reset token")
+            token = from_env(ep.auth_env, "reset token")
             headers[ep.auth_header] = f"{ep.auth_scheme} {token}".strip()
         target = url(self.lane.base_url, path)
         try:
@@ -244,9 +190,8 @@ class EndpointResetAdapter(ResetAdapter):
         }
         return fill_template(ep.body, values)
 
-    def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
-        started = time.perf_counter()
-        plan = self._plan(setup, files)
+    def call(self, setup: Setup, plan: Any) -> None:
+        """Call the product's reset endpoint; ``SeedError`` unless it answers 2xx."""
         ep = self.profile.reset.endpoint
         assert ep is not None
         resp = self._request(ep.method, ep.path, self.body(setup, plan))
@@ -254,18 +199,22 @@ class EndpointResetAdapter(ResetAdapter):
             raise SeedError(f"the product refused the reset: HTTP {resp.status_code}: "
                             f"{resp.text[:300]}", url=str(resp.request.url),
                             status=resp.status_code)
+
+    def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
+        started = time.perf_counter()
+        plan = self._plan(setup, files)
+        self.call(setup, plan)
         verified: bool | None = None
-        notes: list[str] = []
         if self.profile.state_source() == "stores":
             expected = {name: docs for name, docs in plan.collections.items()
                         if name not in self.profile.mapping
                         or self.profile.mapping[name].collection}
-            problems = verify(self.stores().dump(), expected)
+            problems = self.stores().differences(expected)
             verified = not problems
             if problems:
                 raise SeedError(f"state after the product's reset differs from the setup: "
                                 f"{'; '.join(problems[:5])}", pack=setup.pack_id)
-        return self._outcome(setup, started, verified, notes)
+        return self._outcome(setup, started, verified)
 
     def health(self) -> str:
         ep = self.profile.reset.endpoint
@@ -299,11 +248,72 @@ class StoresReset(ResetAdapter):
                "non-empty collection(s))"
 
 
-def verify(state: StateDump, expected: dict[str, list[dict[str, Any]]]) -> list[str]:
-    """Differences between a canonical dump and the documents a reset was meant to write."""
-    from seed import compare_documents
+class EndpointThenStores(StoresReset, EndpointResetAdapter):
+    """The product's own endpoint clears, then the harness loads the setup through the
+    stores and reads it back (``adapter = "endpoint+stores"``)."""
 
-    return compare_documents(expected, state.collections)
+    name = "endpoint+stores"
+
+    def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
+        started = time.perf_counter()
+        plan = self._plan(setup, files)  # every refusal before the product is touched
+        self.call(setup, plan)
+        cleared = f"cleared by the product's endpoint in {_ms(started)} ms"
+        self.stores().write(to_product(plan.collections, self.profile.mapping), plan.objects)
+        return self._outcome(setup, started, True, [cleared])
+
+    def health(self) -> str:
+        return f"{EndpointResetAdapter.health(self)}; {StoresReset.health(self)}"
+
+
+class CommandThenStores(StoresReset):
+    """A command clears the product, then the harness loads the setup through the stores and
+    reads it back (``adapter = "command+stores"``)."""
+
+    name = "command+stores"
+
+    def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
+        started = time.perf_counter()
+        plan = self._plan(setup, files)
+        run_clear_command(self.profile, self.lane, setup.pack_id)
+        cleared = f"cleared by the product's command in {_ms(started)} ms"
+        self.stores().write(to_product(plan.collections, self.profile.mapping), plan.objects)
+        return self._outcome(setup, started, True, [cleared])
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)
+
+
+def run_clear_command(profile: Profile, lane: Lane, pack_id: str) -> None:
+    """Run ``[reset.command]`` for one lane; ``SeedError`` when it fails or overruns. Its
+    output is not kept (only the last line of a failure's error output is shown)."""
+    import subprocess
+
+    from seed.stores import SPAWN_OPTIONS, stop_process_tree
+
+    command = profile.reset.command
+    assert command is not None
+    values = {"{pack_id}": pack_id, "{lane}": lane.name, "{base_url}": lane.base_url,
+              "{database}": lane.database or "", "{bucket}": lane.bucket or ""}
+    argv = [re.sub(r"\{[a-z_]+\}", lambda m: values.get(m[0], m[0]), a) for a in command.argv]
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, **SPAWN_OPTIONS)
+    except OSError as exc:
+        raise SeedError(f"cannot start the reset command: {exc.strerror or exc}",
+                        field="reset.command.argv", command=argv[0]) from exc
+    try:
+        _, err = proc.communicate(timeout=command.timeout_s)
+    except subprocess.TimeoutExpired as exc:
+        raise SeedError("the reset command did not finish in time", command=argv[0],
+                        timeout_s=command.timeout_s) from exc
+    finally:
+        stop_process_tree(proc)
+    if proc.returncode != 0:
+        lines = err.decode("utf-8", "replace").strip().splitlines()
+        raise SeedError(f"the reset command failed with exit code {proc.returncode}"
+                        + (f": {lines[-1][:200]}" if lines else ""), command=argv[0])
 
 
 def fill_template(template: Any, values: dict[str, Any]) -> Any:
@@ -344,6 +354,10 @@ def make_reset(profile: Profile, lane: Lane, packs_root: Path,
         return EndpointResetAdapter(profile, lane, packs_root)
     if adapter == "stores":
         return StoresReset(profile, lane, packs_root)
+    if adapter == "endpoint+stores":
+        return EndpointThenStores(profile, lane, packs_root)
+    if adapter == "command+stores":
+        return CommandThenStores(profile, lane, packs_root)
     return ResetAdapter(profile, lane, packs_root)
 
 

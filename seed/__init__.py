@@ -18,6 +18,7 @@ from ._names import (
     HARNESS_COLLECTION,
     PRODUCTION_KIND,
 )
+from ._objects import FolderObjects, ObjectStore, S3Objects
 from ._plan import InvalidSetupError, Plan, PlannedObject, build_plan
 from ._route import SEED_PREFIX, create_seed_app, create_seed_router
 from ._server import BackgroundServer
@@ -44,6 +45,9 @@ __all__ = [
     "id_key",
     "json_safe",
     "BackgroundServer",
+    "FolderObjects",
+    "ObjectStore",
+    "S3Objects",
     "DEFAULT_ALLOWED_DB_PATTERN",
     "DevEnvironment",
     "ENVIRONMENT_COLLECTION",

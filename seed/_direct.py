@@ -1,8 +1,9 @@
 """Writing a validated plan straight into a product's own stores, and reading them back.
 
 Used when a product has no seed route of its own and the harness resets it through its
-MongoDB and S3 ("direct stores"). Unlike the seed route, only the collections named in
-``scope`` are emptied: a product's other collections are never touched.
+MongoDB and its object store, a bucket or a folder ("direct stores"). Unlike the seed route,
+only the collections named in ``scope`` are emptied: a product's other collections are never
+touched. ``seed.sql`` does the same for SQL databases.
 """
 
 from __future__ import annotations
@@ -11,20 +12,17 @@ import re
 from typing import Any
 
 from bson.errors import BSONError
-from minio.error import MinioException
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
-from urllib3.exceptions import HTTPError as Urllib3Error
 
 from claims_records import SeedError, StateDump
 
-from . import _s3
-from ._guard import check_bucket_name, check_not_production, database_name_problem
+from ._guard import check_not_production, database_name_problem
 from ._jsonsafe import id_key, json_safe
 from ._names import REASON_DATABASE_NOT_ALLOWED, RESERVED_COLLECTIONS
+from ._objects import ObjectStore
 from ._plan import PlannedObject
-from ._state import compare_documents, dump_collections, dump_objects, utc_now_iso
-from .stores import S3Config
+from ._state import compare_documents, dump_collections, utc_now_iso
 
 
 def check_database_name(name: str, pattern: str) -> None:
@@ -39,14 +37,14 @@ def check_database_name(name: str, pattern: str) -> None:
                         pattern=pattern, reason=REASON_DATABASE_NOT_ALLOWED)
 
 
-def apply_scoped(db: Database, s3: S3Config | None, bucket: str | None,
+def apply_scoped(db: Database, store: ObjectStore | None,
                  collections: dict[str, list[dict[str, Any]]], objects: list[PlannedObject],
                  scope: list[str]) -> list[str]:
-    """Empty the ``scope`` collections (and the bucket), write the plan; return problems found
-    when reading it back (empty: the stores hold exactly the plan)."""
+    """Empty the ``scope`` collections (and the object store), write the plan; return problems
+    found when reading it back (empty: the stores hold exactly the plan)."""
     check_not_production(db)
-    if s3 is not None and bucket:
-        check_bucket_name(bucket)  # before anything is emptied
+    if store is not None:
+        store.check()  # before anything is emptied
     names = sorted(set(scope) | {n for n, docs in collections.items() if docs})
     reserved = [n for n in names if n in RESERVED_COLLECTIONS or n.startswith("system.")]
     if reserved:
@@ -58,15 +56,12 @@ def apply_scoped(db: Database, s3: S3Config | None, bucket: str | None,
         for name, docs in collections.items():
             if docs:
                 db[name].insert_many(docs, ordered=True)
-        if s3 is not None and bucket:
-            _s3.empty_bucket(s3, bucket)
-            for obj in objects:
-                _s3.put(s3, bucket, obj.key, obj.data, obj.content_type)
     except (PyMongoError, BSONError, OverflowError) as exc:
         raise SeedError(f"MongoDB failed during a direct reset: {exc}", database=db.name) from exc
-    except (MinioException, Urllib3Error, ValueError) as exc:
-        raise SeedError(f"S3 store failed during a direct reset: {exc}", bucket=bucket) from exc
-    return _differences(db, collections, names)
+    if store is not None:
+        store.replace(objects)
+    problems = _differences(db, collections, names)
+    return problems + (store.problems(objects) if store is not None else [])
 
 
 def _differences(db: Database, collections: dict[str, list[dict[str, Any]]],
@@ -76,14 +71,13 @@ def _differences(db: Database, collections: dict[str, list[dict[str, Any]]],
     return compare_documents(collections, actual, names)
 
 
-def dump_stores(db: Database, s3: S3Config | None, bucket: str | None) -> StateDump:
-    """Every state collection of ``db`` and, when given, every object of ``bucket``."""
+def dump_stores(db: Database, store: ObjectStore | None) -> StateDump:
+    """Every state collection of ``db`` and, when given, every object of ``store``."""
     try:
         collections = dump_collections(db)
-        objects = dump_objects(s3, bucket) if s3 is not None and bucket else {}
     except PyMongoError as exc:
         raise SeedError(f"MongoDB unreachable: {exc}", database=db.name) from exc
-    except (MinioException, Urllib3Error) as exc:
-        raise SeedError(f"S3 store unreachable: {exc}", bucket=bucket) from exc
-    return StateDump(taken_at=utc_now_iso(), database=db.name, bucket=bucket or "",
+    objects = store.dump() if store is not None else {}
+    return StateDump(taken_at=utc_now_iso(), database=db.name,
+                     bucket=store.name if store is not None else "",
                      collections=collections, objects=objects)

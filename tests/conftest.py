@@ -1,6 +1,7 @@
-"""Fixtures shared by every test package: the embedded stores (started once per session), a
-private copy of the corpus that a test may break, and a headless Chromium; and the marks and
-grouping that make the fast tier and the parallel run (``scripts/test.sh``) work."""
+"""Fixtures shared by every test package: the embedded stores and a PostgreSQL server (started
+once per session), a private copy of the corpus that a test may break, and a headless
+Chromium; and the marks and grouping that make the fast tier and the parallel run
+(``scripts/test.sh``) work."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import pytest
 
 import claims_corpus
 from seed import Stores, open_stores
+
+from .seed.postgres import PostgresServer, find_bin, running_postgres
 
 PACKS = Path(__file__).resolve().parents[1] / "packs"
 CHROMIUM = os.environ.get("CLAIMS_HARNESS_CHROMIUM", "/usr/bin/chromium")
@@ -85,6 +88,17 @@ def stores() -> Iterator[Stores]:
     """Embedded MongoDB (SecantusDB) and S3 (moto) on free loopback ports."""
     with open_stores() as s:
         yield s
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of its own (initdb + pg_ctl in a temporary folder, on loopback),
+    stopped and removed at the end of the session."""
+    bin_dir = find_bin()
+    if bin_dir is None:
+        pytest.skip("PostgreSQL's initdb is not installed (Debian: apt-get install postgresql)")
+    with running_postgres(bin_dir) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,9 @@ from ._dev import PLACEHOLDERS, SECRET_PLACEHOLDERS, DevStart
 from ._model import PROFILE_FORMAT_VERSION, PROFILES_DIR, Lane, Profile, load_profile, url
 from ._reset import (
     BODY_PLACEHOLDERS,
+    COMMAND_PLACEHOLDERS,
     CollectionMap,
+    CommandReset,
     EndpointReset,
     ResetSettings,
     SeedRoute,
@@ -31,6 +33,7 @@ from ._staff import CANONICAL, StaffAccess, StaffScreen, StaffSide, Vocabulary
 __all__ = [
     "BODY_PLACEHOLDERS",
     "CANONICAL",
+    "COMMAND_PLACEHOLDERS",
     "PLACEHOLDERS",
     "PROFILES_DIR",
     "PROFILE_FORMAT_VERSION",
@@ -38,6 +41,7 @@ __all__ = [
     "SECRET_PLACEHOLDERS",
     "Capabilities",
     "CollectionMap",
+    "CommandReset",
     "Completion",
     "CustomerScreen",
     "CustomerSide",

@@ -36,7 +36,9 @@ class Lane(Strict):
                                        "when it is on another origin.")
     seed_url: str | None = Field(
         None, description="Seed route base URL of this lane; default: base_url + seed.path.")
-    database: str | None = Field(None, description="Database name (direct stores; run record).")
+    database: str | None = Field(
+        None, description="Database name (direct stores; run record). With SQL stores it "
+        "replaces the URL's database: a server database's name, or a SQLite file.")
     bucket: str | None = Field(None, description="Bucket name (direct stores).")
 
 
@@ -110,10 +112,15 @@ class Profile(Strict):
                 raise ValueError("staff.find = 'url' needs staff_screen.claim_path")
         if self.reset.adapter == "endpoint" and self.reset.endpoint is None:
             raise ValueError("reset.adapter = 'endpoint' needs [reset.endpoint]")
-        if self.reset.adapter == "stores" and self.stores is None:
-            raise ValueError("reset.adapter = 'stores' needs [stores]")
+        if self.reset.loads_through_stores() and self.stores is None:
+            raise ValueError(f"reset.adapter = '{self.reset.adapter}' needs [stores]")
         if self.state.source == "stores" and self.stores is None:
             raise ValueError("state.source = 'stores' needs [stores]")
+        sql = self.stores is not None and self.stores.kind == "sql"
+        for canonical, cmap in self.mapping.items():
+            if cmap.extra_column and not sql:
+                raise ValueError(f"mapping.{canonical}.extra_column is for SQL stores: give "
+                                 "stores.sql_url_env, or leave it out")
         targets = [m.collection for m in self.mapping.values() if m.collection]
         if len(set(targets)) != len(targets):
             raise ValueError(f"two canonical collections map to one product collection: "

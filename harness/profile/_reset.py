@@ -2,21 +2,30 @@
 
 Adapters: the harness's ``seed_route`` mounted in or beside the product; the product's own
 reset ``endpoint``; direct ``stores`` (the harness writes the setup into the product's MongoDB
-and S3 itself); or ``none`` (refused unless the run says ``--no-reset``). A collection/field
-``mapping`` turns the corpus's canonical schema into the product's, and back for state dumps.
+or SQL database, and its bucket or uploads folder, itself); a composition, where the product's
+endpoint or a command clears and the stores load (``endpoint+stores``, ``command+stores``);
+or ``none`` (refused unless the run says ``--no-reset``). A collection/field ``mapping`` turns
+the corpus's canonical schema into the product's, and back for state dumps.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from claims_corpus.formats._base import Strict
 
 BODY_PLACEHOLDERS: tuple[str, ...] = (
     "{{pack_id}}", "{{claimant_session}}", "{{setup}}", "{{collections}}", "{{objects}}",
 )
+COMMAND_PLACEHOLDERS: tuple[str, ...] = (
+    "{pack_id}", "{lane}", "{base_url}", "{database}", "{bucket}",
+)
+ResetAdapterName = Literal["seed_route", "endpoint", "stores", "none", "endpoint+stores",
+                           "command+stores"]
+CLEARING_STEPS: tuple[str, ...] = ("endpoint", "command")
 
 
 class SeedRoute(Strict):
@@ -52,27 +61,113 @@ class EndpointReset(Strict):
         return self
 
 
-class Stores(Strict):
-    """Direct access to the product's stores (by URI, from the environment)."""
+class CommandReset(Strict):
+    """A command that clears the product (``adapter = "command+stores"``)."""
 
-    mongo_uri_env: str = Field(description="Environment variable with the MongoDB URI.")
+    argv: list[str] = Field(
+        min_length=1, description="The command and its arguments (no shell). Placeholders: "
+        "{pack_id}, {lane}, {base_url}, {database}, {bucket}. It runs with the harness's "
+        "environment, so secrets stay in environment variables.")
+    timeout_s: float = Field(60.0, gt=0, description="Longest run of the command.")
+
+    @field_validator("argv")
+    @classmethod
+    def _placeholders(cls, argv: list[str]) -> list[str]:
+        for arg in argv:
+            for found in re.findall(r"\{[a-z_]+\}", arg):
+                if found not in COMMAND_PLACEHOLDERS:
+                    raise ValueError(f"unknown placeholder {found} in {arg!r}; known: "
+                                     f"{', '.join(COMMAND_PLACEHOLDERS)}")
+        return argv
+
+
+class Stores(Strict):
+    """Direct access to the product's stores (by URI or URL, from the environment)."""
+
+    mongo_uri_env: str = Field("", description="Environment variable with the MongoDB URI "
+                               "(give this or sql_url_env).")
+    sql_url_env: str = Field(
+        "", description="Environment variable with a SQLAlchemy URL of the product's SQL "
+        "database, e.g. sqlite:////srv/app/claims_dev.db or postgresql://user:pw@host/"
+        "claims_dev (give this or mongo_uri_env). The URL is never recorded.")
     s3_endpoint_env: str = Field("", description="Environment variable with the S3 endpoint "
-                                 "URL ('' = the product has no object store).")
+                                 "URL ('' = the product has no object store, or a folder).")
     s3_access_key_env: str = Field("", description="Environment variable with the S3 key id.")
     s3_secret_key_env: str = Field("", description="Environment variable with the S3 secret.")
     s3_region: str = Field("us-east-1", description="S3 region.")
+    files_dir_env: str = Field(
+        "", description="Environment variable with the folder the product keeps uploads in "
+        "as files (instead of S3); a lane's bucket, when given, is a sub-folder.")
     collections: list[str] = Field(
-        default_factory=list, description="The product's own collections a reset empties and a "
-        "state dump reads, besides the mapped ones. Nothing else is touched.")
+        default_factory=list, description="The product's own collections (tables) a reset "
+        "empties and a state dump reads, besides the mapped ones. Nothing else is touched.")
     allowed_database: str = Field(
         r"(?i)(^|[_-])(test|dev|harness|eval)([_-]|$)",
-        description="Regex the database name must match before anything is written.")
+        description="Regex the database name must match before anything is written (a "
+        "SQLite database's name is its file name without the suffix).")
+
+    @model_validator(mode="after")
+    def _one_each(self) -> Stores:
+        if bool(self.mongo_uri_env) == bool(self.sql_url_env):
+            raise ValueError("give one of stores.mongo_uri_env (MongoDB) and "
+                             "stores.sql_url_env (a SQL database)")
+        if self.s3_endpoint_env and self.files_dir_env:
+            raise ValueError("give at most one of stores.s3_endpoint_env (S3) and "
+                             "stores.files_dir_env (uploads kept as files)")
+        return self
+
+    @property
+    def kind(self) -> Literal["mongo", "sql"]:
+        """Which kind of database the product keeps its documents in."""
+        return "sql" if self.sql_url_env else "mongo"
 
 
 class ResetSettings(Strict):
-    adapter: Literal["seed_route", "endpoint", "stores", "none"] = Field(
-        "seed_route", description="Which reset adapter runs before every trial.")
-    endpoint: EndpointReset | None = Field(None, description="For adapter = 'endpoint'.")
+    adapter: ResetAdapterName = Field(
+        "seed_route", description="Which reset adapter runs before every trial: seed_route, "
+        "endpoint, stores, none, or the product clearing and the stores loading: "
+        "endpoint+stores, command+stores.")
+    endpoint: EndpointReset | None = Field(
+        None, description="For adapter = 'endpoint' or 'endpoint+stores'.")
+    command: CommandReset | None = Field(None, description="For adapter = 'command+stores'.")
+
+    @field_validator("adapter", mode="before")
+    @classmethod
+    def _composition(cls, value: Any) -> Any:
+        """Explain the compositions that cannot work (the choices themselves are listed by
+        the type)."""
+        if value == "command":
+            raise ValueError("a command only clears the product; let the stores load the "
+                             "setup after it: adapter = 'command+stores'")
+        if not isinstance(value, str) or "+" not in value or value in (
+                "endpoint+stores", "command+stores"):
+            return value
+        parts = value.split("+")
+        if len(parts) != 2 or parts[1] != "stores":
+            raise ValueError(f"{value!r}: a composed reset is '<clear>+stores': the product "
+                             "clears (its endpoint or a command), then the harness loads the "
+                             "setup through [stores]")
+        raise ValueError(f"{value!r}: only the product's endpoint or a command can clear "
+                         "before the stores load ('endpoint+stores', 'command+stores'); "
+                         f"{parts[0]!r} " + ("resets and loads by itself" if parts[0]
+                                             == "seed_route" else "does not clear anything"))
+
+    @model_validator(mode="after")
+    def _steps_given(self) -> ResetSettings:
+        if self.adapter == "command+stores" and self.command is None:
+            raise ValueError("reset.adapter = 'command+stores' needs [reset.command]")
+        if self.adapter == "endpoint+stores" and self.endpoint is None:
+            raise ValueError("reset.adapter = 'endpoint+stores' needs [reset.endpoint]")
+        return self
+
+    def clearing_step(self) -> str | None:
+        """The product's own clearing step of a composed reset ('endpoint', 'command')."""
+        first = self.adapter.split("+")[0]
+        return first if "+" in self.adapter and first in CLEARING_STEPS else None
+
+    def loads_through_stores(self) -> bool:
+        """The harness writes the setup into the product's stores itself."""
+        return self.adapter.endswith("stores")
 
 
 class StateSettings(Strict):
@@ -95,6 +190,9 @@ class CollectionMap(Strict):
     values: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="Canonical field path -> {canonical value: product "
         "value}; values not named pass unchanged.")
+    extra_column: str = Field(
+        "", description="SQL stores: a JSON column of the table that takes every top-level "
+        "field without a column of its own ('' = such a field is refused).")
 
     @model_validator(mode="after")
     def _invertible(self) -> CollectionMap:

@@ -1,0 +1,103 @@
+"""Which SQL database a direct reset may write: the URL, its database name, and the guards.
+
+The URL comes from the environment and is a secret (it may carry a password): it is parsed
+once, never rendered whole, and every error text that passes through here has the password
+and the URL taken out. What is shown of a database is ``dialect://host:port/name`` and its
+name. The name of a server database is the URL's database; a SQLite database's name is its
+file name without the suffix (``/srv/app/claims_dev.sqlite3`` -> ``claims_dev``), so the same
+``allowed_database`` pattern serves both.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, make_url
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
+
+from claims_records import SeedError
+
+from .._names import REASON_DATABASE_NOT_ALLOWED
+
+# Driverless PostgreSQL URLs (as apps write them) use psycopg 3, the driver the harness ships.
+_DEFAULT_DRIVERS = {"postgresql": "postgresql+psycopg", "postgres": "postgresql+psycopg"}
+_MEMORY = {None, "", ":memory:"}
+
+
+@dataclass(frozen=True)
+class SqlTarget:
+    """One SQL database, by URL (kept private) and by the name its guards read."""
+
+    url: URL
+    name: str  # the database's name, checked against the allowed pattern
+    shown: str  # dialect://host:port/database, nothing secret
+    _secrets: tuple[str, ...] = ()
+
+    @classmethod
+    def from_text(cls, text: str, *, env: str, database: str | None = None) -> SqlTarget:
+        """Parse the URL held by the environment variable ``env``; ``database`` (a lane's)
+        replaces the URL's database: a server database's name, or a SQLite file."""
+        try:
+            url = make_url(text)
+        except (ArgumentError, ValueError) as exc:  # its text quotes the URL: never shown
+            raise SeedError("not a SQLAlchemy URL (dialect+driver://user:password@host/"
+                            "database)", field=env) from exc
+        url = url.set(drivername=_DEFAULT_DRIVERS.get(url.drivername, url.drivername))
+        if database:
+            url = url.set(database=database)
+        secrets = tuple(s for s in (text, url.render_as_string(hide_password=False),
+                                    url.password and str(url.password)) if s)
+        if url.get_backend_name() == "sqlite":
+            if url.database in _MEMORY:
+                raise SeedError("an in-memory SQLite database cannot be reset from outside the "
+                                "product: give the database file", field=env)
+            path = Path(str(url.database))
+            name, shown = path.stem, f"sqlite:///{path}"
+        else:
+            name = url.database or ""
+            port = f":{url.port}" if url.port else ""
+            shown = f"{url.drivername}://{url.host or ''}{port}/{name}"
+        return cls(url=url, name=name, shown=shown, _secrets=secrets)
+
+    def redact(self, text: str) -> str:
+        """``text`` with the URL and its password replaced by ``***``."""
+        for secret in sorted(self._secrets, key=len, reverse=True):
+            text = text.replace(secret, "***")
+        return text
+
+    def error(self, what: str, exc: BaseException, **context: Any) -> SeedError:
+        """A ``SeedError`` for a database failure, its text redacted and cut short."""
+        orig = getattr(exc, "orig", None)
+        detail = self.redact(str(orig if orig is not None else exc)).strip()
+        detail = detail.splitlines()[0][:300] if detail else type(exc).__name__
+        return SeedError(f"{what}: {detail}", database=self.name, **context)
+
+    def check_name(self, pattern: str) -> None:
+        """Refuse a database whose name does not match ``pattern`` (searched, like MongoDB's)."""
+        if not self.name:
+            raise SeedError("the SQL URL names no database", database=self.shown,
+                            reason=REASON_DATABASE_NOT_ALLOWED)
+        if not re.search(pattern, self.name):
+            raise SeedError("database name is not allowed for direct resets",
+                            database=self.name, pattern=pattern,
+                            reason=REASON_DATABASE_NOT_ALLOWED)
+
+    def engine(self) -> Engine:
+        """An engine for this database (SQLite: the file must exist; nothing is created)."""
+        options: dict[str, Any] = {"hide_parameters": True}
+        if self.url.get_backend_name() == "sqlite":
+            if not Path(str(self.url.database)).is_file():
+                raise SeedError("no SQLite database file at the URL's path",
+                                database=self.name, file=str(self.url.database))
+            options |= {"poolclass": NullPool, "connect_args": {"timeout": 10}}
+        elif self.url.get_backend_name() == "postgresql":
+            options |= {"pool_pre_ping": True, "connect_args": {"connect_timeout": 5}}
+        try:
+            return create_engine(self.url, **options)
+        except (SQLAlchemyError, ImportError) as exc:
+            raise self.error("cannot use the SQL URL", exc) from exc

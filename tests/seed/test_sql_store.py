@@ -1,0 +1,117 @@
+"""seed.sql on its own: the URL kept secret and the database's name read from it, values in
+and out of typed columns, and a reset's read-back catching what the database did not keep."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.sql.elements import Null
+
+from claims_records import SeedError
+from seed.sql import SqlStore, SqlTarget, TableSpec
+from seed.sql._values import NestedValueError, plain, to_column
+
+
+def test_the_database_name_comes_from_the_url_or_the_lane():
+    pg = SqlTarget.from_text("postgresql://app:pw-1@db.example:5433/claims_dev?sslmode=require",
+                             env="DB_URL")
+    assert pg.name == "claims_dev" and pg.url.drivername == "postgresql+psycopg"
+    assert pg.shown == "postgresql+psycopg://db.example:5433/claims_dev"
+    lane = SqlTarget.from_text("postgresql+psycopg://app:pw-1@db/claims", env="DB_URL",
+                               database="claims_test_lane2")
+    assert lane.name == "claims_test_lane2"
+    lite = SqlTarget.from_text("sqlite:////srv/app/claims_dev.sqlite3", env="DB_URL")
+    assert lite.name == "claims_dev" and lite.shown == "sqlite:////srv/app/claims_dev.sqlite3"
+    assert SqlTarget.from_text("sqlite:///x.db", env="E", database="/tmp/lane_test.db").name \
+        == "lane_test"
+
+
+def test_the_url_and_its_password_are_never_shown():
+    text = "postgresql://app:s3cr%40t-pw@db:5432/claims_live"
+    target = SqlTarget.from_text(text, env="DB_URL")
+    with pytest.raises(SeedError) as caught:
+        target.check_name(r"(?i)(^|[_-])(test|dev)([_-]|$)")
+    assert "s3cr" not in str(caught.value) and caught.value.context["database"] == "claims_live"
+    assert target.redact(f"failed for {text} with s3cr@t-pw") == "failed for *** with ***"
+    with pytest.raises(SeedError, match="not a SQLAlchemy URL") as caught:
+        SqlTarget.from_text("postgresql://app:hunter2@db:notaport/x", env="DB_URL")
+    assert "hunter2" not in str(caught.value) and caught.value.context["field"] == "DB_URL"
+    with pytest.raises(SeedError, match="not a SQLAlchemy URL") as caught:
+        SqlTarget.from_text("hunter2 is not a url", env="DB_URL")
+    assert "hunter2" not in str(caught.value)
+
+
+def test_an_in_memory_or_missing_sqlite_database_is_refused(tmp_path):
+    for text in ("sqlite://", "sqlite:///:memory:"):
+        with pytest.raises(SeedError, match="in-memory"):
+            SqlTarget.from_text(text, env="E")
+    missing = tmp_path / "claims_test.db"
+    with pytest.raises(SeedError, match="no SQLite database file"):
+        SqlTarget.from_text(f"sqlite:///{missing}", env="E").engine()
+    assert not missing.exists()  # never created by the harness
+
+
+def _column(kind: sa.types.TypeEngine) -> sa.Column:
+    return sa.Column("c", kind)
+
+
+def test_values_in_and_out_of_typed_columns():
+    naive, zoned = _column(sa.DateTime()), _column(sa.DateTime(timezone=True))
+    written = to_column("2025-12-03T10:12:00+01:00", naive)
+    assert written == dt.datetime(2025, 12, 3, 9, 12)  # stored in UTC
+    assert plain(written) == "2025-12-03T09:12:00"
+    aware = to_column("2025-12-03T09:12:00", zoned)
+    assert plain(aware) == "2025-12-03T09:12:00+00:00"
+    assert to_column("2025-06-01", _column(sa.Date())) == dt.date(2025, 6, 1)
+    assert plain(dt.time(17, 40)) == "17:40:00"
+    assert plain(Decimal("250.00")) == 250 and plain(Decimal("250.50")) == 250.5
+    assert to_column(250, _column(sa.Text())) == "250"
+    assert to_column(True, _column(sa.Text())) is True
+    assert to_column({"a": [1]}, _column(sa.JSON())) == {"a": [1]}
+    assert isinstance(to_column(None, _column(sa.JSON())), Null)
+    assert to_column(None, _column(sa.Text())) is None
+    assert plain(b"\x00\x01") == "AAE="
+    with pytest.raises(NestedValueError, match="cannot hold a JSON list"):
+        to_column([1, 2], _column(sa.Text()))
+    with pytest.raises(ValueError):
+        to_column("next Tuesday", _column(sa.Date()))
+
+
+def test_a_value_the_database_did_not_keep_is_a_difference(tmp_path: Path):
+    path = tmp_path / "claims_test.db"
+    path.touch()
+    engine = sa.create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:
+        conn.execute(sa.text("CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT, "
+                             "stars NUMERIC(3, 1), extra JSON)"))
+        # a product's trigger that rewrites what it is given
+        conn.execute(sa.text("CREATE TRIGGER shout AFTER INSERT ON notes WHEN NEW.id = 'n-2' "
+                             "BEGIN UPDATE notes SET body = upper(body) WHERE id = NEW.id; END"))
+    store = SqlStore(SqlTarget.from_text(f"sqlite:///{path}", env="E"),
+                     {"notes": TableSpec(key="mapping.notes", extra_column="extra")})
+    docs = {"notes": [{"_id": "n-1", "body": "kept", "stars": 4.5, "tags": ["a"], "n": None},
+                      {"_id": "n-2", "body": "quiet"}]}
+    try:
+        problems = store.apply_scoped(docs, None, [], ["notes"])
+        assert problems == ["document notes/n-2 differs"]
+        assert store.read(["notes"]) == {"notes": {
+            "n-1": {"_id": "n-1", "body": "kept", "stars": 4.5, "tags": ["a"], "n": None},
+            "n-2": {"_id": "n-2", "body": "QUIET"}}}
+    finally:
+        store.close()
+        engine.dispose()
+
+
+def test_reserved_tables_are_never_written(tmp_path: Path):
+    path = tmp_path / "claims_test.db"
+    path.touch()
+    store = SqlStore(SqlTarget.from_text(f"sqlite:///{path}", env="E"), {})
+    try:
+        with pytest.raises(SeedError, match="reserved tables"):
+            store.apply_scoped({"_harness": [{"_id": "x"}]}, None, [], [])
+    finally:
+        store.close()
