@@ -6,7 +6,9 @@ the same PNG through the DevTools protocol with ``optimizeForSpeed``: the pixels
 identical (PNG is lossless; ``tests/harness/test_camera.py`` compares them), the encoder only
 compresses less, so a shot takes about half the time and is about a third larger
 (docs/speed.md has the measurements). Other browsers, or a Chromium that refuses the call,
-get Playwright's own screenshot.
+get Playwright's own screenshot. So does a Chromium where a protocol shot did not answer within
+``CDP_SHOT_TIMEOUT_S`` (a Chromium reached over CDP was seen to leave a shot beyond the viewport
+unanswered for minutes): from then on, for every page of that browser.
 
 A shot returns the bytes; the caller writes them (so a screenshot can be taken while the
 customer decides, and named after what the customer then does).
@@ -14,17 +16,23 @@ customer decides, and named after what the customer then does).
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import weakref
 from pathlib import Path
 from typing import Any
 
+from playwright.async_api import Browser, Page
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
 
 SHOT_TIMEOUT_MS = 15000
 # The page may be taller than the viewport by this much at most (a very long staff page is
 # cut rather than made into a huge image).
 MAX_FULL_PAGE_HEIGHT = 16000
+# A protocol shot takes well under a second; one that has not answered by then never will soon.
+CDP_SHOT_TIMEOUT_S = 5.0
+# Browsers where a protocol shot did not answer in time: Playwright's screenshot from then on.
+_UNANSWERED: weakref.WeakSet[Browser] = weakref.WeakSet()
 
 
 class Camera:
@@ -46,10 +54,13 @@ class Camera:
             return None
         try:
             session = await self._session()
-            answer = await session.send("Page.captureScreenshot", {
-                "format": "png", "optimizeForSpeed": True, **params})
-        except PlaywrightError:
+            answer = await asyncio.wait_for(session.send("Page.captureScreenshot", {
+                "format": "png", "optimizeForSpeed": True, **params}), CDP_SHOT_TIMEOUT_S)
+        except (PlaywrightError, TimeoutError):
             self._cdp_ok = False  # from now on Playwright's own screenshot
+            browser = self.page.context.browser
+            if browser is not None:
+                _UNANSWERED.add(browser)
             return None
         return base64.b64decode(answer["data"])
 
@@ -92,4 +103,5 @@ class Camera:
 
 def _is_chromium(page: Page) -> bool:
     browser = page.context.browser
-    return browser is not None and browser.browser_type.name == "chromium"
+    return (browser is not None and browser.browser_type.name == "chromium"
+            and browser not in _UNANSWERED)
