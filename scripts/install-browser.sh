@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Make sure a Chromium is available for Playwright. Playwright cannot download its own
-# browser offline, so Debian's chromium is installed with apt-get (as root, or through sudo
-# for a normal user). Skipped when CLAIMS_HARNESS_CHROMIUM points at a browser, a
-# remote browser is configured (CLAIMS_HARNESS_BROWSER_CDP_URL / _WS_ENDPOINT), or a
-# chromium is already installed.
+# browser offline, so Debian's chromium is installed with apt-get (scripts/apt-install.sh).
+# Skipped when CLAIMS_HARNESS_CHROMIUM points at a browser, a remote browser is configured
+# (CLAIMS_HARNESS_BROWSER_CDP_URL / _WS_ENDPOINT), or a chromium is already installed.
 set -euo pipefail
 if [ -n "${CLAIMS_HARNESS_CHROMIUM:-}" ] && [ -x "${CLAIMS_HARNESS_CHROMIUM}" ]; then exit 0; fi
 if [ -n "${CLAIMS_HARNESS_BROWSER_CDP_URL:-}${CLAIMS_HARNESS_BROWSER_WS_ENDPOINT:-}" ]; then exit 0; fi
@@ -12,15 +11,4 @@ if ! command -v apt-get >/dev/null 2>&1; then
   echo "install-browser: no chromium and no apt-get: install Chromium, Chrome or Edge, or set CLAIMS_HARNESS_CHROMIUM" >&2
   exit 1
 fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if ! command -v sudo >/dev/null 2>&1; then
-    echo "install-browser: installing chromium needs root and there is no sudo: run 'apt-get install chromium' as root" >&2
-    exit 1
-  fi
-  SUDO="sudo"
-fi
-export DEBIAN_FRONTEND=noninteractive
-echo "install-browser: installing Debian's chromium with apt-get" >&2
-$SUDO apt-get update -qq
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+bash "$(dirname "$0")/apt-install.sh" install-browser chromium

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install Chromium and the project with its test extras (into the active virtual environment,
-# else ./.venv: see setup-env.sh), lint, type-check, run the whole suite (slow tests included)
+# Install Chromium, PostgreSQL and the project with its test extras (into the active virtual
+# environment, else ./.venv: see setup-env.sh), lint, type-check, run the whole suite (slow tests included)
 # on parallel workers. Extra arguments go to pytest (e.g. `-m "not slow"` for the fast tier,
 # `-n 0` for one process).
 #
@@ -10,6 +10,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-browser.sh || exit 1
+# The SQL store tests start a PostgreSQL server of their own (initdb + pg_ctl): Debian's.
+if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
+then
+  bash scripts/apt-install.sh test postgresql || exit 1
+fi
 BIN="$(bash scripts/setup-env.sh test)" || exit 1
 export PATH="$BIN:$PATH"
 "$BIN/python" -m ruff check . || exit 1
