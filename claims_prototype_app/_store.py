@@ -83,7 +83,11 @@ class Store:
         self.uploads_dir = settings.uploads_dir
 
     def create_tables(self) -> None:
-        """Create the tables that do not exist yet, and the uploads folder."""
+        """Create the tables that do not exist yet (and a SQLite file's folder), and the
+        uploads folder."""
+        url = self.engine.url
+        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+            Path(str(url.database)).parent.mkdir(parents=True, exist_ok=True)
         T.metadata.create_all(self.engine)
         self.uploads_dir.mkdir(parents=True, exist_ok=True)
 
