@@ -130,6 +130,8 @@ def parse_yes_no(said: str) -> str | None:
         return "yes"
     if first in ("no", "nope", "n", "nobody", "noone", "nothing", "none"):
         return "no"
+    if says_dont_know(text):
+        return None
     if hears("no", text):
         return "no"
     if hears("yes", text):
