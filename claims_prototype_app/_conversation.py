@@ -158,6 +158,9 @@ class Conversation:
         self.story_read = first
         found = read_story(first, None)
         found.pop("items_value", None)
+        if "policy_number" in found and W.hears("others_policy", first):
+            del found["policy_number"]
+            self._lead.append(W.reply("other_policy"))
         for key, value in found.items():
             if key != "incident_type":
                 self.details[key] = Detail(value, "suggested")
@@ -225,6 +228,9 @@ class Conversation:
                 self._ask(key, clarify=True)
                 return False
             return True
+        if key == "policy_number" and W.hears("others_policy", text):
+            self.reply(W.reply("other_policy") + " " + W.question("policy_number"))
+            return False
         if key == "policy_number" and not self._look_up(str(value)):
             if self.policy_tries < 2:
                 self.reply(W.reply("policy_not_found", policy=value))
