@@ -14,7 +14,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 FLOOR = "claims_records"
 PACKAGES = ("claims_records", "claims_corpus", "seed", "harness", "scoring", "claims_nightly",
-            "claims_cli", "claims_reference_app", "claims_example_app")
+            "claims_cli", "claims_reference_app", "claims_example_app", "claims_prototype_app")
 # Record files only the floor names (it owns their reading and writing).
 RECORD_FILES = ("run.json", "trial.json", "sheet.json", "summary.json")
 
@@ -66,6 +66,7 @@ ALLOWED = {
     "claims_nightly": {FLOOR, "claims_corpus", "harness", "scoring"},
     "claims_reference_app": {FLOOR, "claims_corpus", "seed"},
     "claims_example_app": {FLOOR, "claims_corpus", "claims_reference_app"},
+    "claims_prototype_app": set(),  # a product of its own: nothing of the project
     "claims_cli": set(PACKAGES),
 }
 
@@ -125,4 +126,5 @@ def test_installing_adds_no_generic_top_level_module() -> None:
     top = importlib.metadata.distribution("claims-journey-harness").read_text("top_level.txt")
     assert top is not None
     assert set(top.split()) == set(PACKAGES)
-    assert not {"cli", "corpus", "nightly", "reference_app", "example_app"} & set(top.split())
+    assert not {"cli", "corpus", "nightly", "reference_app", "example_app",
+                "prototype_app"} & set(top.split())

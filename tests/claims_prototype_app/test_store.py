@@ -1,0 +1,93 @@
+"""Heron Mutual's SQL store on SQLite, its uploads folder, and the reset command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from claims_prototype_app import Settings, Store
+from claims_prototype_app.__main__ import main
+from claims_prototype_app._store import engine_url
+
+from ._packs import PACKS, load_setup
+
+TABLES = {"policyholders", "policies", "claim_history", "claims", "claim_facts", "uploads",
+          "follow_ups"}
+
+
+def test_the_schema_is_ordinary_tables(store: Store) -> None:
+    inspector = sa.inspect(store.engine)
+    assert set(inspector.get_table_names()) == TABLES
+    columns = {c["name"] for c in inspector.get_columns("claims")}
+    assert {"claim_number", "status", "policy_number", "severity", "review_required",
+            "decision", "payable_amount", "payable_currency", "details"} <= columns
+    keys = inspector.get_foreign_keys("claim_facts")
+    assert [(k["referred_table"], k["constrained_columns"]) for k in keys] == [
+        ("claims", ["claim_id"])]
+
+
+def test_policies_and_history_are_read(store: Store) -> None:
+    load_setup(store, PACKS / "CTL-M-001")
+    policy = store.find_policy("nwf-pol-100234")
+    assert policy is not None
+    assert (policy.line, policy.start_date, str(policy.excess)) == ("motor", "2025-06-01",
+                                                                    "250.00")
+    assert store.prior_claim_dates(policy) == ["2025-09-18"]
+    assert store.find_policy("NWF-POL-000000") is None
+
+
+def test_uploads_are_files_in_the_folder(store: Store, settings: Settings) -> None:
+    kept = store.save_upload("../../etc/my photo.jpg", b"jpeg bytes", "image/jpeg",
+                             {"kind": "photo"})
+    path = settings.uploads_dir / kept.stored_as
+    assert path.read_bytes() == b"jpeg bytes"
+    assert path.name.endswith("-my_photo.jpg") and settings.uploads_dir in path.parents
+    [row] = store.rows("uploads")
+    assert (row["file_name"], row["size"], row["claim_id"]) == ("../../etc/my photo.jpg", 10,
+                                                                None)
+
+
+def test_reset_empties_every_table_and_the_uploads_folder(store: Store,
+                                                          settings: Settings) -> None:
+    load_setup(store, PACKS / "CTL-M-001")
+    store.save_upload("a.jpg", b"x", "image/jpeg", {"kind": "photo"})
+    store.add_follow_up("question", "Will my premium go up?")
+    (settings.uploads_dir / "loose.txt").write_text("x")
+    deleted = store.reset()
+    assert deleted["policies"] == 2 and deleted["uploads"] == 1  # the pack's and the baseline's
+    assert all(store.count(t) == 0 for t in TABLES)
+    assert settings.uploads_dir.is_dir() and list(settings.uploads_dir.iterdir()) == []
+
+
+def test_the_reset_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, uploads = tmp_path / "heron.sqlite3", tmp_path / "up"
+    store = Store(Settings.from_env(db_file=str(db), uploads_dir=str(uploads), environ={}))
+    store.create_tables()
+    load_setup(store, PACKS / "CTL-C-001")
+    assert main(["reset", "--db-file", str(db), "--uploads-dir", str(uploads)]) == 0
+    assert "row(s) deleted from 7 tables; uploads folder emptied" in capsys.readouterr().out
+    assert store.count("policies") == 0
+    store.close()
+
+
+def test_the_reset_command_reports_a_database_it_cannot_open(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = "postgresql://nobody:secret@127.0.0.1:1/heron_dev?connect_timeout=2"
+    assert main(["reset", "--database-url", url, "--uploads-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: reset failed: OperationalError") and "secret" not in err
+
+
+def test_settings_and_urls(tmp_path: Path) -> None:
+    env = {"HERON_DATABASE_URL": "postgresql://u:p@db:5432/heron_dev",
+           "HERON_UPLOADS_DIR": str(tmp_path)}
+    s = Settings.from_env(environ=env)
+    assert (s.database_url, s.uploads_dir) == (env["HERON_DATABASE_URL"], tmp_path)
+    assert Settings.from_env(database_url="sqlite:///x.db", environ=env).database_url == \
+        "sqlite:///x.db"
+    assert Settings.from_env(environ={"HERON_DB_FILE": str(tmp_path / "h.db")}).database_url \
+        == f"sqlite:///{tmp_path / 'h.db'}"
+    assert engine_url("postgres://u:p@h/d") == "postgresql+psycopg://u:p@h/d"
+    assert engine_url("postgresql+psycopg://u:p@h/d") == "postgresql+psycopg://u:p@h/d"
