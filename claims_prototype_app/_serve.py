@@ -3,6 +3,7 @@ Ctrl-C stops it (and anything it started) before this process exits."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import subprocess
@@ -51,6 +52,10 @@ def stop(child: subprocess.Popen[bytes]) -> None:
 
 def serve(settings: Settings, host: str, port: int, start_timeout_s: float = 60.0) -> int:
     """Run the chat page until it exits or this process is told to stop; an exit code."""
+    if importlib.util.find_spec("streamlit") is None:
+        print("Heron Mutual needs Streamlit: pip install 'claims-journey-harness[prototype]' "
+              "(or the project's test extras)", file=sys.stderr)
+        return 2
     settings.uploads_dir.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, **settings.environ()}
     url = f"http://{host}:{port}/"
