@@ -41,8 +41,9 @@ CONSEQUENCES: dict[str, str] = {
     "facts_panel": "the facts panel is not read",
     "confirm_step": "no confirm control is looked for",
     "talk_to_person": "no contact request can be made",
-    "runtime_report": "runs need --allow-unreported-runtime and are labelled 'runtime not "
-                      "reported'",
+    "runtime_report": "runs need a declared runtime ([runtime.declared], --declare-runtime; "
+                      "labelled 'runtime declared, not reported') or "
+                      "--allow-unreported-runtime (labelled 'runtime not reported')",
 }
 _REGIONS_JS = """(regions) => {
   const visible = (el) => { const s = getComputedStyle(el);
@@ -145,9 +146,12 @@ def _service_lines(profile: Profile, lane: Lane, packs_root: Path, reset_pack: s
     lines = []
     try:
         info = check_runtime(profile, [lane], self_test=True, allow_unreported=True)
-        if not info.reported:
+        if info.declared is not None:
+            lines.append(Line("runtime report", None, f"none (profile); declared: {info.runtime}"
+                              " (runs are labelled 'runtime declared, not reported')"))
+        elif not info.reported:
             lines.append(Line("runtime report", None, "none (profile): runs need "
-                              "--allow-unreported-runtime"))
+                              "--allow-unreported-runtime or a declared runtime"))
         else:
             controlled = info.runtime in profile.runtime.controlled_values
             stored = ", ".join(info.fields) or "none"
