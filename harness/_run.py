@@ -43,6 +43,7 @@ from claims_records import (
     write_run_record,
 )
 
+from ._conversation import check_lanes
 from ._launch import BrowserChoice, BrowserKeeper
 from ._lock import FolderLock
 from ._recovery import storage_error
@@ -203,7 +204,8 @@ def _product_info(profile: Profile, lanes: list[Lane], runtime: Any) -> ProductI
         claim_number_pattern=profile.customer_screen.claim_number_pattern,
         faults=reported_faults(runtime.fields), locale=profile.locale,
         currency=profile.currency, runtime_source=runtime.source,
-        declared_runtime=runtime.declared)
+        declared_runtime=runtime.declared, conversation_scope=profile.conversation.scope,
+        new_conversation=profile.conversation.new.by if profile.conversation.new else None)
 
 
 async def execute(config: RunConfig, ctx: RunContext | None = None
@@ -235,6 +237,7 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
                            "between trials, so trials would see each other's claims; pass "
                            "--no-reset to run anyway (the run is labelled 'no reset')",
                            profile=profile.name, field="reset.adapter")
+    check_lanes(profile, lanes, started_per_lane=config.dev is not None, file=config.profile)
     runtime = check_runtime(profile, lanes, config.self_test, config.allow_unreported_runtime,
                             config.declared_runtime)
     token = ctx.seed_token if ctx.seed_token is not None else profile.seed_token()
