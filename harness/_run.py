@@ -227,6 +227,7 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
                    ) -> tuple[RunRecord, Path]:
     profile = ctx.profile if ctx.profile is not None else load_profile(config.profile)
     lanes = profile.resolved_lanes()
+    check_lanes(profile, lanes, started_per_lane=config.dev is not None, file=config.profile)
     roots = [Path(c) for c in config.corpora]
     if ctx.resume and len(roots) == 1:  # the corpora the run started with
         roots = _recorded_corpora(Path(ctx.runs_dir) / ctx.resume) or roots
@@ -237,7 +238,6 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
                            "between trials, so trials would see each other's claims; pass "
                            "--no-reset to run anyway (the run is labelled 'no reset')",
                            profile=profile.name, field="reset.adapter")
-    check_lanes(profile, lanes, started_per_lane=config.dev is not None, file=config.profile)
     runtime = check_runtime(profile, lanes, config.self_test, config.allow_unreported_runtime,
                             config.declared_runtime)
     token = ctx.seed_token if ctx.seed_token is not None else profile.seed_token()
