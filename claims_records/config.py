@@ -4,10 +4,10 @@ panel) asks a run to do, in one strict type.
 The command line builds a ``RunConfig``; ``run.json`` records it as ``options``; ``--resume``
 reads it back and applies the options given on its command line over it; merging compares
 its trial fields. ``RunSettings`` is the part a nightly configuration shares (its keys are
-the same, see ``nightly.NightlyConfig``). Nothing secret is in it: the LLM endpoint is kept
-without credentials, query or fragment, the API key and a remote browser's endpoint are
-never here, and neither is anything that only lives while a run does (its progress display,
-the seed token, the loaded profile).
+the same, see ``nightly.NightlyConfig``). Nothing secret is in it: the LLM endpoint and a
+declared runtime's endpoint are kept without credentials, query or fragment, the API key
+and a remote browser's endpoint are never here, and neither is anything that only lives
+while a run does (its progress display, the seed token, the loaded profile).
 """
 
 from __future__ import annotations
