@@ -33,6 +33,7 @@ _CONFIG_PATH: dict[str, tuple[str, ...]] = {
     "llm_response_format": ("llm", "response_format"), "prompt_view": ("llm", "prompt_view"),
     "llm_price_prompt": ("llm", "price_prompt_per_mtok"),
     "llm_price_completion": ("llm", "price_completion_per_mtok"),
+    "declare_runtime": ("declared_runtime",),
 }
 _NOT_CONFIG = {"dev", "runs_dir", "run_id", "resume", "shard_durations", "browser_cdp_url",
                "browser_ws_endpoint"}
@@ -61,11 +62,26 @@ def _given_config(ctx: typer.Context, resume: bool) -> dict:
             value = sorted(set(value))
         elif name == "pack":
             value = list(value)
+        elif name == "declare_runtime":
+            value = _declaration(value)
         node = out
         for key in path[:-1]:
             node = node.setdefault(key, {})
         node[path[-1]] = value
     return out
+
+
+def _declaration(items: list[str]) -> dict[str, str] | None:
+    """``--declare-runtime KEY=VALUE`` options as the run configuration's table (None when
+    none is given)."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise typer.BadParameter(f"{item!r} is not KEY=VALUE (model=..., endpoint=..., "
+                                     "version=...)", param_hint="--declare-runtime")
+        out[key.strip()] = value.strip()
+    return out or None
 
 
 def _merged(base, given: dict):
@@ -122,6 +138,11 @@ def run(
     allow_unreported_runtime: bool = typer.Option(
         False, "--allow-unreported-runtime", help="Run a product whose profile says it reports "
         "no runtime; the run is labelled 'runtime not reported'."),
+    declare_runtime: list[str] = typer.Option(
+        [], "--declare-runtime", metavar="KEY=VALUE", help="Declare the runtime of a product "
+        "that cannot report it: model=NAME, endpoint=URL, version=TEXT (repeatable; over the "
+        "profile's [runtime.declared] key by key). The run is labelled 'runtime declared, not "
+        "reported'; the endpoint is recorded without credentials."),
     headed: bool = typer.Option(False, "--headed", help="Show the browser."),
     browser_executable: browser_opts.Executable = None,
     browser_channel: browser_opts.Channel = None,

@@ -4,17 +4,17 @@ panel) asks a run to do, in one strict type.
 The command line builds a ``RunConfig``; ``run.json`` records it as ``options``; ``--resume``
 reads it back and applies the options given on its command line over it; merging compares
 its trial fields. ``RunSettings`` is the part a nightly configuration shares (its keys are
-the same, see ``nightly.NightlyConfig``). Nothing secret is in it: the LLM endpoint is kept
-without credentials, query or fragment, the API key and a remote browser's endpoint are
-never here, and neither is anything that only lives while a run does (its progress display,
-the seed token, the loaded profile).
+the same, see ``nightly.NightlyConfig``). Nothing secret is in it: the LLM endpoint and a
+declared runtime's endpoint are kept without credentials, query or fragment, the API key
+and a remote browser's endpoint are never here, and neither is anything that only lives
+while a run does (its progress display, the seed token, the loaded profile).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator, model_validator
 
 from ._base import Strict
 
@@ -38,6 +38,41 @@ def sanitized_url(url: str | None) -> str | None:
     host = parts.hostname or ""
     netloc = f"{host}:{parts.port}" if parts.port else host
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+class DeclaredRuntime(Strict):
+    """The agent runtime of a product that cannot report it, as the team declares it (the
+    profile's ``[runtime.declared]``, ``run --declare-runtime``). Nothing checks it: every
+    report shows it as declared, not reported."""
+
+    model: str | None = Field(None, min_length=1, description="The agent's model, e.g. "
+                              "'gpt-4o-mini'.")
+    endpoint: str | None = Field(None, min_length=1, description="The model endpoint the "
+                                 "product calls; kept without user name, password, query or "
+                                 "fragment.")
+    version: str | None = Field(None, min_length=1, description="The product's or agent's "
+                                "version or build.")
+
+    @field_validator("endpoint")
+    @classmethod
+    def _without_credentials(cls, v: str | None) -> str | None:
+        return sanitized_url(v)
+
+    @model_validator(mode="after")
+    def _something(self) -> DeclaredRuntime:
+        if not (self.model or self.endpoint or self.version):
+            raise ValueError("declare at least one of model, endpoint and version")
+        return self
+
+    def describe(self) -> str:
+        """One line naming what is declared: 'model gpt-4o-mini; endpoint http://...'."""
+        return "; ".join(f"{k} {v}" for k, v in self.model_dump().items() if v)
+
+    def over(self, base: DeclaredRuntime | None) -> DeclaredRuntime:
+        """``base`` with what this declaration gives put over it, key by key."""
+        if base is None:
+            return self
+        return base.model_copy(update=self.model_dump(exclude_none=True))
 
 
 class LlmConfig(Strict):
@@ -114,6 +149,10 @@ class RunSettings(Strict):
     allow_unreported_runtime: bool = Field(
         False, description="Run a product whose profile says it reports no runtime; the run "
         "is labelled 'runtime not reported'.")
+    declared_runtime: DeclaredRuntime | None = Field(
+        None, description="The runtime of a product that cannot report it (`--declare-runtime "
+        "KEY=VALUE`), over the profile's [runtime.declared] key by key; the run is labelled "
+        "'runtime declared, not reported'.")
     dev: DevConfig | None = Field(None, description="Start the embedded stores and the "
                                   "profile's product for the run.")
     llm: LlmConfig | None = Field(None, description="The LLM customer's settings (customer = "

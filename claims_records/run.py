@@ -18,7 +18,7 @@ from pydantic import Field, model_validator
 
 from ._base import Strict
 from ._json import JsonField
-from .config import PromptView, ResponseFormatMode, RunConfig
+from .config import DeclaredRuntime, PromptView, ResponseFormatMode, RunConfig
 
 RUN_FORMAT_VERSION = "2"
 """2: ``options`` is a ``RunConfig`` (1: a loose dict of command-line option names, still
@@ -82,6 +82,11 @@ StopReason = Literal[
 LABEL_SELF_TEST = "self-test"
 LABEL_NO_RESET = "no reset"
 LABEL_RUNTIME_NOT_REPORTED = "runtime not reported"
+LABEL_RUNTIME_DECLARED = "runtime declared, not reported"
+
+RuntimeSource = Literal["reported", "declared", "unknown"]
+ConversationScope = Literal["session", "process"]
+NewConversationWay = Literal["url", "control", "restart"]
 
 
 SimulatorErrorKind = Literal[
@@ -117,7 +122,8 @@ class ProductInfo(Strict):
     profile: str = Field(description="Profile name.")
     base_urls: list[str]
     runtime: str = Field(description="Runtime the product reported, e.g. 'reference'; "
-                         "'not reported' when the product has no runtime report.")
+                         "what the run declares ('model gpt-4o-mini; version 1.2') when "
+                         "the product cannot report it; else 'not reported'.")
     runtime_report: dict[str, JsonField] = Field(
         default_factory=dict, description="Only the report fields the profile names.")
     runtime_reported: bool = Field(True, description="The product reported its runtime.")
@@ -139,6 +145,29 @@ class ProductInfo(Strict):
     currency: str = Field(
         "GBP", pattern=r"^[A-Z]{3}$", description="ISO 4217 code of the product's home "
         "currency (profile 'currency'): a shown amount naming no currency is in it.")
+    runtime_source: RuntimeSource = Field(
+        "reported", description="reported (the product's runtime report), declared (the "
+        "profile or the command line; shown as 'declared, not reported') or unknown "
+        "(--allow-unreported-runtime).")
+    declared_runtime: DeclaredRuntime | None = Field(
+        None, description="What the run declared the runtime to be (runtime_source "
+        "'declared'); its endpoint without credentials.")
+    conversation_scope: ConversationScope = Field(
+        "session", description="session (a conversation per browser session) or process "
+        "(the product holds one conversation for the whole process: profile "
+        "conversation.scope).")
+    new_conversation: NewConversationWay | None = Field(
+        None, description="How a new conversation is started before every trial (profile "
+        "[conversation.new] by): url, control or restart; null: none is needed.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _source_of_older_records(cls, data: object) -> object:
+        """Records made before runtime_source: an unreported runtime was unknown."""
+        if isinstance(data, dict) and "runtime_source" not in data:
+            reported = data.get("runtime_reported", True)
+            data = {**data, "runtime_source": "reported" if reported else "unknown"}
+        return data
 
 
 class CustomerInfo(Strict):
@@ -249,7 +278,8 @@ class RunRecord(Strict):
     self_test: bool = Field(False, description="Ran against a controlled runtime on purpose.")
     labels: list[str] = Field(
         default_factory=list, description="What makes this run's numbers not plain product "
-        "numbers ('self-test', 'no reset', 'runtime not reported'); shown everywhere.")
+        "numbers ('self-test', 'no reset', 'runtime not reported', 'runtime declared, not "
+        "reported'); shown everywhere.")
     harness: HarnessInfo
     corpus: CorpusInfo = Field(description="The main corpus (the first one given).")
     corpora: list[CorpusInfo] = Field(
@@ -418,6 +448,23 @@ class StaffReading(Strict):
     error: str | None = None
 
 
+class NewConversationInfo(Strict):
+    """The step that started a new conversation before the trial (a product holding one
+    conversation for its whole process)."""
+
+    by: NewConversationWay = Field(description="url (opened in the customer's browser), "
+                                   "control (clicked on the start page) or restart (the "
+                                   "product restarted by a command).")
+    took_ms: float = Field(description="How long the step took (a restart: until the product "
+                           "answered as ready).")
+    ok: bool = Field(description="The step did what it should; false: the trial did not run "
+                     "(a product error).")
+    fresh: bool | None = Field(None, description="The journey's first screen showed no "
+                               "customer message of an earlier conversation; null: not "
+                               "looked at (the step failed).")
+    detail: str = Field("", description="What the step did, or why it failed.")
+
+
 class ResetInfo(Strict):
     adapter: str = Field(description="seed_route | endpoint | stores | endpoint+stores | "
                          "command+stores | none.")
@@ -449,5 +496,8 @@ class TrialResult(Strict):
         default_factory=list, description="Product-side events seen on screen "
         "(upload_not_acknowledged, ...).")
     reset: ResetInfo | None = None
+    new_conversation: NewConversationInfo | None = Field(
+        None, description="The new-conversation step run before the journey, when the product "
+        "needs one.")
     cost_usd: float | None = None
     tokens: TokenUsage = Field(default_factory=TokenUsage)

@@ -442,10 +442,12 @@ class RunSummary(Strict):
     run_id: str
     self_test: bool
     labels: list[str] = Field(default_factory=list, description="Run labels (self-test, no "
-                              "reset, runtime not reported), shown with every number.")
+                              "reset, runtime not reported, runtime declared, not reported), "
+                              "shown with every number.")
     corpus_version: str
     corpus_hash: str
-    product_runtime: str
+    product_runtime: str = Field(description="The runtime as run.json records it; a declared "
+                                 "one ends in '(declared, not reported)'.")
     faults: list[str] = Field(
         default_factory=list, description="Fault switches the product reported as on: a "
         "defect run, never a clean one.")

@@ -18,6 +18,7 @@ from playwright.async_api import Error as PlaywrightError
 from claims_records import HarnessError
 
 from ._browser import VIEWPORT, CustomerPage
+from ._conversation import check_lanes
 from ._launch import BrowserChoice, open_browser
 from ._marks import PageSelectors
 from ._reset import make_reset, setup_and_files
@@ -41,8 +42,9 @@ CONSEQUENCES: dict[str, str] = {
     "facts_panel": "the facts panel is not read",
     "confirm_step": "no confirm control is looked for",
     "talk_to_person": "no contact request can be made",
-    "runtime_report": "runs need --allow-unreported-runtime and are labelled 'runtime not "
-                      "reported'",
+    "runtime_report": "runs need a declared runtime ([runtime.declared], --declare-runtime; "
+                      "labelled 'runtime declared, not reported') or "
+                      "--allow-unreported-runtime (labelled 'runtime not reported')",
 }
 _REGIONS_JS = """(regions) => {
   const visible = (el) => { const s = getComputedStyle(el);
@@ -145,9 +147,12 @@ def _service_lines(profile: Profile, lane: Lane, packs_root: Path, reset_pack: s
     lines = []
     try:
         info = check_runtime(profile, [lane], self_test=True, allow_unreported=True)
-        if not info.reported:
+        if info.declared is not None:
+            lines.append(Line("runtime report", None, f"none (profile); declared: {info.runtime}"
+                              " (runs are labelled 'runtime declared, not reported')"))
+        elif not info.reported:
             lines.append(Line("runtime report", None, "none (profile): runs need "
-                              "--allow-unreported-runtime"))
+                              "--allow-unreported-runtime or a declared runtime"))
         else:
             controlled = info.runtime in profile.runtime.controlled_values
             stored = ", ".join(info.fields) or "none"
@@ -180,10 +185,26 @@ def _service_lines(profile: Profile, lane: Lane, packs_root: Path, reset_pack: s
         "seed_route": "from the seed route", "stores": "read from the product's stores "
         "through the mapping", "none": "none (state and state assertions not_implemented)"}
         [source]))
+    lines += _conversation_lines(profile)
     c = profile.completion
     lines.append(Line("completion", None, ", ".join(c.strategies())
                       + (f"; ready: {' | '.join(c.ready)}" if c.ready else "; no ready selector")))
     return lines
+
+
+def _conversation_lines(profile: Profile) -> list[Line]:
+    """How the product holds conversations, and whether the profile's lanes can run."""
+    conv = profile.conversation
+    if conv.new is None:
+        return []
+    scope = ("one per process" if conv.one_per_process else "one per browser session")
+    out = [Line("conversation", None, f"{scope}; before every trial a new one by "
+                f"{conv.new.describe()}")]
+    try:
+        check_lanes(profile, profile.resolved_lanes(), started_per_lane=False)
+    except HarnessError as exc:
+        out.append(Line("conversation", False, exc.message))
+    return out
 
 
 async def _customer_side(browser: Any, profile: Profile, lane: Lane, report: CheckReport

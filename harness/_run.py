@@ -19,6 +19,7 @@ import claims_corpus
 import claims_records
 from claims_records import (
     LABEL_NO_RESET,
+    LABEL_RUNTIME_DECLARED,
     LABEL_RUNTIME_NOT_REPORTED,
     LABEL_SELF_TEST,
     CorpusInfo,
@@ -42,6 +43,7 @@ from claims_records import (
     write_run_record,
 )
 
+from ._conversation import check_lanes
 from ._launch import BrowserChoice, BrowserKeeper
 from ._lock import FolderLock
 from ._recovery import storage_error
@@ -174,7 +176,8 @@ def _entry_from(result: TrialResult, path: str) -> TrialEntry:
     )
 
 
-def run_labels(self_test: bool, no_reset: bool, runtime_reported: bool) -> list[str]:
+def run_labels(self_test: bool, no_reset: bool, runtime_reported: bool,
+               runtime_declared: bool = False) -> list[str]:
     """What makes a run's numbers not plain product numbers; shown wherever they are."""
     labels = []
     if self_test:
@@ -182,7 +185,8 @@ def run_labels(self_test: bool, no_reset: bool, runtime_reported: bool) -> list[
     if no_reset:
         labels.append(LABEL_NO_RESET)
     if not runtime_reported:
-        labels.append(LABEL_RUNTIME_NOT_REPORTED)
+        labels.append(LABEL_RUNTIME_DECLARED if runtime_declared else
+                      LABEL_RUNTIME_NOT_REPORTED)
     return labels
 
 
@@ -199,7 +203,9 @@ def _product_info(profile: Profile, lanes: list[Lane], runtime: Any) -> ProductI
         capabilities=profile.capabilities.model_dump(),
         claim_number_pattern=profile.customer_screen.claim_number_pattern,
         faults=reported_faults(runtime.fields), locale=profile.locale,
-        currency=profile.currency)
+        currency=profile.currency, runtime_source=runtime.source,
+        declared_runtime=runtime.declared, conversation_scope=profile.conversation.scope,
+        new_conversation=profile.conversation.new.by if profile.conversation.new else None)
 
 
 async def execute(config: RunConfig, ctx: RunContext | None = None
@@ -221,6 +227,7 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
                    ) -> tuple[RunRecord, Path]:
     profile = ctx.profile if ctx.profile is not None else load_profile(config.profile)
     lanes = profile.resolved_lanes()
+    check_lanes(profile, lanes, started_per_lane=config.dev is not None, file=config.profile)
     roots = [Path(c) for c in config.corpora]
     if ctx.resume and len(roots) == 1:  # the corpora the run started with
         roots = _recorded_corpora(Path(ctx.runs_dir) / ctx.resume) or roots
@@ -231,7 +238,8 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
                            "between trials, so trials would see each other's claims; pass "
                            "--no-reset to run anyway (the run is labelled 'no reset')",
                            profile=profile.name, field="reset.adapter")
-    runtime = check_runtime(profile, lanes, config.self_test, config.allow_unreported_runtime)
+    runtime = check_runtime(profile, lanes, config.self_test, config.allow_unreported_runtime,
+                            config.declared_runtime)
     token = ctx.seed_token if ctx.seed_token is not None else profile.seed_token()
     if not config.no_reset:  # a reset that cannot work (no seed token) refuses before any record
         make_reset(profile, lanes[0], roots[0], token).close()
@@ -240,7 +248,8 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
         llm = LlmSettings.from_options(**(config.llm.model_dump() if config.llm else {}))
     if llm is not None:  # what the run records: the settings in force, never the key
         config = config.model_copy(update={"llm": llm.config()})
-    labels = run_labels(config.self_test, config.no_reset, runtime.reported)
+    labels = run_labels(config.self_test, config.no_reset, runtime.reported,
+                        runtime.declared is not None)
     if ctx.resume:
         run_dir = Path(ctx.runs_dir) / ctx.resume
         if is_run_folder(run_dir):
@@ -444,4 +453,10 @@ def summary_line(record: RunRecord, run_dir: Path) -> str:
     label = "SELF-TEST " if record.self_test else ""
     if record.product.faults:
         label += f"FAULTS ({', '.join(record.product.faults)}) "
-    return f"{label}run {record.run_id}: {len(record.trials)} trial(s): {parts} -> {run_dir}"
+    others = [x for x in record.labels if x != LABEL_SELF_TEST]
+    if record.product.runtime_source == "declared":
+        others = [f"{x}: {record.product.runtime}" if x == LABEL_RUNTIME_DECLARED else x
+                  for x in others]
+    labelled = f" [labelled: {'; '.join(others)}]" if others else ""
+    return (f"{label}run {record.run_id}: {len(record.trials)} trial(s): {parts}{labelled} -> "
+            f"{run_dir}")

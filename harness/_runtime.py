@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from claims_records import ProductError
+from claims_records import DeclaredRuntime, ProductError, ProfileError, RuntimeSource
 
 from .profile import Lane, Profile, url
 
@@ -19,11 +19,20 @@ _MISSING = object()
 
 @dataclass
 class RuntimeInfo:
-    """The runtime a product reported, and the named fields of its report (nothing else)."""
+    """The runtime a product reported, and the named fields of its report (nothing else);
+    or the runtime a run declares for a product that cannot report it."""
 
     runtime: str
     reported: bool = True
     fields: dict[str, Any] = field(default_factory=dict)
+    declared: DeclaredRuntime | None = None
+
+    @property
+    def source(self) -> RuntimeSource:
+        """reported, declared (by the profile or the run) or unknown."""
+        if self.reported:
+            return "reported"
+        return "declared" if self.declared is not None else "unknown"
 
 
 def dotted(data: Any, path: str) -> Any:
@@ -82,20 +91,32 @@ def read_lane_runtime(profile: Profile, lane: Lane) -> RuntimeInfo:
 
 
 def check_runtime(profile: Profile, lanes: list[Lane], self_test: bool,
-                  allow_unreported: bool = False) -> RuntimeInfo:
+                  allow_unreported: bool = False,
+                  declared: DeclaredRuntime | None = None) -> RuntimeInfo:
     """Read each lane's runtime; refuse a controlled runtime unless ``self_test``.
 
-    A product whose profile says it has no runtime report runs only with
-    ``allow_unreported`` and is then labelled "runtime not reported".
+    A product whose profile says it has no runtime report runs when its runtime is declared
+    (the profile's ``[runtime.declared]``, with ``declared`` — the run's own declaration —
+    over it key by key; labelled "runtime declared, not reported"), or with
+    ``allow_unreported`` (labelled "runtime not reported").
     """
     if not profile.capabilities.runtime_report:
+        stated = declared.over(profile.runtime.declared) if declared else profile.runtime.declared
+        if stated is not None:
+            return RuntimeInfo(runtime=stated.describe(), reported=False, declared=stated)
         if not allow_unreported:
             raise ProductError(
                 "refusing to run: the profile says this product does not report its runtime, "
-                "so a controlled stand-in could not be told from the real agent; pass "
-                "--allow-unreported-runtime to run anyway (the run is labelled 'runtime not "
-                "reported')", profile=profile.name)
+                "so a controlled stand-in could not be told from the real agent; declare it "
+                "([runtime.declared] in the profile, or --declare-runtime model=NAME) or pass "
+                "--allow-unreported-runtime to run anyway (the run is labelled 'runtime "
+                "declared, not reported' or 'runtime not reported')", profile=profile.name)
         return RuntimeInfo(runtime=UNREPORTED, reported=False)
+    if declared is not None:
+        raise ProfileError("the product reports its runtime, so the run cannot declare it: "
+                           "drop --declare-runtime (or set capabilities.runtime_report = false "
+                           "if the product cannot report it)", profile=profile.name,
+                           field="capabilities.runtime_report")
     info = RuntimeInfo(runtime="")
     for lane in lanes:
         info = read_lane_runtime(profile, lane)

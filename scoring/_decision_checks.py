@@ -30,7 +30,7 @@ from claims_records import (
 
 from ._claim_checks import component
 from ._record import PackContext, TrialRecord
-from ._state_checks import check_state
+from ._state_checks import STATE_NOT_READ, check_state
 
 AUDIT = "audit_events"
 _HASH = re.compile(r"^[0-9a-f]{64}$")
@@ -102,7 +102,7 @@ def _new_rows(before: StateDump, after: StateDump) -> list[dict[str, JsonValue]]
 def _unreadable(name: str, before: StateDump | None, after: StateDump | None,
                 readable: bool) -> ComponentResult | None:
     if not readable:
-        return component(name, "not_implemented", "the product's state cannot be read")
+        return component(name, "not_implemented", STATE_NOT_READ)
     if before is None or after is None:
         return component(name, "fail", "no state dump from before and after the decision")
     if AUDIT not in after.collections and name in ("target", "audit"):

@@ -29,6 +29,11 @@ Documents = dict[str, dict[str, dict[str, JsonValue]]]  # collection -> id -> do
 # In a text assertion's pattern: the product's claim-number pattern (from the profile).
 CLAIM_NUMBER_PLACEHOLDER = "{claim_number}"
 
+# Why state components are not_implemented for a product whose state is not read (one that
+# stores nothing, or whose stores the harness cannot reach): shown in every sheet.
+STATE_NOT_READ = ("the product's state is not read (profile state.source = 'none'): only what "
+                  "its screens show is scored")
+
 
 def flatten(doc: Mapping[str, JsonValue], prefix: str = "") -> dict[str, JsonValue]:
     out: dict[str, JsonValue] = {}
@@ -152,8 +157,7 @@ def _check_document(ed: ExpectedDocument, before: Documents, after: Documents,
 def check_state(before: StateDump | None, after: StateDump | None,
                 expected: ExpectedEndState, readable: bool = True) -> ComponentResult:
     if not readable:
-        return component("state", "not_implemented", "the product's state cannot be read "
-                         "(the profile gives no state source)")
+        return component("state", "not_implemented", STATE_NOT_READ)
     if before is None or after is None:
         missing = "state-before.json" if before is None else "state-after.json"
         return component("state", "fail", f"no {missing} recorded", ["state_mismatch"])
@@ -238,8 +242,7 @@ def check_assertions(rec: TrialRecord, assertions: list[Assertion],
             continue
         items: list[dict[str, str]] = []
         if kind == "state" and not rec.state_readable:
-            out.append(component("assertions_state", "not_implemented", "the product's state "
-                                 "cannot be read (the profile gives no state source)"))
+            out.append(component("assertions_state", "not_implemented", STATE_NOT_READ))
             continue
         for a in group:
             if kind == "state":

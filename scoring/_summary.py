@@ -345,7 +345,8 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
     return RunSummary(
         run_id=run.run_id, self_test=run.self_test, labels=list(run.labels),
         corpus_version=run.corpus.version,
-        corpus_hash=run.corpus.hash, product_runtime=run.product.runtime,
+        corpus_hash=run.corpus.hash, product_runtime=run.product.runtime + (
+            " (declared, not reported)" if run.product.runtime_source == "declared" else ""),
         faults=run_faults(run), customer=customer,
         trials=len(sheets), scorable_trials=len(scored),
         successes=sum(1 for s in scored if s.success),

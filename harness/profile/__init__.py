@@ -5,12 +5,14 @@
 alternatives), ``_customer`` (customer regions, words, uploads; the customer side in one
 piece), ``_staff`` (staff access, regions, vocabulary; the staff side in one piece),
 ``_decision`` (staff decision controls), ``_reset`` (reset adapters, state source, schema
-mapping), ``_runtime`` (the runtime report), ``_dev`` (starting the product for a dev
-environment).
+mapping), ``_runtime`` (the runtime report, or the runtime declared), ``_dev`` (starting the
+product for a dev environment), ``_conversation`` (one conversation per session or per
+process, and the step starting a new one).
 """
 
 from ._capabilities import Capabilities
 from ._completion import Completion
+from ._conversation import RESTART_PLACEHOLDERS, Conversation, NewConversation
 from ._customer import READ_REGIONS, CustomerScreen, CustomerSide, SignIn
 from ._decision import DecisionControls
 from ._dev import PLACEHOLDERS, SECRET_PLACEHOLDERS, DevStart
@@ -38,17 +40,20 @@ __all__ = [
     "PROFILES_DIR",
     "PROFILE_FORMAT_VERSION",
     "READ_REGIONS",
+    "RESTART_PLACEHOLDERS",
     "SECRET_PLACEHOLDERS",
     "Capabilities",
     "CollectionMap",
     "CommandReset",
     "Completion",
+    "Conversation",
     "CustomerScreen",
     "CustomerSide",
     "DecisionControls",
     "DevStart",
     "EndpointReset",
     "Lane",
+    "NewConversation",
     "Profile",
     "ResetSettings",
     "RuntimeCheck",

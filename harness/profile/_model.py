@@ -16,6 +16,7 @@ from claims_records import ProfileError
 
 from ._capabilities import Capabilities
 from ._completion import Completion
+from ._conversation import Conversation
 from ._customer import CustomerScreen, CustomerSide, SignIn
 from ._decision import DecisionControls
 from ._dev import DevStart
@@ -92,6 +93,9 @@ class Profile(Strict):
     customer_screen: CustomerScreen
     browser: BrowserSettings = Field(default_factory=BrowserSettings)
     dev: DevStart | None = None
+    conversation: Conversation = Field(
+        default_factory=Conversation, description="How the product holds conversations and "
+        "how a new one starts between trials.")
 
     @model_validator(mode="after")
     def _consistent(self) -> Profile:
@@ -125,6 +129,23 @@ class Profile(Strict):
         if len(set(targets)) != len(targets):
             raise ValueError(f"two canonical collections map to one product collection: "
                              f"{targets}")
+        return self
+
+    @model_validator(mode="after")
+    def _conversation_and_runtime(self) -> Profile:
+        if self.runtime.declared is not None and self.capabilities.runtime_report:
+            raise ValueError("runtime.declared is for a product that cannot report its "
+                             "runtime: set capabilities.runtime_report = false, or remove "
+                             "[runtime.declared]")
+        conv = self.conversation
+        if conv.new is not None and not self.customer_screen.customer_message:
+            raise ValueError("[conversation.new] needs customer_screen.customer_message: the "
+                             "harness checks that a trial starts with no customer message "
+                             "of an earlier conversation")
+        urls = [lane.base_url for lane in self.lanes]
+        if conv.instance_per_lane and len(set(urls)) != len(urls):
+            raise ValueError("conversation.instance_per_lane: lanes sharing a base_url "
+                             f"cannot be processes of their own: {urls}")
         return self
 
     # ------------------------------------------------------------------ derived

@@ -7,6 +7,7 @@ import re
 from pydantic import Field, field_validator, model_validator
 
 from claims_corpus.formats._base import Strict
+from claims_records import DeclaredRuntime
 
 
 class RuntimeCheck(Strict):
@@ -27,6 +28,10 @@ class RuntimeCheck(Strict):
     controlled_values: list[str] = Field(
         default_factory=lambda: ["controlled"],
         description="Runtime values that mean a controlled stand-in (refused unless self-test).")
+    declared: DeclaredRuntime | None = Field(
+        None, description="The runtime of a product that cannot report it "
+        "(capabilities.runtime_report = false): model, endpoint, version. Recorded and shown "
+        "as declared, not reported.")
 
     @field_validator("pattern")
     @classmethod

@@ -15,7 +15,7 @@ from .._reset import Credentials, ResetAdapter, ResetOutcome
 from ..customers import Customer
 from ..profile import CustomerSide, Lane, Profile, StaffSide
 from ..staff import StaffSession
-from ._journey import JourneySettings
+from ._journey import JourneySettings, StartCheck
 from ._record import Journey
 
 TRACING_MODES = ("on", "off", "retain-on-failure")
@@ -89,6 +89,8 @@ class TrialContext:
     staff: StaffSession | None
     """The staff session of this trial (the lane's, or the trial's own); None with the
     evidence off."""
+    check_start: StartCheck | None = None
+    """Checks the journey's start page (after a new conversation was started)."""
 
     @property
     def folder(self) -> Path:

@@ -31,6 +31,8 @@ from ._record import Journey, JourneyStop, drop_shot, keep_shot
 
 # Whether a screen reaches the journey's goal: one line saying so, or None (see ``resume``).
 Goal = Callable[[CustomerPage, ScreenReading], Awaitable["str | None"]]
+# A check of the start page before the customer says anything; raises to stop the journey.
+StartCheck = Callable[[CustomerPage], Awaitable[None]]
 
 
 @dataclass
@@ -42,6 +44,8 @@ class JourneySettings:
     screenshots: bool = True
     goal: Goal | None = None
     """Instead of a claim number or a hand-over, the journey ends when this says so."""
+    check_start: StartCheck | None = None
+    """Checks the start page once it is ready (a new conversation shows no earlier one)."""
 
 
 def _describe(action: CustomerAction) -> str:
@@ -88,6 +92,8 @@ async def play(cp: CustomerPage, view: CustomerView, reset: ResetOutcome, custom
     else:
         await cp.open_start()
     reading = await cp.wait_first()
+    if settings.check_start is not None:
+        await settings.check_start(cp)
     pending = _shoot(cp, settings)
     j.saw(reading.agent_texts)
     shot = await keep_shot(j, pending, "start")

@@ -18,6 +18,7 @@ from playwright.async_api import StorageState
 from claims_records import (
     CustomerModelCall,
     JourneyEvent,
+    NewConversationInfo,
     StopReason,
     TokenUsage,
     TrialStatus,
@@ -62,6 +63,8 @@ class Journey:
     cost: float | None = None
     shots: int = 0
     product_events: list[str] = field(default_factory=list)
+    new_conversation: NewConversationInfo | None = None
+    """The step that started a new conversation before the journey, if one ran."""
     tracker: JourneyTracker | None = None
     """What decides when later files and facts arrive (set when the journey starts)."""
     events_file: str = "journey.jsonl"

@@ -31,6 +31,7 @@ from ..profile import Capabilities
 from ..staff import StaffSession
 from ._after import journey_and_staff, write_state
 from ._context import TrialContext, TrialRig
+from ._conversation import new_conversation
 from ._decision import decide_and_return
 from ._record import Journey, now
 from ._transcript import render_transcript
@@ -80,6 +81,9 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
                 unread = ("; state not dumped (evidence off)" if not settings.evidence else
                           "; this product's state is not readable")
                 j.event(note=outcome.describe() + ("" if readable else unread))
+                step = rig.profile.conversation.new
+                check_start = (await new_conversation(j, tab, rig, step) if step is not None
+                               else None)
                 customer = rig.customers(view, pack_dir)
                 staff = rig.staff
                 own_staff = staff is None and settings.evidence
@@ -89,7 +93,8 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
                     browser=rig.browser, lane=rig.lane, reset=reset, settings=settings,
                     setup=setup, view=view, customer=customer, journey=j, outcome=outcome,
                     customer_side=rig.profile.customer_side(),
-                    staff_side=rig.profile.staff_side(), headers=headers, staff=staff)
+                    staff_side=rig.profile.staff_side(), headers=headers, staff=staff,
+                    check_start=check_start)
                 if staff is not None and settings.evidence and ctx.staff_side.present:
                     staff.prepare(ctx.staff_creds)  # signs in meanwhile if needed
                 try:
@@ -142,6 +147,7 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
         started_at=started, ended_at=now(), duration_s=round(time.monotonic() - t0, 3),
         turn_times_s=[round(t, 3) for t in j.turn_times], retries=j.retries,
         cost_usd=j.cost, tokens=j.tokens, product_events=j.product_events,
+        new_conversation=j.new_conversation,
         reset=ResetInfo(adapter=outcome.adapter, took_ms=outcome.took_ms,
                         verified=outcome.verified) if outcome is not None else None,
     )
