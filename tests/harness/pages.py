@@ -16,7 +16,9 @@
 - ``claim_after=N`` after the Nth customer message the reply carries a claim number.
 
 Every reply to a message quotes it ("Reply to: <text>?"), so a test can tell which message a
-screen answers.
+screen answers. ``FRAMEWORK_PAGE`` (``framework_chat.html``) is a chat page built the way a
+stock chat framework's component behaves: a status block that comes and goes, streamed
+replies, a queue, the message list rendered anew.
 """
 
 from __future__ import annotations
@@ -106,6 +108,7 @@ const greet = num("greet", 0);
 if (greet) setTimeout(() => bubble("bot", "Hello! What happened?"), greet);
 </script></body></html>"""
 
+FRAMEWORK_PAGE = Path(__file__).with_name("framework_chat.html").read_text(encoding="utf-8")
 
 Route = tuple[int, str, bytes]  # status, content type, body
 
@@ -171,6 +174,30 @@ def chat_profile(query: str, **completion: Any) -> Profile:
             "claim_number_pattern": "CLM-26-[A-Z0-9]{6}",
         },
     })
+
+
+# The framework page's regions: classes (CSS), or roles and text (Playwright-only selectors).
+FRAMEWORK_CSS = {"conversation": ".chatbot", "agent_message": ".message.bot",
+                 "customer_message": ".message.user", "composer_input": "textarea",
+                 "composer_send": "button.submit"}
+FRAMEWORK_ROLES = {"conversation": ".chatbot", "agent_message": "role=article",
+                   "customer_message": "role=note", "composer_input": "role=textbox",
+                   "composer_send": "role=button[name='Send']"}
+FRAMEWORK_BUSY = {"css": [".status", ".progress-text"],
+                  "roles": ["text=/processing|queue:/", ".status"]}
+
+
+def framework_profile(base_url: str, query: str, selectors: str = "css",
+                      **completion: Any) -> Profile:
+    """A profile for ``FRAMEWORK_PAGE?query`` at ``base_url``: ``selectors`` "css" or
+    "roles"; completion by the status block and its progress text unless ``completion``
+    says otherwise."""
+    profile = chat_profile(query, **{"busy": FRAMEWORK_BUSY[selectors], **completion})
+    regions = FRAMEWORK_CSS if selectors == "css" else FRAMEWORK_ROLES
+    screen = profile.customer_screen.model_validate(
+        {**profile.customer_screen.model_dump(), **regions, "attach_input": [],
+         "upload_error": []})
+    return profile.model_copy(update={"base_url": base_url, "customer_screen": screen})
 
 
 class NoState(ResetAdapter):
