@@ -23,6 +23,7 @@ replies, a queue, the message list rendered anew.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -219,17 +220,21 @@ class NoState(ResetAdapter):
 
 
 class Numbered:
-    """A customer that answers every screen with 'answer N' and remembers what it saw."""
+    """A customer that answers every screen with 'answer N' and remembers what it saw;
+    ``pause_s``: it takes this long to decide."""
 
     info = CustomerInfo(kind="scripted")
 
-    def __init__(self, upload: str | None = None, limit: int = 3) -> None:
+    def __init__(self, upload: str | None = None, limit: int = 3, pause_s: float = 0.0) -> None:
         self.seen: list[ScreenReading] = []
         self.upload = upload
         self.limit = limit
+        self.pause_s = pause_s
 
     async def next_action(self, screen: ScreenReading, ctx: Any) -> CustomerAction:
         self.seen.append(screen)
+        if self.pause_s:
+            await asyncio.sleep(self.pause_s)
         if screen.claim_number:
             return CustomerAction(kind="done", reason="claim number shown")
         if self.upload and self.upload not in ctx.uploaded and len(self.seen) == 1:
