@@ -8,6 +8,8 @@
 // args.mode:
 //   "read"   every region (a ScreenReading) plus the agent replies and their count;
 //   "probe"  what a wait and an action baseline need: reply count, latest reply, complete;
+//   "fresh"  whether a new reply has appeared since args.prev, complete or not, and whether
+//            the customer acted while the product was busy;
 //   "wait"   once the reply is complete (and new, when args.prev is given): the conversation
 //            pane is scrolled to its latest reply, as the customer would, so that a
 //            screenshot taken next shows it, and the screen is read as by "read" in the same
@@ -69,14 +71,21 @@
     return true;
   };
 
+  // A new reply since prev: more replies, or the latest changed in place — only more replies
+  // while the product still finishes what it was doing when the customer acted (args.settle;
+  // _screen_host.js), as what it changes in place then belongs to the screen acted on.
+  const isFresh = (prev) => !prev || replies.length > prev.count ||
+    (!args.settle && prev.latest !== null && latest !== "" && latest !== prev.latest);
+
   if (args.mode === "probe") {
     return { count: replies.length, latest: latest, complete: complete() };
   }
+  if (args.mode === "fresh") {
+    return { fresh: isFresh(args.prev), acted_while_busy: !!args.actedWhileBusy };
+  }
   if (args.mode === "wait") {
     if (args.ready && args.ready.length && !resolve(args.ready).length) return false;
-    const prev = args.prev;
-    const fresh = !prev || replies.length > prev.count ||
-      (prev.latest !== null && latest !== "" && latest !== prev.latest);
+    const fresh = isFresh(args.prev);
     // complete() runs even when not fresh yet, so the stability clock sees every change.
     const done = complete();
     if (!(fresh && done)) return false;

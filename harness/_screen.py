@@ -169,10 +169,14 @@ class Screen:
                    ready: bool = False) -> Reading | None:
         """Wait until the reply is complete (and new after ``prev``), scroll the conversation
         to it and read the screen, all in the page; the reading, or None on timeout."""
-        prev_arg = ({"count": prev.count, "latest": prev.latest, "at_action": prev.at_action}
-                    if prev is not None else None)
-        raw = await self._watch("wait", timeout_s, ready, prev=prev_arg)
+        raw = await self._watch("wait", timeout_s, ready, prev=_prev_arg(prev))
         return self._reading(raw, complete=True) if raw else None
+
+    async def appeared(self, prev: Probe) -> tuple[bool, bool]:
+        """Whether a new reply has appeared since ``prev`` as a wait judges it, complete or
+        not, and whether the customer acted while the product was still busy."""
+        raw = await self._eval("fresh", prev=_prev_arg(prev))
+        return bool(raw["fresh"]), bool(raw["acted_while_busy"])
 
     async def wait_upload(self, name: str, before: dict[str, Any],
                           timeout_s: float) -> str | None:
@@ -225,3 +229,10 @@ class Screen:
                 return STALE
             raise ProductError("the page could not be watched", url=self.page.url,
                                error=str(exc).splitlines()[0]) from exc
+
+
+def _prev_arg(prev: Probe | None) -> dict[str, Any] | None:
+    """A baseline as the page takes it (``at_action``: its own record replaces it)."""
+    if prev is None:
+        return None
+    return {"count": prev.count, "latest": prev.latest, "at_action": prev.at_action}

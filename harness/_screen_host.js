@@ -76,6 +76,7 @@
         if (typeof now !== "object") return now;
         if (now.complete) {
           settling = false;
+          args.settle = false;
           const base = { count: Math.min(args.prev.count, now.count), latest: now.latest };
           args.prev = base;
           host.acted = { count: base.count, latest: base.latest, complete: true,

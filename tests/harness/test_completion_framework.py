@@ -105,3 +105,26 @@ async def test_a_reply_still_changing_when_the_customer_acted_is_not_the_answer(
     assert result.status == "agent_stopped", result.detail
     _never_behind(events)
     assert any("acted while the product was still busy" in e.note for e in events)
+
+
+@pytest.mark.parametrize("selectors,completion", [
+    ("css", {}),
+    ("css", {"busy": [], "stable_ms": 400}),
+], ids=["status", "stable-text-only"])
+async def test_a_streamed_reply_is_read_whole_as_soon_as_it_is_complete(
+        server, browser, tmp_path, selectors, completion):
+    """The reply grows a word every 150 ms and the whole message list is rendered anew with
+    every word; the first reply takes about 5 s, longer than a new reply may take to appear
+    (4 s). It has appeared by then, so the wait goes on until it is complete: each reply is
+    read whole, once the status goes (or, without a status, once the text has stood still
+    for stable_ms), and never as "no new reply"."""
+    result, events = await _journey(server, browser, tmp_path, "stream=150&rerender=1",
+                                    selectors, **completion)
+    assert result.status == "agent_stopped", result.detail
+    _never_behind(events)
+    settle_s = completion.get("stable_ms", 0) / 1000
+    for sent, nxt in _answers(events):
+        words = len(f"Reply to: {sent}?".split())
+        assert nxt.timings.reply_wait_s <= DELAY_S + words * 0.15 + settle_s + MARGIN_S
+    first = _answers(events)[0][1].timings.reply_wait_s
+    assert first > 4.0  # the case this test is about: longer than a new reply may take
