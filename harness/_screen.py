@@ -42,6 +42,9 @@ _INSTALL_JS = (Path(__file__).with_name("_screen_host.js").read_text(encoding="u
 _CALL_JS = f"(c) => window.{_HOST} ? window.{_HOST}.call(c) : c.missing"
 _WATCH_JS = f"(c) => window.{_HOST} ? window.{_HOST}.watch(c) : c.missing"
 _INSTALL_TRIES = 3
+# A page that renders marked regions anew between their marking and a call is marked and
+# called again this many times; the last call takes the marks as they are.
+_STALE_TRIES = 4
 # A watch ends inside the page when its time is up; this much longer and the page is taken
 # as not answering (a page busy in a loop of its own answers nothing).
 _PAGE_GRACE_S = 5.0
@@ -118,12 +121,23 @@ class Screen:
                                                "fixed": self._fixed})
 
     async def _eval(self, mode: str, **extra: Any) -> Any:
+        """One call of the screen function; with Playwright-only selectors, their marks are
+        checked in the page first, so a region rendered anew is never read through marks
+        that have lost it."""
+        installs = stale = 0
         try:
-            for _ in range(_INSTALL_TRIES):
-                value = await self.page.evaluate(_CALL_JS, await self._args(mode, **extra))
-                if value != NOT_INSTALLED:
+            while installs < _INSTALL_TRIES:
+                args = await self._args(mode, **extra)
+                if stale < _STALE_TRIES and not self.selectors.all_css:
+                    args["marks"] = dict(self.selectors.counts)
+                value = await self.page.evaluate(_CALL_JS, args)
+                if value == STALE:
+                    stale += 1
+                elif value != NOT_INSTALLED:
                     return value
-                await self._install()
+                else:
+                    installs += 1
+                    await self._install()
         except PlaywrightError as exc:
             raise ProductError("the page could not be read", url=self.page.url,
                                error=str(exc).splitlines()[0]) from exc

@@ -109,8 +109,9 @@ async def test_a_reply_still_changing_when_the_customer_acted_is_not_the_answer(
 
 @pytest.mark.parametrize("selectors,completion", [
     ("css", {}),
+    ("roles", {}),
     ("css", {"busy": [], "stable_ms": 400}),
-], ids=["status", "stable-text-only"])
+], ids=["status", "status-playwright-selectors", "stable-text-only"])
 async def test_a_streamed_reply_is_read_whole_as_soon_as_it_is_complete(
         server, browser, tmp_path, selectors, completion):
     """The reply grows a word every 150 ms and the whole message list is rendered anew with
@@ -128,3 +129,4 @@ async def test_a_streamed_reply_is_read_whole_as_soon_as_it_is_complete(
         assert nxt.timings.reply_wait_s <= DELAY_S + words * 0.15 + settle_s + MARGIN_S
     first = _answers(events)[0][1].timings.reply_wait_s
     assert first > 4.0  # the case this test is about: longer than a new reply may take
+
