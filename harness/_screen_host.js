@@ -26,7 +26,10 @@
       const armed = host.armed;
       host.armed = null;
       try {
-        host.acted = host.run(Object.assign({}, armed, { mode: "probe" }));
+        // "stale": marked regions were rendered anew since they were marked, and the state
+        // at the action is not known; the caller's baseline (the screen as read) stands.
+        const now = host.run(Object.assign({}, armed, { mode: "probe" }));
+        host.acted = now && typeof now === "object" ? now : null;
       } catch (err) {
         host.acted = null;
       }

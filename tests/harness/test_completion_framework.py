@@ -130,3 +130,17 @@ async def test_a_streamed_reply_is_read_whole_as_soon_as_it_is_complete(
     first = _answers(events)[0][1].timings.reply_wait_s
     assert first > 4.0  # the case this test is about: longer than a new reply may take
 
+
+async def test_a_list_rendered_anew_before_the_customer_acts_is_read_again(
+        server, browser, tmp_path):
+    """With Playwright-only selectors the harness marks what they match. 100 ms after each
+    reply the page renders its whole message list anew without showing its status (a
+    framework's quiet rerun), before the customer acts: the page's record of the moment the
+    customer acted cannot be read through marks that lost their elements, so the screen as
+    read stands as the baseline — the product was not busy, and the next answer is found."""
+    query = "stream=40&rerun=50&gap=100&quiet=1&rerender=1"
+    result, events = await _journey(server, browser, tmp_path, query, "roles",
+                                    Numbered(limit=2, pause_s=0.2))
+    assert result.status == "agent_stopped", result.detail
+    _never_behind(events)
+    assert not any("acted while the product was still busy" in e.note for e in events)
