@@ -41,9 +41,13 @@
   const text = (el) => (el.innerText || "").trim();
   const first = (alts) => { const els = shown(alts); return els.length ? text(els[0]) : ""; };
 
-  // Busy placeholders may share the reply class: they are never replies.
+  // Busy placeholders may share the reply class: they are never replies. A reply holding a
+  // busy element (a bubble with animated dots) is a placeholder only while that shows: a
+  // framework may keep the dots in the bubble, hidden, once the text has come.
   const busyEls = resolve(C.busy);
-  const isBusy = (el) => busyEls.some((b) => b === el || b.contains(el) || el.contains(b));
+  const busyShown = busyEls.filter(visible);
+  const isBusy = (el) => busyEls.some((b) => b === el || b.contains(el)) ||
+    busyShown.some((b) => el.contains(b));
   const replies = resolve(R.agent_message).filter((el) => !isBusy(el));
   const shownReplies = replies.filter(visible);
   const latestEl = shownReplies.length ? shownReplies[shownReplies.length - 1] : null;
@@ -54,7 +58,7 @@
       const el = resolve(C.selector)[0];
       if (!el || el.getAttribute(C.attribute) !== C.value) return false;
     }
-    if (C.busy.length && shown(C.busy).length) return false;
+    if (busyShown.length) return false;
     if (C.enabled.length) {
       const el = resolve(C.enabled)[0];
       if (el && (el.disabled || el.getAttribute("aria-disabled") === "true")) return false;

@@ -144,3 +144,16 @@ async def test_a_list_rendered_anew_before_the_customer_acts_is_read_again(
     assert result.status == "agent_stopped", result.detail
     _never_behind(events)
     assert not any("acted while the product was still busy" in e.note for e in events)
+
+
+async def test_a_reply_that_keeps_its_hidden_dots_is_a_reply(server, browser, tmp_path):
+    """Each reply starts as a bubble of animated dots, which the profile names busy so that
+    the bubble is never read as a reply; the text then streams into that same bubble and the
+    dots stay in it, hidden. Once they are hidden the bubble is a reply like any other."""
+    result, events = await _journey(server, browser, tmp_path, "stream=40&pending=1",
+                                    busy=[".status", ".dots"])
+    assert result.status == "agent_stopped", result.detail
+    _never_behind(events)
+    for sent, nxt in _answers(events):
+        words = len(f"Reply to: {sent}?".split())
+        assert nxt.timings.reply_wait_s <= DELAY_S + words * 0.04 + MARGIN_S
