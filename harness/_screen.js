@@ -53,7 +53,7 @@
   const latestEl = shownReplies.length ? shownReplies[shownReplies.length - 1] : null;
   const latest = latestEl ? text(latestEl) : "";
 
-  const complete = () => {
+  const idle = () => {
     if (C.attribute) {
       const el = resolve(C.selector)[0];
       if (!el || el.getAttribute(C.attribute) !== C.value) return false;
@@ -63,16 +63,21 @@
       const el = resolve(C.enabled)[0];
       if (el && (el.disabled || el.getAttribute("aria-disabled") === "true")) return false;
     }
-    if (C.stable_ms) {
-      const conv = resolve(R.conversation)[0];
-      const sig = (conv ? conv.innerText : "") + "\u0000" + replies.length;
-      const now = performance.now();
-      let st = window.__claimsHarnessStable;
-      if (!st) st = window.__claimsHarnessStable = { sig: null, since: now };
-      if (st.sig !== sig) { st.sig = sig; st.since = now; }
-      if (now - st.since < C.stable_ms) return false;
-    }
     return true;
+  };
+  // stable_ms: the conversation's text unchanged, and every other condition holding, for that
+  // long. A busy indicator that goes for a moment between two runs of the product (a
+  // framework's chained events or reruns) starts the clock again when it comes back.
+  const complete = () => {
+    const ok = idle();
+    if (!C.stable_ms) return ok;
+    const conv = ok ? resolve(R.conversation)[0] : null;
+    const sig = ok ? (conv ? conv.innerText : "") + "\u0000" + replies.length : null;
+    const now = performance.now();
+    let st = window.__claimsHarnessStable;
+    if (!st) st = window.__claimsHarnessStable = { sig: null, since: now };
+    if (sig === null || st.sig !== sig) { st.sig = sig; st.since = now; }
+    return sig !== null && now - st.since >= C.stable_ms;
   };
 
   // A new reply since prev: more replies, or the latest changed in place — only more replies

@@ -157,3 +157,37 @@ async def test_a_reply_that_keeps_its_hidden_dots_is_a_reply(server, browser, tm
     for sent, nxt in _answers(events):
         words = len(f"Reply to: {sent}?".split())
         assert nxt.timings.reply_wait_s <= DELAY_S + words * 0.04 + MARGIN_S
+
+
+async def test_a_status_that_outlives_the_reply_ends_the_wait_when_it_goes(
+        server, browser, tmp_path):
+    """The reply is complete, but the status stays up 1.5 s longer (the framework's
+    post-processing): the wait ends once it has gone, plus the settle time (stable_ms) — not
+    before it goes, and not later than that. (The wait is timed from the end of the click,
+    the page's clock from the click, so the lower bound leaves out the settle time.)"""
+    result, events = await _journey(server, browser, tmp_path, "stream=40&linger=1500",
+                                    stable_ms=300)
+    assert result.status == "agent_stopped", result.detail
+    _never_behind(events)
+    for sent, nxt in _answers(events):
+        words = len(f"Reply to: {sent}?".split())
+        product_s = DELAY_S + (words - 1) * 0.04 + 1.5
+        assert product_s <= nxt.timings.reply_wait_s <= product_s + 0.3 + MARGIN_S
+
+
+async def test_a_status_that_goes_for_a_moment_between_runs_does_not_end_the_wait(
+        server, browser, tmp_path):
+    """After each reply the status goes for 60 ms and comes back for a run of its own, three
+    times. The settle time (stable_ms, 250 ms) is longer than those moments, so the wait ends
+    once the last run is over, plus the settle time: the customer never acts while the page
+    is still busy."""
+    query = "stream=40&linger=300&rerun=800&reruns=3&gap=60"
+    result, events = await _journey(server, browser, tmp_path, query, stable_ms=250)
+    assert result.status == "agent_stopped", result.detail
+    _never_behind(events)
+    assert not any("acted while the product was still busy" in e.note for e in events)
+    runs_s = 3 * (0.06 + 0.8)
+    for sent, nxt in _answers(events):
+        words = len(f"Reply to: {sent}?".split())
+        product_s = DELAY_S + (words - 1) * 0.04 + 0.3 + runs_s
+        assert product_s <= nxt.timings.reply_wait_s <= product_s + 0.25 + MARGIN_S
