@@ -184,7 +184,7 @@ FRAMEWORK_CSS = {"conversation": ".chatbot", "agent_message": ".message.bot",
 FRAMEWORK_ROLES = {"conversation": ".chatbot", "agent_message": "role=article",
                    "customer_message": "role=note", "composer_input": "role=textbox",
                    "composer_send": "role=button[name='Send']"}
-FRAMEWORK_BUSY = {"css": [".status", ".progress-text"],
+FRAMEWORK_BUSY = {"css": [".status, .progress-text"],
                   "roles": ["text=/processing|queue:/", ".status"]}
 
 

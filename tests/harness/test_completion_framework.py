@@ -151,7 +151,7 @@ async def test_a_reply_that_keeps_its_hidden_dots_is_a_reply(server, browser, tm
     the bubble is never read as a reply; the text then streams into that same bubble and the
     dots stay in it, hidden. Once they are hidden the bubble is a reply like any other."""
     result, events = await _journey(server, browser, tmp_path, "stream=40&pending=1",
-                                    busy=[".status", ".dots"])
+                                    busy=[".status, .dots"])
     assert result.status == "agent_stopped", result.detail
     _never_behind(events)
     for sent, nxt in _answers(events):
