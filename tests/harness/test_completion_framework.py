@@ -27,7 +27,9 @@ PACK = Path(__file__).resolve().parents[2] / "packs" / "CTL-M-001"
 CLAIM = "CLM-26-8F3K2Q"
 CLAIM_WORDS = len(f"Done. Your claim number is {CLAIM}.".split())
 DELAY_S = 0.3  # the page's default time before a reply's first token
-MARGIN_S = 0.7  # a roundtrip, a few animation frames and a screenshot on a busy machine
+MARGIN_S = 1.0  # a few roundtrips and animation frames, on a shared machine under load
+# A wait is timed from the end of the click, the page's clock runs from the click itself.
+CLICK_S = 0.4
 
 
 @pytest.fixture(scope="module")
@@ -163,8 +165,7 @@ async def test_a_status_that_outlives_the_reply_ends_the_wait_when_it_goes(
         server, browser, tmp_path):
     """The reply is complete, but the status stays up 1.5 s longer (the framework's
     post-processing): the wait ends once it has gone, plus the settle time (stable_ms) — not
-    before it goes, and not later than that. (The wait is timed from the end of the click,
-    the page's clock from the click, so the lower bound leaves out the settle time.)"""
+    before it goes, and not later than that."""
     result, events = await _journey(server, browser, tmp_path, "stream=40&linger=1500",
                                     stable_ms=300)
     assert result.status == "agent_stopped", result.detail
@@ -172,7 +173,7 @@ async def test_a_status_that_outlives_the_reply_ends_the_wait_when_it_goes(
     for sent, nxt in _answers(events):
         words = len(f"Reply to: {sent}?".split())
         product_s = DELAY_S + (words - 1) * 0.04 + 1.5
-        assert product_s <= nxt.timings.reply_wait_s <= product_s + 0.3 + MARGIN_S
+        assert product_s - CLICK_S <= nxt.timings.reply_wait_s <= product_s + 0.3 + MARGIN_S
 
 
 async def test_a_status_that_goes_for_a_moment_between_runs_does_not_end_the_wait(
@@ -190,4 +191,4 @@ async def test_a_status_that_goes_for_a_moment_between_runs_does_not_end_the_wai
     for sent, nxt in _answers(events):
         words = len(f"Reply to: {sent}?".split())
         product_s = DELAY_S + (words - 1) * 0.04 + 0.3 + runs_s
-        assert product_s <= nxt.timings.reply_wait_s <= product_s + 0.25 + MARGIN_S
+        assert product_s - CLICK_S <= nxt.timings.reply_wait_s <= product_s + 0.25 + MARGIN_S
