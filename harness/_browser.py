@@ -128,20 +128,33 @@ class CustomerPage:
         """Wait for a new reply after ``prev`` (the state before the action) to complete.
 
         Returns (seconds waited, whether a new reply appeared, the screen read in the page the
-        moment the wait ended). Without a new reply within ``new_reply_timeout_s`` it checks
-        the product is alive and waits only for completion. Raises ``ProductError`` when the
-        reply never completes.
+        moment the wait ended). A new reply that has appeared within ``new_reply_timeout_s``
+        (still streaming, or its busy indicator still up) is waited for until it completes,
+        up to ``timeout_s`` in all. Without one, it checks the product is alive and waits
+        only for completion. Raises ``ProductError`` when the reply never completes.
         """
         c = self.completion
         started = time.monotonic()
+
+        def remaining() -> float:
+            return max(0.5, c.timeout_s - (time.monotonic() - started))
+
+        busy = False
         if prev is not None:
             reading = await self.screen.wait(prev, c.new_reply_timeout_s)
+            if reading is None:
+                appeared, busy = await self.screen.appeared(prev)
+                if appeared:
+                    reading = await self.screen.wait(prev, remaining())
+                    if reading is None:
+                        raise ProductError("the reply never completed", url=self.page.url,
+                                           waited_s=round(time.monotonic() - started, 1))
             if reading is not None:
                 return time.monotonic() - started, True, reading
             await self.check_alive()
-        remaining = max(0.5, c.timeout_s - (time.monotonic() - started))
-        reading = await self.screen.wait(None, remaining)
+        reading = await self.screen.wait(None, remaining())
         if reading is not None:
+            reading.acted_while_busy = reading.acted_while_busy or busy
             return time.monotonic() - started, False, reading
         raise ProductError("the reply never completed", url=self.page.url,
                            waited_s=round(time.monotonic() - started, 1))

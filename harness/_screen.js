@@ -8,6 +8,8 @@
 // args.mode:
 //   "read"   every region (a ScreenReading) plus the agent replies and their count;
 //   "probe"  what a wait and an action baseline need: reply count, latest reply, complete;
+//   "fresh"  whether a new reply has appeared since args.prev, complete or not, and whether
+//            the customer acted while the product was busy;
 //   "wait"   once the reply is complete (and new, when args.prev is given): the conversation
 //            pane is scrolled to its latest reply, as the customer would, so that a
 //            screenshot taken next shows it, and the screen is read as by "read" in the same
@@ -39,44 +41,60 @@
   const text = (el) => (el.innerText || "").trim();
   const first = (alts) => { const els = shown(alts); return els.length ? text(els[0]) : ""; };
 
-  // Busy placeholders may share the reply class: they are never replies.
+  // Busy placeholders may share the reply class: they are never replies. A reply holding a
+  // busy element (a bubble with animated dots) is a placeholder only while that shows: a
+  // framework may keep the dots in the bubble, hidden, once the text has come.
   const busyEls = resolve(C.busy);
-  const isBusy = (el) => busyEls.some((b) => b === el || b.contains(el) || el.contains(b));
+  const busyShown = busyEls.filter(visible);
+  const isBusy = (el) => busyEls.some((b) => b === el || b.contains(el)) ||
+    busyShown.some((b) => el.contains(b));
   const replies = resolve(R.agent_message).filter((el) => !isBusy(el));
   const shownReplies = replies.filter(visible);
   const latestEl = shownReplies.length ? shownReplies[shownReplies.length - 1] : null;
   const latest = latestEl ? text(latestEl) : "";
 
-  const complete = () => {
+  const idle = () => {
     if (C.attribute) {
       const el = resolve(C.selector)[0];
       if (!el || el.getAttribute(C.attribute) !== C.value) return false;
     }
-    if (C.busy.length && shown(C.busy).length) return false;
+    if (busyShown.length) return false;
     if (C.enabled.length) {
       const el = resolve(C.enabled)[0];
       if (el && (el.disabled || el.getAttribute("aria-disabled") === "true")) return false;
     }
-    if (C.stable_ms) {
-      const conv = resolve(R.conversation)[0];
-      const sig = (conv ? conv.innerText : "") + "\u0000" + replies.length;
-      const now = performance.now();
-      let st = window.__claimsHarnessStable;
-      if (!st) st = window.__claimsHarnessStable = { sig: null, since: now };
-      if (st.sig !== sig) { st.sig = sig; st.since = now; }
-      if (now - st.since < C.stable_ms) return false;
-    }
     return true;
   };
+  // stable_ms: the conversation's text unchanged, and every other condition holding, for that
+  // long. A busy indicator that goes for a moment between two runs of the product (a
+  // framework's chained events or reruns) starts the clock again when it comes back.
+  const complete = () => {
+    const ok = idle();
+    if (!C.stable_ms) return ok;
+    const conv = ok ? resolve(R.conversation)[0] : null;
+    const sig = ok ? (conv ? conv.innerText : "") + "\u0000" + replies.length : null;
+    const now = performance.now();
+    let st = window.__claimsHarnessStable;
+    if (!st) st = window.__claimsHarnessStable = { sig: null, since: now };
+    if (sig === null || st.sig !== sig) { st.sig = sig; st.since = now; }
+    return sig !== null && now - st.since >= C.stable_ms;
+  };
+
+  // A new reply since prev: more replies, or the latest changed in place — only more replies
+  // while the product still finishes what it was doing when the customer acted (args.settle;
+  // _screen_host.js), as what it changes in place then belongs to the screen acted on.
+  const isFresh = (prev) => !prev || replies.length > prev.count ||
+    (!args.settle && prev.latest !== null && latest !== "" && latest !== prev.latest);
 
   if (args.mode === "probe") {
     return { count: replies.length, latest: latest, complete: complete() };
   }
+  if (args.mode === "fresh") {
+    return { fresh: isFresh(args.prev), acted_while_busy: !!args.actedWhileBusy };
+  }
   if (args.mode === "wait") {
     if (args.ready && args.ready.length && !resolve(args.ready).length) return false;
-    const prev = args.prev;
-    const fresh = !prev || replies.length > prev.count ||
-      (prev.latest !== null && latest !== "" && latest !== prev.latest);
+    const fresh = isFresh(args.prev);
     // complete() runs even when not fresh yet, so the stability clock sees every change.
     const done = complete();
     if (!(fresh && done)) return false;

@@ -42,6 +42,9 @@ _INSTALL_JS = (Path(__file__).with_name("_screen_host.js").read_text(encoding="u
 _CALL_JS = f"(c) => window.{_HOST} ? window.{_HOST}.call(c) : c.missing"
 _WATCH_JS = f"(c) => window.{_HOST} ? window.{_HOST}.watch(c) : c.missing"
 _INSTALL_TRIES = 3
+# A page that renders marked regions anew between their marking and a call is marked and
+# called again this many times; the last call takes the marks as they are.
+_STALE_TRIES = 4
 # A watch ends inside the page when its time is up; this much longer and the page is taken
 # as not answering (a page busy in a loop of its own answers nothing).
 _PAGE_GRACE_S = 5.0
@@ -118,12 +121,23 @@ class Screen:
                                                "fixed": self._fixed})
 
     async def _eval(self, mode: str, **extra: Any) -> Any:
+        """One call of the screen function; with Playwright-only selectors, their marks are
+        checked in the page first, so a region rendered anew is never read through marks
+        that have lost it."""
+        installs = stale = 0
         try:
-            for _ in range(_INSTALL_TRIES):
-                value = await self.page.evaluate(_CALL_JS, await self._args(mode, **extra))
-                if value != NOT_INSTALLED:
+            while installs < _INSTALL_TRIES:
+                args = await self._args(mode, **extra)
+                if stale < _STALE_TRIES and not self.selectors.all_css:
+                    args["marks"] = dict(self.selectors.counts)
+                value = await self.page.evaluate(_CALL_JS, args)
+                if value == STALE:
+                    stale += 1
+                elif value != NOT_INSTALLED:
                     return value
-                await self._install()
+                else:
+                    installs += 1
+                    await self._install()
         except PlaywrightError as exc:
             raise ProductError("the page could not be read", url=self.page.url,
                                error=str(exc).splitlines()[0]) from exc
@@ -169,10 +183,14 @@ class Screen:
                    ready: bool = False) -> Reading | None:
         """Wait until the reply is complete (and new after ``prev``), scroll the conversation
         to it and read the screen, all in the page; the reading, or None on timeout."""
-        prev_arg = ({"count": prev.count, "latest": prev.latest, "at_action": prev.at_action}
-                    if prev is not None else None)
-        raw = await self._watch("wait", timeout_s, ready, prev=prev_arg)
+        raw = await self._watch("wait", timeout_s, ready, prev=_prev_arg(prev))
         return self._reading(raw, complete=True) if raw else None
+
+    async def appeared(self, prev: Probe) -> tuple[bool, bool]:
+        """Whether a new reply has appeared since ``prev`` as a wait judges it, complete or
+        not, and whether the customer acted while the product was still busy."""
+        raw = await self._eval("fresh", prev=_prev_arg(prev))
+        return bool(raw["fresh"]), bool(raw["acted_while_busy"])
 
     async def wait_upload(self, name: str, before: dict[str, Any],
                           timeout_s: float) -> str | None:
@@ -225,3 +243,10 @@ class Screen:
                 return STALE
             raise ProductError("the page could not be watched", url=self.page.url,
                                error=str(exc).splitlines()[0]) from exc
+
+
+def _prev_arg(prev: Probe | None) -> dict[str, Any] | None:
+    """A baseline as the page takes it (``at_action``: its own record replaces it)."""
+    if prev is None:
+        return None
+    return {"count": prev.count, "latest": prev.latest, "at_action": prev.at_action}

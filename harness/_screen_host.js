@@ -9,8 +9,11 @@
 //                  that moment ("acted"). A wait whose prev says at_action compares with that
 //                  record, the state at the very moment the customer acted, and says whether
 //                  the product was still busy then (acted_while_busy). When it was, the wait
-//                  first lets the product finish what it was doing and takes the state then
-//                  as the baseline, as a customer who waited before acting would have had.
+//                  first lets the product finish what it was doing: a reply it changed in
+//                  place meanwhile belongs to the screen the customer acted on (its latest
+//                  text then is the baseline), but a reply it added meanwhile (more replies
+//                  than at the action) is the answer — a product that queues the message
+//                  answers it before its busy indicator goes.
 //
 // A call for selectors this document has not got answers args.missing: the caller installs
 // them and calls again. Called as page.evaluate(source, {name, key, fixed}).
@@ -23,7 +26,10 @@
       const armed = host.armed;
       host.armed = null;
       try {
-        host.acted = host.run(Object.assign({}, armed, { mode: "probe" }));
+        // "stale": marked regions were rendered anew since they were marked, and the state
+        // at the action is not known; the caller's baseline (the screen as read) stands.
+        const now = host.run(Object.assign({}, armed, { mode: "probe" }));
+        host.acted = now && typeof now === "object" ? now : null;
       } catch (err) {
         host.acted = null;
       }
@@ -65,21 +71,29 @@
       const generation = ++host.generation;
       const deadline = performance.now() + c.timeout_ms;
       let settling = args.settle && args.mode === "wait";
+      // While settling: "stale" when marked regions were rendered anew (the caller marks
+      // them again at once), else false; once the product is idle, the baseline is set (and
+      // kept as the record for a watch that goes on later) and settling ends.
+      const settle = () => {
+        const now = host.run(Object.assign({}, args, { mode: "probe" }));
+        if (typeof now !== "object") return now;
+        if (now.complete) {
+          settling = false;
+          args.settle = false;
+          const base = { count: Math.min(args.prev.count, now.count), latest: now.latest };
+          args.prev = base;
+          host.acted = { count: base.count, latest: base.latest, complete: true,
+                         settled: true };
+        }
+        return false;
+      };
       return new Promise((resolve, reject) => {
         const tick = () => {
           if (generation !== host.generation) return resolve(null);
-          let value;
+          let value = false;
           try {
-            if (settling) {
-              const now = host.run(Object.assign({}, args, { mode: "probe" }));
-              if (now.complete) {  // kept as the record for a watch that goes on later
-                settling = false;
-                args.prev = { count: now.count, latest: now.latest };
-                host.acted = { count: now.count, latest: now.latest, complete: true,
-                               settled: true };
-              }
-            }
-            value = settling ? false : host.run(args);
+            if (settling) value = settle();
+            if (!value && !settling) value = host.run(args);
           } catch (err) {
             return reject(err);
           }

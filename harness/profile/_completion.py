@@ -4,9 +4,11 @@ Strategies combine: every configured condition must hold at the same time.
 
 - ``selector`` + ``attribute`` + ``value``: the first match carries attribute = value;
 - ``busy``: no visible element matches (a busy placeholder or spinner is gone); elements
-  matching it are never read as replies;
+  matching it are never read as replies, nor a reply while a match inside it shows;
 - ``enabled``: the first match (e.g. the composer) is enabled again;
-- ``stable_ms``: the conversation's visible text has not changed for this long.
+- ``stable_ms``: the conversation's visible text has not changed, and every other condition
+  has held, for this long (the settle time of the others: a busy indicator that goes for a
+  moment between two runs of the product does not end the wait).
 
 ``ready`` must match before the first read of a page (a client-rendered greeting).
 """
@@ -32,7 +34,8 @@ class Completion(Strict):
     enabled: Selector = Field(default_factory=list,
                               description="Enabled strategy: element enabled when complete.")
     stable_ms: int = Field(0, ge=0, le=60000,
-                           description="Stable strategy: conversation text unchanged this long.")
+                           description="Stable strategy: conversation text unchanged (and "
+                                       "the other conditions holding) this long.")
     ready: Selector = Field(default_factory=list,
                             description="Must match before the first read of a page.")
     timeout_s: float = Field(60.0, gt=0, description="Longest wait for a reply to complete.")

@@ -16,11 +16,14 @@
 - ``claim_after=N`` after the Nth customer message the reply carries a claim number.
 
 Every reply to a message quotes it ("Reply to: <text>?"), so a test can tell which message a
-screen answers.
+screen answers. ``FRAMEWORK_PAGE`` (``framework_chat.html``) is a chat page built the way a
+stock chat framework's component behaves: a status block that comes and goes, streamed
+replies, a queue, the message list rendered anew.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -106,6 +109,7 @@ const greet = num("greet", 0);
 if (greet) setTimeout(() => bubble("bot", "Hello! What happened?"), greet);
 </script></body></html>"""
 
+FRAMEWORK_PAGE = Path(__file__).with_name("framework_chat.html").read_text(encoding="utf-8")
 
 Route = tuple[int, str, bytes]  # status, content type, body
 
@@ -173,6 +177,30 @@ def chat_profile(query: str, **completion: Any) -> Profile:
     })
 
 
+# The framework page's regions: classes (CSS), or roles and text (Playwright-only selectors).
+FRAMEWORK_CSS = {"conversation": ".chatbot", "agent_message": ".message.bot",
+                 "customer_message": ".message.user", "composer_input": "textarea",
+                 "composer_send": "button.submit"}
+FRAMEWORK_ROLES = {"conversation": ".chatbot", "agent_message": "role=article",
+                   "customer_message": "role=note", "composer_input": "role=textbox",
+                   "composer_send": "role=button[name='Send']"}
+FRAMEWORK_BUSY = {"css": [".status, .progress-text"],
+                  "roles": ["text=/processing|queue:/", ".status"]}
+
+
+def framework_profile(base_url: str, query: str, selectors: str = "css",
+                      **completion: Any) -> Profile:
+    """A profile for ``FRAMEWORK_PAGE?query`` at ``base_url``: ``selectors`` "css" or
+    "roles"; completion by the status block and its progress text unless ``completion``
+    says otherwise."""
+    profile = chat_profile(query, **{"busy": FRAMEWORK_BUSY[selectors], **completion})
+    regions = FRAMEWORK_CSS if selectors == "css" else FRAMEWORK_ROLES
+    screen = profile.customer_screen.model_validate(
+        {**profile.customer_screen.model_dump(), **regions, "attach_input": [],
+         "upload_error": []})
+    return profile.model_copy(update={"base_url": base_url, "customer_screen": screen})
+
+
 class NoState(ResetAdapter):
     """A reset stand-in for pages that keep no state: says what the pack asks for."""
 
@@ -192,17 +220,21 @@ class NoState(ResetAdapter):
 
 
 class Numbered:
-    """A customer that answers every screen with 'answer N' and remembers what it saw."""
+    """A customer that answers every screen with 'answer N' and remembers what it saw;
+    ``pause_s``: it takes this long to decide."""
 
     info = CustomerInfo(kind="scripted")
 
-    def __init__(self, upload: str | None = None, limit: int = 3) -> None:
+    def __init__(self, upload: str | None = None, limit: int = 3, pause_s: float = 0.0) -> None:
         self.seen: list[ScreenReading] = []
         self.upload = upload
         self.limit = limit
+        self.pause_s = pause_s
 
     async def next_action(self, screen: ScreenReading, ctx: Any) -> CustomerAction:
         self.seen.append(screen)
+        if self.pause_s:
+            await asyncio.sleep(self.pause_s)
         if screen.claim_number:
             return CustomerAction(kind="done", reason="claim number shown")
         if self.upload and self.upload not in ctx.uploaded and len(self.seen) == 1:

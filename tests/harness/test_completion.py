@@ -141,6 +141,21 @@ async def test_acting_while_the_product_is_still_busy_is_noted_and_not_one_behin
     assert len(busy) >= 2
 
 
+async def test_an_answer_that_came_while_the_product_was_busy_is_the_answer(server, browser,
+                                                                           tmp_path):
+    """As above, but the product stays busy for 1 s whenever the composer gets the focus,
+    longer than it takes to answer (300 ms): when it is idle at last, the answer is on
+    screen, and it is the answer — not "no new reply" after the 4 s a new reply may take."""
+    result, events, _ = await _journey(server, browser, tmp_path,
+                                       "signal=attr&focus_busy=1000&delay=300",
+                                       selector=".thread", attribute="data-state", value="idle")
+    assert result.status == "agent_stopped", result.detail
+    _never_behind(events)
+    assert not any("no new reply" in e.note for e in events)
+    waits = [e.timings.reply_wait_s for e in events if e.timings.reply_wait_s is not None]
+    assert waits and max(waits) < 1.0 + 0.7
+
+
 async def test_claim_number_in_the_reply_ends_the_journey(server, browser, tmp_path):
     result, events, _ = await _journey(server, browser, tmp_path, "signal=attr&claim_after=3",
                                        selector=".thread", attribute="data-state", value="idle")
