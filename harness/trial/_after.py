@@ -37,7 +37,7 @@ async def journey_and_staff(ctx: TrialContext, tab: CustomerTab) -> StaffReading
     try:
         cp = CustomerPage(await tab.page(), ctx.customer_side, ctx.lane.base_url)
         settings = ctx.settings.journey()
-        settings.check_start = ctx.check_start
+        settings.before_start, settings.check_start = ctx.before_start, ctx.check_start
         await play(cp, ctx.view, ctx.outcome, ctx.customer, j, settings)
         if ctx.decides:  # the customer comes back after the staff decision
             j.storage = await tab.storage_state()

@@ -89,6 +89,8 @@ class TrialContext:
     staff: StaffSession | None
     """The staff session of this trial (the lane's, or the trial's own); None with the
     evidence off."""
+    before_start: StartCheck | None = None
+    """Starts a new conversation on the journey's page before its start page opens."""
     check_start: StartCheck | None = None
     """Checks the journey's start page (after a new conversation was started)."""
 

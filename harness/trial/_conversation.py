@@ -10,31 +10,32 @@ from claims_records import NewConversationInfo, ProductError
 
 from .._browser import CustomerPage
 from .._conversation import earlier_messages, start_new_conversation
-from .._customer_tab import CustomerTab
-from ..profile import NewConversation
-from ._context import TrialRig
+from ..profile import Lane, NewConversation
 from ._journey import StartCheck
 from ._record import Journey
 
 
-async def new_conversation(j: Journey, tab: CustomerTab, rig: TrialRig,
-                           step: NewConversation) -> StartCheck:
-    """Start a new conversation on the rig's lane and record it; the check the journey's
-    first screen must pass. A failed step is the product's error: the trial does not run."""
-    cp = (None if step.by == "restart" else
-          CustomerPage(await tab.page(), rig.profile.customer_side(), rig.lane.base_url))
-    started = time.monotonic()
-    try:
-        detail = await start_new_conversation(cp, rig.lane, step)
-    except ProductError as exc:
-        j.new_conversation = NewConversationInfo(by=step.by, took_ms=_ms(started), ok=False,
-                                                 detail=str(exc)[:1000])
-        j.event(note=f"new conversation by {step.by} failed: {exc}"[:1000])
-        raise ProductError(f"the new conversation by {step.by} failed: {exc.message}",
-                           **exc.context) from exc
-    took = _ms(started)
-    j.new_conversation = NewConversationInfo(by=step.by, took_ms=took, ok=True, detail=detail)
-    j.event(note=f"new conversation by {step.by} in {took:.0f} ms: {detail}"[:1000])
+def new_conversation(j: Journey, lane: Lane, step: NewConversation
+                     ) -> tuple[StartCheck, StartCheck]:
+    """The two steps of a new conversation on ``lane``, both run on the journey's own page:
+    starting it before the start page opens (recorded; a failure is the product's error and
+    the journey does not run), and the check the start page must then pass."""
+
+    async def start(page: CustomerPage) -> None:
+        started = time.monotonic()
+        try:
+            detail = await start_new_conversation(None if step.by == "restart" else page,
+                                                  lane, step)
+        except ProductError as exc:
+            j.new_conversation = NewConversationInfo(by=step.by, took_ms=_ms(started),
+                                                     ok=False, detail=str(exc)[:1000])
+            j.event(note=f"new conversation by {step.by} failed: {exc}"[:1000])
+            raise ProductError(f"the new conversation by {step.by} failed: {exc.message}",
+                               **exc.context) from exc
+        took = _ms(started)
+        j.new_conversation = NewConversationInfo(by=step.by, took_ms=took, ok=True,
+                                                 detail=detail)
+        j.event(note=f"new conversation by {step.by} in {took:.0f} ms: {detail}"[:1000])
 
     async def fresh(page: CustomerPage) -> None:
         shown = await earlier_messages(page)
@@ -45,7 +46,7 @@ async def new_conversation(j: Journey, tab: CustomerTab, rig: TrialRig,
                                "customer message(s) of an earlier one: the trial does not run "
                                "on it", url=page.page.url, field="conversation.new")
 
-    return fresh
+    return start, fresh
 
 
 def _ms(started: float) -> float:

@@ -31,7 +31,8 @@ from ._record import Journey, JourneyStop, drop_shot, keep_shot
 
 # Whether a screen reaches the journey's goal: one line saying so, or None (see ``resume``).
 Goal = Callable[[CustomerPage, ScreenReading], Awaitable["str | None"]]
-# A check of the start page before the customer says anything; raises to stop the journey.
+# A step on the customer's page before the customer says anything (starting a new
+# conversation, checking the start page); raises to stop the journey.
 StartCheck = Callable[[CustomerPage], Awaitable[None]]
 
 
@@ -44,6 +45,8 @@ class JourneySettings:
     screenshots: bool = True
     goal: Goal | None = None
     """Instead of a claim number or a hand-over, the journey ends when this says so."""
+    before_start: StartCheck | None = None
+    """Runs on the customer's page before the start page is opened (a new conversation)."""
     check_start: StartCheck | None = None
     """Checks the start page once it is ready (a new conversation shows no earlier one)."""
 
@@ -84,6 +87,8 @@ async def play(cp: CustomerPage, view: CustomerView, reset: ResetOutcome, custom
                j: Journey, settings: JourneySettings) -> None:
     """Play one journey from the start page to a visible outcome or a stop."""
     creds = reset.customer_credentials
+    if settings.before_start is not None:
+        await settings.before_start(cp)
     if reset.claimant_session == "account":
         if not creds:
             raise SeedError("an account session without customer credentials", field="session")

@@ -82,8 +82,8 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
                           "; this product's state is not readable")
                 j.event(note=outcome.describe() + ("" if readable else unread))
                 step = rig.profile.conversation.new
-                check_start = (await new_conversation(j, tab, rig, step) if step is not None
-                               else None)
+                before_start, check_start = (new_conversation(j, rig.lane, step)
+                                             if step is not None else (None, None))
                 customer = rig.customers(view, pack_dir)
                 staff = rig.staff
                 own_staff = staff is None and settings.evidence
@@ -94,7 +94,7 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
                     setup=setup, view=view, customer=customer, journey=j, outcome=outcome,
                     customer_side=rig.profile.customer_side(),
                     staff_side=rig.profile.staff_side(), headers=headers, staff=staff,
-                    check_start=check_start)
+                    before_start=before_start, check_start=check_start)
                 if staff is not None and settings.evidence and ctx.staff_side.present:
                     staff.prepare(ctx.staff_creds)  # signs in meanwhile if needed
                 try:

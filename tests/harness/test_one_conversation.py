@@ -199,16 +199,12 @@ async def test_a_restart_command_overrunning_is_stopped(tmp_path):
 async def test_a_failed_step_is_recorded_and_stops_the_trial(tmp_path):
     prof = _profile(tmp_path, '[conversation]\nscope = "process"\n[conversation.new]\n'
                     f'by = "restart"\ncommand = {json.dumps(_python("raise SystemExit(2)"))}\n')
-
-    class Rig:
-        profile = prof
-        lane = prof.resolved_lanes()[0]
-
     j = Journey(folder=tmp_path)
     assert prof.conversation.new is not None
+    start, _ = new_conversation(j, prof.resolved_lanes()[0], prof.conversation.new)
     with pytest.raises(ProductError, match="the new conversation by restart failed: the "
                        "restart command failed with exit code 2"):
-        await new_conversation(j, None, Rig(), prof.conversation.new)  # type: ignore[arg-type]
+        await start(None)  # type: ignore[arg-type]  # a restart needs no page
     assert j.new_conversation is not None
     assert (j.new_conversation.by, j.new_conversation.ok, j.new_conversation.fresh) == (
         "restart", False, None)
