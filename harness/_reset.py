@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -294,8 +295,9 @@ def run_clear_command(profile: Profile, lane: Lane, pack_id: str) -> None:
 
     command = profile.reset.command
     assert command is not None
-    values = {"{pack_id}": pack_id, "{lane}": lane.name, "{base_url}": lane.base_url,
-              "{database}": lane.database or "", "{bucket}": lane.bucket or ""}
+    values = {"{python}": sys.executable, "{pack_id}": pack_id, "{lane}": lane.name,
+              "{base_url}": lane.base_url, "{database}": lane.database or "",
+              "{bucket}": lane.bucket or ""}
     argv = [re.sub(r"\{[a-z_]+\}", lambda m: values.get(m[0], m[0]), a) for a in command.argv]
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

@@ -21,7 +21,7 @@ BODY_PLACEHOLDERS: tuple[str, ...] = (
     "{{pack_id}}", "{{claimant_session}}", "{{setup}}", "{{collections}}", "{{objects}}",
 )
 COMMAND_PLACEHOLDERS: tuple[str, ...] = (
-    "{pack_id}", "{lane}", "{base_url}", "{database}", "{bucket}",
+    "{python}", "{pack_id}", "{lane}", "{base_url}", "{database}", "{bucket}",
 )
 ResetAdapterName = Literal["seed_route", "endpoint", "stores", "none", "endpoint+stores",
                            "command+stores"]
@@ -66,8 +66,9 @@ class CommandReset(Strict):
 
     argv: list[str] = Field(
         min_length=1, description="The command and its arguments (no shell). Placeholders: "
-        "{pack_id}, {lane}, {base_url}, {database}, {bucket}. It runs with the harness's "
-        "environment, so secrets stay in environment variables.")
+        "{python} (the harness's interpreter), {pack_id}, {lane}, {base_url}, {database}, "
+        "{bucket}. It runs with the harness's environment, so secrets stay in environment "
+        "variables.")
     timeout_s: float = Field(60.0, gt=0, description="Longest run of the command.")
 
     @field_validator("argv")
