@@ -29,7 +29,7 @@ from ..conftest import CHROMIUM
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
-PACK_IDS = ["CTL-M-001", "CTL-H-002"]  # anonymous sessions: Heron has no accounts
+PACK_IDS = ["CTL-C-001", "CTL-H-002"]  # anonymous sessions: Heron has no accounts
 
 
 def _free_port() -> int:
