@@ -147,8 +147,8 @@ def _customer_text(rec: TrialRecord) -> str:
 
 def amount_shown(text: str, money: Money,
                  conventions: MoneyConventions = HOME_CONVENTIONS) -> bool:
-    """The amount with its currency named (a code, symbol or name), as the product writes
-    amounts: '£7,200', '7200 GBP', 'GBP 7,200.00'; '₹1,00,000' for an en_IN product."""
+    """The amount with its currency named (a code, symbol or name next to it), read in the
+    product's locale (``conventions``, from its profile)."""
     return shows_money(text, money, conventions)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -55,6 +56,10 @@ PENNY = Decimal("0.005")
 # Characters standing for one another as a group separator ("1 234" for "1\u202f234",
 # "1'200" for "1’200").
 _SPACES = " \u00a0\u202f\u2009"
+# Every currency sign of Unicode (category Sc: $, £, €, ₹, ¥, ₩, …), escaped for a character
+# class of a regular expression.
+CURRENCY_SIGNS = re.escape("".join(c for c in map(chr, range(0x10000))
+                                   if unicodedata.category(c) == "Sc"))
 _APOSTROPHES = "'\u2019\u02bc"
 
 

@@ -91,7 +91,7 @@ def _is_number(value: str) -> bool:
 
 def _is_code(value: str) -> bool:
     """A reference, registration or the like: digits, at least four characters, one or two
-    words ("LK19 XRD", "NWF-POL-300142")."""
+    words ("LK19 XRD", "POL-300142")."""
     return (re.search(r"\d", value) is not None and len(value.split()) <= 2
             and len(norm_text(value).replace(" ", "")) >= 4)
 

@@ -5,10 +5,11 @@ supports another's.
 The extractor is deliberately plain: regular expressions over the visible text, each kind
 taking its spans before the next looks, so "12.03.2026" is one date and not a time and a
 number, and "2024" in "3 March 2024" is part of the date. A number is whole: "12" is never
-read inside "1200", "AB12 CDE" or "£1,200". A month on its own is a month only when written
-with a capital ("March", not "march"); "May" only next to a year. Names and places are
-capitalised words inside a sentence (a word that opens a sentence is ambiguous and left
-alone); a word that is a place type ("Road", "Street") is never a finding on its own.
+read inside "1200", "AB12 CDE" or an amount such as "1,200". A month on its own is a month
+only when written with a capital ("March", not "march"); "May" only next to a year. Names
+and places are capitalised words inside a sentence (a word that opens a sentence is
+ambiguous and left alone); a word that is a place type ("Road", "Street") is never a
+finding on its own.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from functools import cached_property, lru_cache
 
 from claims_corpus.formats import HOME_CURRENCY
 from claims_corpus.formats.matching import MONTHS, has_code, norm_text
-from claims_corpus.formats.money import read_amount
+from claims_corpus.formats.money import CURRENCY_SIGNS, read_amount
 
 _MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:st|nd|rd|th)?"
@@ -28,7 +29,8 @@ _MONTH_ALONE = ("(January|February|March|April|June|July|August|September|Octobe
                 "|December)")
 # A number standing on its own: not touching a letter, a currency or percent sign or another
 # number.
-_NUMBER = r"(?<![\w.,/:£$€-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w£$€%/:-]|[.,]\d)"
+_NUMBER = (rf"(?<![\w.,/:{CURRENCY_SIGNS}-])(\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+           rf"(?![\w{CURRENCY_SIGNS}%/:-]|[.,]\d)")
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
@@ -39,7 +41,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("date", re.compile(rf"\b({_MONTH})\s+(\d{{1,2}}){_ORD}(?:,?\s+(\d{{4}}))?\b", re.I)),
     ("month", re.compile(rf"\b({_MONTH}),?\s+(\d{{4}})\b", re.I)),
     ("month", re.compile(rf"\b{_MONTH_ALONE}\b")),
-    ("money", re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b", re.I)),
+    ("money", re.compile(rf"[{CURRENCY_SIGNS}]\s?(\d[\d,]*(?:\.\d{{1,2}})?)(k)?\b", re.I)),
     ("money", re.compile(r"\b(\d[\d,]*(?:\.\d{1,2})?)\s*(pounds|quid|gbp|euros?|dollars?)\b",
                          re.I)),
     ("time", re.compile(rf"\b(\d{{1,2}})[:.](\d{{2}})\s*{_AMPM}?(?!\w|\.\w)", re.I)),
