@@ -32,8 +32,15 @@ from pathlib import Path
 from typing import Any
 
 from claims_corpus.formats import Setup
-from claims_records import CustomerAction, CustomerInfo, ScreenReading, StateDump
-from harness import Profile, ResetAdapter, ResetOutcome
+from claims_records import (
+    CustomerAction,
+    CustomerInfo,
+    JourneyEvent,
+    ScreenReading,
+    StateDump,
+    TrialResult,
+)
+from harness import Profile, ResetAdapter, ResetOutcome, TrialRig, TrialSettings, run_trial
 
 CHAT_PAGE = """<!doctype html><html><head><style>.hidden{display:none}</style></head>
 <body><main>
@@ -245,3 +252,18 @@ class Numbered:
 
     async def aclose(self) -> None:
         return None
+
+
+CHAT_PACK = Path(__file__).resolve().parents[2] / "packs" / "CTL-M-001"
+
+
+async def numbered_trial(browser: Any, profile: Profile, customer: Numbered, folder: Path
+                         ) -> tuple[TrialResult, list[JourneyEvent]]:
+    """One trial of CTL-M-001 on the profile's first lane with the ``Numbered`` customer and
+    no state; its result and the journey's events that read a screen."""
+    rig = TrialRig(browser, profile, profile.resolved_lanes()[0], NoState(profile),
+                   lambda view, _dir: customer, TrialSettings(stuck_after=5))
+    result = await run_trial(rig, CHAT_PACK, 1, folder)
+    events = [JourneyEvent.model_validate_json(x)
+              for x in (folder / "journey.jsonl").read_text().splitlines()]
+    return result, [e for e in events if e.screen is not None]

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from claims_records import JourneyEvent, TrialResult
-from harness import TrialRig, TrialSettings, run_trial
 
-from .pages import NoState, Numbered, PageServer, chat_profile
+from .pages import Numbered, PageServer, chat_profile, numbered_trial
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -41,15 +40,9 @@ async def _journey(server, browser, tmp_path, query: str, customer=None, css: bo
         "customer_screen": profile.customer_screen.model_validate(
             {**profile.customer_screen.model_dump(), **updates}),
     })
-    lane = profile.resolved_lanes()[0]
     customer = customer or Numbered(limit=2)
-    folder = tmp_path / "trial-1"
-    rig = TrialRig(browser, profile, lane, NoState(profile), lambda view, _dir: customer,
-                   TrialSettings(stuck_after=5))
-    result = await run_trial(rig, PACK, 1, folder)
-    events = [JourneyEvent.model_validate_json(x)
-              for x in (folder / "journey.jsonl").read_text().splitlines()]
-    return result, [e for e in events if e.screen is not None], customer
+    result, events = await numbered_trial(browser, profile, customer, tmp_path / "trial-1")
+    return result, events, customer
 
 
 def _uploader() -> Numbered:

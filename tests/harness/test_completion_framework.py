@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 
 from claims_records import JourneyEvent, TrialResult
-from harness import TrialRig, TrialSettings, run_trial
 
-from .pages import FRAMEWORK_PAGE, NoState, Numbered, PageServer, framework_profile
+from .pages import FRAMEWORK_PAGE, Numbered, PageServer, framework_profile, numbered_trial
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -43,15 +42,8 @@ async def _journey(server, browser, tmp_path, query: str, selectors: str = "css"
                    customer: Numbered | None = None, **completion
                    ) -> tuple[TrialResult, list[JourneyEvent]]:
     profile = framework_profile(server.url, query, selectors, **completion)
-    lane = profile.resolved_lanes()[0]
-    customer = customer or Numbered(limit=2)
-    folder = tmp_path / "trial-1"
-    rig = TrialRig(browser, profile, lane, NoState(profile), lambda view, _dir: customer,
-                   TrialSettings(stuck_after=5))
-    result = await run_trial(rig, PACK, 1, folder)
-    events = [JourneyEvent.model_validate_json(x)
-              for x in (folder / "journey.jsonl").read_text().splitlines()]
-    return result, [e for e in events if e.screen is not None]
+    return await numbered_trial(browser, profile, customer or Numbered(limit=2),
+                                tmp_path / "trial-1")
 
 
 def _answers(events: list[JourneyEvent]) -> list[tuple[str, JourneyEvent]]:
