@@ -61,7 +61,12 @@ class CustomerPage:
         self.base_url = base_url
         self.sc = side.screen
         self.completion = side.completion
-        self.screen = Screen(page, side)
+        sc, c = side.screen, side.completion
+        self.screen = Screen(
+            page, {**side.regions(), "sign_in_submit": list(sc.sign_in_submit)},
+            {"selector": list(c.selector), "attribute": c.attribute, "value": c.value,
+             "busy": list(c.busy), "enabled": list(c.enabled), "stable_ms": c.stable_ms},
+            list(c.ready), sc.claim_number_pattern)
         self.camera = Camera(page)
 
     async def _locator(self, alternatives: list[str], what: str) -> Locator:

@@ -243,7 +243,7 @@ async def _staff_side(browser: Any, profile: Profile, lane: Lane, claim: str | N
     if access.sign_in == "header" and not access.headers():
         report.lines.append(Line("staff side", False, f"no staff token: set {access.token_env}"))
         return
-    session = StaffSession(browser, profile, lane, profile.browser.extra_headers())
+    session = StaffSession(browser, profile.staff_side(), lane, profile.browser.extra_headers())
     try:
         page, _ = await session.page_for("claim")
         base = session.base

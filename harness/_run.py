@@ -417,7 +417,7 @@ async def _run_pending(record: RunRecord, run_dir: Path, lanes: list[Lane], corp
                             if staff is not None:
                                 await staff.close()
                             # one staff context per lane, kept across its trials
-                            staff = StaffSession(browser, profile, lane,
+                            staff = StaffSession(browser, profile.staff_side(), lane,
                                                  profile.browser.extra_headers())
                         result = await run_trial(
                             TrialRig(browser, profile, lane, client, factory, settings, staff),

@@ -26,7 +26,6 @@ from playwright.async_api import Page
 from claims_records import ProductError, ScreenReading
 
 from ._marks import PageSelectors
-from .profile import CustomerSide
 
 SCREEN_JS = Path(__file__).with_name("_screen.js").read_text(encoding="utf-8")
 _MARK_REFRESH_S = 0.25
@@ -79,21 +78,24 @@ class Probe:
 
 
 class Screen:
-    """The customer screen of one page, read through a profile's customer side (a region
-    the product lacks is never read)."""
+    """The customer screen of one page, read inside the page through plain selectors.
 
-    def __init__(self, page: Page, side: CustomerSide) -> None:
+    ``regions``: region name -> selector alternatives (a region the product lacks has none,
+    and is never read); ``completion``: the reply-completion rule as the page's function
+    takes it (``selector``, ``attribute``, ``value``, ``busy``, ``enabled``, ``stable_ms``);
+    ``ready``: what shows the page is ready; ``claim_number_pattern``: a regular expression.
+    ``CustomerPage`` makes them from a profile's customer side."""
+
+    def __init__(self, page: Page, regions: dict[str, list[str]],
+                 completion: dict[str, str | int | list[str] | None], ready: list[str],
+                 claim_number_pattern: str) -> None:
         self.page = page
-        sc, c = side.screen, side.completion
-        self.claim_number = re.compile(sc.claim_number_pattern)
-        self.regions = side.regions()
-        self.regions["sign_in_submit"] = list(sc.sign_in_submit)
-        self.completion = {"selector": list(c.selector), "attribute": c.attribute,
-                           "value": c.value, "busy": list(c.busy), "enabled": list(c.enabled),
-                           "stable_ms": c.stable_ms}
-        self.ready = list(c.ready)
-        every = [*(s for alts in self.regions.values() for s in alts), *c.selector, *c.busy,
-                 *c.enabled, *c.ready]
+        self.claim_number = re.compile(claim_number_pattern)
+        self.regions = regions
+        self.completion = completion
+        self.ready = ready
+        every = [*(s for alts in regions.values() for s in alts),
+                 *(s for v in completion.values() if isinstance(v, list) for s in v), *ready]
         self.selectors = PageSelectors(page, every)
         self._fixed: dict[str, Any] | None = None
         self._key = ""

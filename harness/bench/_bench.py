@@ -248,7 +248,8 @@ async def _run(options: BenchOptions, profile: Profile, lane: Lane, seed_token: 
     try:
         async with async_playwright() as pw:
             browser = await launch_browser(pw, options.browser_executable)
-            staff = StaffSession(browser, profile, lane, profile.browser.extra_headers())
+            staff = StaffSession(browser, profile.staff_side(), lane,
+                                 profile.browser.extra_headers())
             try:
                 report["browser"] = browser.version
                 replay = BareReplay(browser, profile, lane, reset, options.packs_root)

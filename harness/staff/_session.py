@@ -31,19 +31,20 @@ from .._browser import VIEWPORT
 from .._camera import Camera
 from .._marks import first_match
 from .._reset import Credentials
-from ..profile import Lane, Profile, url
+from ..profile import Lane, StaffSide, url
 from ._read import read_claim, read_waiting
 
 
 class StaffSession:
     """One lane's staff context: a page for the claim, one for the waiting list.
 
-    Made from a whole profile, it keeps only the profile's staff side (``side``)."""
+    ``side``: the profile's staff side (``Profile.staff_side()``); ``headers``: the headers
+    every page request carries (``[browser]``), the staff access's own added."""
 
-    def __init__(self, browser: Browser, profile: Profile, lane: Lane,
+    def __init__(self, browser: Browser, side: StaffSide, lane: Lane,
                  headers: dict[str, str] | None = None) -> None:
         self.browser = browser
-        self.side = profile.staff_side()
+        self.side = side
         self.lane = lane
         self.base = lane.staff_base_url or lane.base_url
         self.headers = {**(headers or {}), **self.side.access.headers()}

@@ -85,15 +85,16 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
                 before_start, check_start = (new_conversation(j, rig.lane, step)
                                              if step is not None else (None, None))
                 customer = rig.customers(view, pack_dir)
+                staff_side = rig.profile.staff_side()
                 staff = rig.staff
                 own_staff = staff is None and settings.evidence
                 if own_staff:
-                    staff = StaffSession(rig.browser, rig.profile, rig.lane, headers)
+                    staff = StaffSession(rig.browser, staff_side, rig.lane, headers)
                 ctx = TrialContext(
                     browser=rig.browser, lane=rig.lane, reset=reset, settings=settings,
                     setup=setup, view=view, customer=customer, journey=j, outcome=outcome,
                     customer_side=rig.profile.customer_side(),
-                    staff_side=rig.profile.staff_side(), headers=headers, staff=staff,
+                    staff_side=staff_side, headers=headers, staff=staff,
                     before_start=before_start, check_start=check_start)
                 if staff is not None and settings.evidence and ctx.staff_side.present:
                     staff.prepare(ctx.staff_creds)  # signs in meanwhile if needed

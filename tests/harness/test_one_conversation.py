@@ -18,10 +18,10 @@ import pytest
 
 from claims_records import DeclaredRuntime, ProductError, ProfileError
 from harness import check_runtime
-from harness._conversation import check_lanes, start_new_conversation
+from harness._conversation import check_lanes
 from harness._run import _product_info, run_labels
 from harness.profile import Lane, NewConversation, Profile, load_profile
-from harness.trial._conversation import new_conversation
+from harness.trial._conversation import new_conversation, start_new_conversation
 from harness.trial._record import Journey
 
 from . import one_conversation

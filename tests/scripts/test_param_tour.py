@@ -57,9 +57,6 @@ def test_a_value_kept_in_one_module_never_returns(param_tour, tmp_path: Path) ->
     assert param_tour.tour("pkg.a:start", "profile", root=tmp_path).reentries == 0
 
 
-@pytest.mark.xfail(strict=True, reason="the trial's profile returns to left modules 16 times "
-                   "since the new-conversation step (harness/trial/_conversation.py, "
-                   "harness/_conversation.py): issue 23 keeps the limit of 15 open")
 def test_the_trial_profile_and_the_run_configuration_stay_near_home(param_tour) -> None:
     profile = param_tour.tour("harness.trial._run:run_trial", "rig.profile", root=REPO)
     config = param_tour.tour("harness._run:run", "config", root=REPO, leaves=True)

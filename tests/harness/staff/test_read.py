@@ -87,7 +87,7 @@ async def test_search_box_header_token_and_vocabulary(desk, tmp_path: Path, monk
     assert lane.staff_base_url == desk.url
     async with async_playwright() as pw:
         browser = await launch_browser(pw)
-        staff = StaffSession(browser, profile, lane)
+        staff = StaffSession(browser, profile.staff_side(), lane)
         try:
             reading = await staff.read({}, "CLM-26-8F3K2Q", tmp_path)
         finally:

@@ -115,7 +115,7 @@ async def _trials(desk: Desk, tmp_path: Path, ends: list[bool]) -> tuple[StaffSe
     readings = []
     async with async_playwright() as pw:
         browser = await launch_browser(pw)
-        staff = StaffSession(browser, profile, profile.resolved_lanes()[0])
+        staff = StaffSession(browser, profile.staff_side(), profile.resolved_lanes()[0])
         try:
             for n, end in enumerate(ends):
                 desk.reset(end)
