@@ -35,11 +35,10 @@ XDIST_GROUPS = {
 # The groups that take minutes (measured), longest first: started first, so that no long one is
 # left to start when the other workers are running out of work.
 LONGEST_FIRST = [
+    "tests/scripts/test_fresh_machine.py",
     "tests/test_reference_corpus.py",
     "scoring-real-runs",
     "tests/claims_cli/test_selftest_cmd.py",
-    "fresh-root",
-    "fresh-user",
     "tests/test_example_corpus.py",
     "tests/harness/test_remote_browser.py",
     "tests/harness/test_journey_e2e.py",

@@ -1,7 +1,7 @@
 """The README's two commands on a fresh machine: a Python whose system site refuses pip
-installs (a PEP 668 EXTERNALLY-MANAGED marker, as on Debian 12), the test command as root and
-both commands as a normal user, from a fresh copy of the project with no virtual environment
-active; nothing is left in the temporary folder.
+installs (a PEP 668 EXTERNALLY-MANAGED marker, as on Debian 12), the test command as root (as
+CI runs it) and the demo as a normal user, each from a fresh copy of the project of its own
+with no virtual environment active; nothing is left in the temporary folder.
 
 The "system" Python is built here from the running one: its standard library is hard-linked
 into a new folder (fast, no copy, readable by the normal user whatever the original's parent
@@ -15,8 +15,8 @@ Every package comes from a wheel folder filled from the package index once (``pi
 the project's dependencies, test extras and build tools) and kept in pytest's cache folder,
 where later sessions and other test workers find it. The scripts then run without an index
 (PIP_NO_INDEX + PIP_FIND_LINKS): the virtual environment they make sees the system's packages
-(--system-site-packages) and installs only what is missing (the project and its test extras),
-and the demo reinstalls nothing.
+(--system-site-packages) and installs only what is missing (the project, and the test extras for
+the test command).
 """
 
 from __future__ import annotations
@@ -196,23 +196,20 @@ def _as(uid: int, argv: list[str]) -> list[str]:
     return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *argv]
 
 
-# Each on a worker of its own when the suite runs in parallel (their fixtures are quick to
-# build twice: the wheels are shared).
-@pytest.mark.parametrize("who", [pytest.param("root", marks=pytest.mark.xdist_group("fresh-root")),
-                                 pytest.param("user", marks=pytest.mark.xdist_group("fresh-user"))])
-def test_the_two_readme_commands_on_a_python_that_refuses_installs(workspace, system_python,
-                                                                   who):
+def _left_in_tmp(workspace: Path, who: str) -> list[str]:
+    return sorted(p.name for p in (workspace / f"tmp-{who}").iterdir()
+                  if not p.name.startswith("pytest-of-"))  # pytest's own, kept by design
+
+
+# Both tests share one "system" Python (one module, one worker: tests/conftest.py).
+def test_the_test_command_as_root_as_ci_runs_it(workspace, system_python):
     if os.getuid() != 0:
-        pytest.skip("switching to a normal user and chowning the copy needs root")
-    if who == "user" and shutil.which("setpriv") is None:
-        pytest.skip("no setpriv to run as a normal user")
-    uid = 0 if who == "root" else NOBODY
-    env = _env(workspace, system_python, who)
-    repo = _fresh_copy(workspace, who, uid)
-    tests = _as(uid, ["bash", "scripts/test.sh", "tests/claims_corpus/test_loading.py", "-q",
-                      "-p", "no:cacheprovider"])
-    done = subprocess.run(tests, cwd=repo, env=env, capture_output=True, text=True,
-                          timeout=1500)
+        pytest.skip("the test command as root needs root")
+    env = _env(workspace, system_python, "root")
+    repo = _fresh_copy(workspace, "root", 0)
+    done = subprocess.run(["bash", "scripts/test.sh", "tests/claims_corpus/test_loading.py",
+                           "-q", "-p", "no:cacheprovider"],
+                          cwd=repo, env=env, capture_output=True, text=True, timeout=1500)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "passed" in done.stdout
     assert f"setup: creating {repo}/.venv with python3.11" in done.stderr
@@ -221,16 +218,24 @@ def test_the_two_readme_commands_on_a_python_that_refuses_installs(workspace, sy
     own = [p.name for p in (repo / ".venv").glob("lib/python*/site-packages/*")]
     assert "xdist" in own and "hypothesis" in own  # what the machine lacked went in,
     assert "pydantic" not in own and "playwright" not in own  # what it had is the system's
+    assert _left_in_tmp(workspace, "root") == []
 
-    if who == "user":  # the demo as root adds nothing: every browser test runs as the CI's user
-        demo = subprocess.run(_as(uid, ["bash", "scripts/demo.sh", "--pack", "CTL-M-001"]),
-                              cwd=repo, env=env, capture_output=True, text=True, timeout=1500)
-        assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
-        report = [x for x in demo.stdout.splitlines() if x.startswith("Report:")]
-        assert report and (repo / report[0].split(maxsplit=1)[1]).is_file()
-        assert "setup: creating" not in demo.stderr  # the environment made for the tests is reused
-        owners = {p.stat().st_uid for p in (repo / "runs").rglob("*")}
-        assert owners == {uid}
-    left = sorted(p.name for p in (workspace / f"tmp-{who}").iterdir()
-                  if not p.name.startswith("pytest-of-"))  # pytest's own, kept by design
-    assert left == [], f"left in the temporary folder: {left}"
+
+def test_the_demo_as_a_normal_user_on_a_copy_of_their_own(workspace, system_python):
+    if os.getuid() != 0:
+        pytest.skip("switching to a normal user and chowning the copy needs root")
+    if shutil.which("setpriv") is None:
+        pytest.skip("no setpriv to run as a normal user")
+    env = _env(workspace, system_python, "user")
+    repo = _fresh_copy(workspace, "user", NOBODY)
+    demo = subprocess.run(_as(NOBODY, ["bash", "scripts/demo.sh", "--pack", "CTL-M-001"]),
+                          cwd=repo, env=env, capture_output=True, text=True, timeout=1500)
+    assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
+    assert f"setup: creating {repo}/.venv with python3.11" in demo.stderr
+    own = [p.name for p in (repo / ".venv").glob("lib/python*/site-packages/*")]
+    assert "pydantic" not in own and "playwright" not in own  # the system's are used
+    report = [x for x in demo.stdout.splitlines() if x.startswith("Report:")]
+    assert report and (repo / report[0].split(maxsplit=1)[1]).is_file()
+    owners = {p.stat().st_uid for p in [repo / ".venv", *(repo / "runs").rglob("*")]}
+    assert owners == {NOBODY}
+    assert _left_in_tmp(workspace, "user") == []
