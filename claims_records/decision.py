@@ -3,6 +3,8 @@
     setup.json            staff_script   StaffScript    (the environment: what staff do)
     oracle/labels.json    staff_decision DecisionLabel  (the answer key for the decision)
     <trial>/decision.json                DecisionRecord (written by the harness)
+    <trial>/trial.json     agent_decision AgentDecisionReading (what the product's own agent
+                                         told the customer it decided, read by the harness)
 
 A claim that needs review is half a journey: staff then decide (``approve``,
 ``amend_amount``, ``decline`` or ``return_for_info``) and the product must carry the decision
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ._base import Strict
 
@@ -47,6 +49,12 @@ DOCUMENTS_ATTACHED = "attach_documents"
 CLAIM_REVIEWED = "view_claim"
 CUSTOMER_NOTIFIED = "notify_customer"
 INFO_RECEIVED = "receive_info"
+# What the product's own agent may tell the customer it decided (an amended or settled amount
+# is an approval with an amount).
+AgentOutcome = Literal["approved", "declined"]
+AGENT_OUTCOMES: tuple[str, ...] = get_args(AgentOutcome)
+# How much of the agent's message trial.json keeps.
+AGENT_TEXT_LIMIT = 500
 
 class DecisionCustomer(Strict):
     """What the customer's own session showed when it came back after the decision."""
@@ -90,3 +98,47 @@ class DecisionRecord(Strict):
                                     "return (file name).")
     started_at: str | None = None
     duration_s: float | None = None
+
+
+class AgentAmount(Strict):
+    """The amount the product's agent said it decided, as read from its message."""
+
+    amount: float = Field(ge=0, description="The amount.")
+    currency: str | None = Field(
+        description="ISO 4217 code of its currency: the one a code, symbol or name next to it "
+        "names, else the product's home currency; null when its symbol stands for several "
+        "currencies.")
+
+
+class AgentDecisionReading(Strict):
+    """trial.json ``agent_decision``: what the product's own agent told the customer it
+    decided, read from the agent messages the customer saw in the journey (never from the
+    network or the product's data) through the profile's ``[agent_decision]`` words."""
+
+    messages: int = Field(ge=0, description="Agent messages read: every one the customer saw "
+                          "in the journey, in order.")
+    outcome: AgentOutcome | None = Field(
+        None, description="approved (an amended or settled amount included) or declined: "
+        "the outcome of the first message carrying an outcome phrase; null: none did.")
+    phrase: str | None = Field(None, description="The profile's phrase that was read.")
+    amount: AgentAmount | None = Field(
+        None, description="approved: the decided amount, read next to one of the profile's "
+        "amount words; null: none shown, or the profile gives no amount words.")
+    text: str | None = Field(None, max_length=AGENT_TEXT_LIMIT, description="The message, "
+                             f"cut to {AGENT_TEXT_LIMIT} characters.")
+    turn: int | None = Field(None, ge=1, description="Which agent message it was, counted "
+                             "from 1 over the messages read.")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AgentDecisionReading:
+        found = (self.phrase, self.text, self.turn)
+        if self.outcome is None and (any(v is not None for v in found)
+                                     or self.amount is not None):
+            raise ValueError("without an outcome, phrase, amount, text and turn are null")
+        if self.outcome is not None and any(v is None for v in found):
+            raise ValueError("an outcome read needs its phrase, text and turn")
+        if self.amount is not None and self.outcome != "approved":
+            raise ValueError("only an approval carries an amount")
+        if self.turn is not None and self.turn > self.messages:
+            raise ValueError(f"turn {self.turn} is past the {self.messages} message(s) read")
+        return self

@@ -19,6 +19,7 @@ from pydantic import Field, model_validator
 from ._base import Strict
 from ._json import JsonField
 from .config import DeclaredRuntime, PromptView, ResponseFormatMode, RunConfig
+from .decision import AgentDecisionReading
 
 RUN_FORMAT_VERSION = "2"
 """2: ``options`` is a ``RunConfig`` (1: a loose dict of command-line option names, still
@@ -499,5 +500,9 @@ class TrialResult(Strict):
     new_conversation: NewConversationInfo | None = Field(
         None, description="The new-conversation step run before the journey, when the product "
         "needs one.")
+    agent_decision: AgentDecisionReading | None = Field(
+        None, description="What the product's own agent told the customer it decided, read "
+        "from the agent messages of the journey through the profile's [agent_decision] "
+        "words; null: not read (the profile gives no such words, or the trial ran none).")
     cost_usd: float | None = None
     tokens: TokenUsage = Field(default_factory=TokenUsage)

@@ -40,6 +40,7 @@ COMPONENTS: tuple[str, ...] = (
     "assertions_state",
     "assertions_text",
     "assertions_human",
+    "agent_decision",
     "routing",
     "target",
     "decision_state",

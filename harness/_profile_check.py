@@ -186,6 +186,9 @@ def _service_lines(profile: Profile, lane: Lane, packs_root: Path, reset_pack: s
         "through the mapping", "none": "none (state and state assertions not_implemented)"}
         [source]))
     lines += _conversation_lines(profile)
+    if profile.agent_decision is not None:
+        lines.append(Line("agent decision", None, "read from the agent's messages: "
+                          + profile.agent_decision.describe()))
     c = profile.completion
     lines.append(Line("completion", None, ", ".join(c.strategies())
                       + (f"; ready: {' | '.join(c.ready)}" if c.ready else "; no ready selector")))
@@ -306,6 +309,9 @@ async def check_profile(profile: Profile, packs_root: Path, claim: str | None = 
         report.not_implemented.append("decision: no staff decision controls ([decision]): "
                                       "routing, target, decision_state, note, follow_through "
                                       "and audit of packs with a staff script")
+    if profile.agent_decision is None:
+        report.not_implemented.append("agent_decision: no [agent_decision] words: a decision "
+                                      "the product's agent tells the customer is not read")
     async with async_playwright() as pw:
         choice = browser or BrowserChoice(executable=browser_executable)
         chromium, _ = await open_browser(pw, choice)

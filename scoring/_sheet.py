@@ -23,6 +23,7 @@ from claims_records import (
 )
 
 from ._acceptance_trial import agent_questions, further_contact, report_duration_s
+from ._agent_decision_checks import check_agent_decision
 from ._claim_checks import (
     check_facts,
     check_incident_datetime,
@@ -54,6 +55,7 @@ def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None,
         check_state(rec.state_before, rec.state_after, labels.expected_end_state,
                     rec.state_readable),
         *check_assertions(rec, labels.assertions, human),
+        check_agent_decision(rec.result.agent_decision if rec.result else None, labels),
         *check_decision(rec, labels, pack),
     ]
     present = [r for r in results if r is not None]

@@ -101,12 +101,14 @@ HOME_CONVENTIONS = MoneyConventions()
 @dataclass(frozen=True)
 class ShownAmount:
     """One amount found in a text: its value, the mark naming its currency as written (a
-    code, symbol or name; "" for none) and the currencies that mark may stand for (empty:
-    the amount names no currency)."""
+    code, symbol or name; "" for none), the currencies that mark may stand for (empty:
+    the amount names no currency) and where its number stands in the text it was read from
+    (``(0, 0)`` for a value not read from a text)."""
 
     amount: Decimal
     mark: str
     currencies: frozenset[str]
+    span: tuple[int, int] = (0, 0)
 
     def currencies_in(self, conventions: MoneyConventions) -> frozenset[str]:
         """The currencies the amount may be in (the home currency when it names none)."""
@@ -289,7 +291,7 @@ def find_amounts(text: str, conventions: MoneyConventions = HOME_CONVENTIONS
             continue
         before, after = text[: m.start()].rstrip(_SPACES), text[m.end():].lstrip(_SPACES)
         mark, codes = _mark(before, after, r)
-        out.append(ShownAmount(amount, mark, _resolve(mark, codes, conventions)))
+        out.append(ShownAmount(amount, mark, _resolve(mark, codes, conventions), m.span()))
     return out
 
 

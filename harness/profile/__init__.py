@@ -7,9 +7,11 @@ piece), ``_staff`` (staff access, regions, vocabulary; the staff side in one pie
 ``_decision`` (staff decision controls), ``_reset`` (reset adapters, state source, schema
 mapping), ``_runtime`` (the runtime report, or the runtime declared), ``_dev`` (starting the
 product for a dev environment), ``_conversation`` (one conversation per session or per
-process, and the step starting a new one).
+process, and the step starting a new one), ``_agent_decision`` (the words the product's own
+agent uses for a decision it tells the customer).
 """
 
+from ._agent_decision import HEDGE_WORDS, AgentDecisionWords
 from ._capabilities import Capabilities
 from ._completion import Completion
 from ._conversation import RESTART_PLACEHOLDERS, Conversation, NewConversation
@@ -36,12 +38,14 @@ __all__ = [
     "BODY_PLACEHOLDERS",
     "CANONICAL",
     "COMMAND_PLACEHOLDERS",
+    "HEDGE_WORDS",
     "PLACEHOLDERS",
     "PROFILES_DIR",
     "PROFILE_FORMAT_VERSION",
     "READ_REGIONS",
     "RESTART_PLACEHOLDERS",
     "SECRET_PLACEHOLDERS",
+    "AgentDecisionWords",
     "Capabilities",
     "CollectionMap",
     "CommandReset",

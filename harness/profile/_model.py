@@ -14,6 +14,7 @@ from claims_corpus.formats._base import Strict
 from claims_corpus.formats.money import DEFAULT_LOCALE, CurrencyCode, LocaleId
 from claims_records import ProfileError
 
+from ._agent_decision import AgentDecisionWords
 from ._capabilities import Capabilities
 from ._completion import Completion
 from ._conversation import Conversation
@@ -89,6 +90,10 @@ class Profile(Strict):
     decision: DecisionControls = Field(
         default_factory=DecisionControls, description="Staff decision controls and where the "
         "customer sees the decision (none: the decision components are not_implemented).")
+    agent_decision: AgentDecisionWords | None = Field(
+        None, description="How the product's own agent words a decision it tells the "
+        "customer (none: the screen is not read for agent decisions, and the agent_decision "
+        "component is not_implemented).")
     completion: Completion
     customer_screen: CustomerScreen
     browser: BrowserSettings = Field(default_factory=BrowserSettings)

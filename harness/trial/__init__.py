@@ -4,8 +4,9 @@ the staff side, take the pack's staff decision, and write the evidence.
 A lane hands each trial a ``TrialRig`` (browser, profile, lane, reset, customer factory, staff
 session, settings); ``run_trial`` turns it into the ``TrialContext`` its phases share:
 ``_after`` (the journey, then the staff side beside closing and redacting the customer's
-context), ``_decision`` (the staff decision and the customer's return), with the journey loop
-in ``_journey`` and its record in ``_record``.
+context), ``_decision`` (the staff decision and the customer's return), ``_agent_decision``
+(what the product's own agent told the customer it decided, read from the journey's agent
+messages), with the journey loop in ``_journey`` and its record in ``_record``.
 """
 
 from ._context import TRACING_MODES, CustomerFactory, TrialContext, TrialRig, TrialSettings

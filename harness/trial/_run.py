@@ -30,6 +30,7 @@ from ..customers import Customer
 from ..profile import Capabilities
 from ..staff import StaffSession
 from ._after import journey_and_staff, write_state
+from ._agent_decision import read_agent_decision
 from ._context import TrialContext, TrialRig
 from ._conversation import new_conversation
 from ._decision import decide_and_return
@@ -141,6 +142,10 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
         j.claim_number))
     if customer is not None:
         j.retries += getattr(customer, "retries", 0)  # an LLM customer's retried calls
+    words = rig.profile.agent_decision
+    agent_decision = (read_agent_decision(j.history, words, rig.profile.money())
+                      if words is not None and j.status != TrialStatus.NOT_IMPLEMENTED
+                      else None)
     result = TrialResult(
         pack_id=pack_dir.name, trial=trial, lane=rig.lane.name, status=j.status,
         stop_reason=j.trial_stop, detail=j.detail[:2000], self_test=settings.self_test,
@@ -148,7 +153,7 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
         started_at=started, ended_at=now(), duration_s=round(time.monotonic() - t0, 3),
         turn_times_s=[round(t, 3) for t in j.turn_times], retries=j.retries,
         cost_usd=j.cost, tokens=j.tokens, product_events=j.product_events,
-        new_conversation=j.new_conversation,
+        new_conversation=j.new_conversation, agent_decision=agent_decision,
         reset=ResetInfo(adapter=outcome.adapter, took_ms=outcome.took_ms,
                         verified=outcome.verified) if outcome is not None else None,
     )

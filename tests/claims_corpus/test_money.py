@@ -95,6 +95,14 @@ def test_a_mark_is_read_only_next_to_the_amount() -> None:
     assert find_amounts("paid 300 then", GB)[0].mark == ""
 
 
+def test_each_amount_found_says_where_its_number_stands() -> None:
+    text = "GBP 1,400 claimed, £150.50 excess, 1,250 payable"
+    found = find_amounts(text, GB)
+    assert [text[slice(*a.span)] for a in found] == ["1,400", "150.50", "1,250"]
+    assert [a.amount for a in found] == [Decimal(1400), Decimal("150.50"), Decimal(1250)]
+    assert read_amount(Money(amount=5, currency="EUR")).span == (0, 0)  # not read from a text
+
+
 @pytest.mark.parametrize(("expected", "shown", "conventions"), [
     (Money(amount=100000, currency="INR"), "₹1,00,000", IN),
     (Money(amount=100000, currency="INR"), "1,00,000", IN),  # home currency

@@ -3,7 +3,9 @@ would: Heron started by hand on a SQLite file and an uploads folder named by the
 the same variables exported for the harness, one lane (one conversation per process). Each
 trial is reset by Heron's own command and the harness's loading (verified through SQL),
 starts a new conversation with Heron's "Start a new claim" button, and ends with a claim
-number in Heron's format; the run record says the runtime is declared, not reported."""
+number in Heron's format; the run record says the runtime is declared, not reported. The
+fast-track claim Heron settles itself is read off the screen as the agent's approval with the
+amount payable and fails wrong_authority; the claims it refers show no agent decision."""
 
 from __future__ import annotations
 
@@ -22,14 +24,18 @@ from pathlib import Path
 import pytest
 
 from claims_prototype_app import CLAIM_NUMBER_PATTERN
-from claims_records import RunConfig, RunRecord, Sheet, TrialResult
+from claims_records import RunConfig, RunRecord, Sheet, StateDump, TrialResult
 
 from ..conftest import CHROMIUM
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
-PACK_IDS = ["CTL-C-001", "CTL-H-002"]  # anonymous sessions: Heron has no accounts
+# Anonymous sessions (Heron has no accounts): two claims Heron refers to a handler and a
+# fast-track one it settles itself.
+REFERRED = ["CTL-C-001", "CTL-H-002"]
+SETTLED = "CTL-M-004"
+PACK_IDS = [*REFERRED, SETTLED]
 
 
 def _free_port() -> int:
@@ -138,3 +144,38 @@ def test_each_trial_is_reset_through_sql_renewed_and_numbered_by_heron(
         assert status[name] == "pass", (name, sheet.explanation)
     for name in ("triage", "review", "facts", "waiting_list"):
         assert status[name] == "not_implemented", name  # no staff side
+
+
+def _agent_decision(sheet: Sheet) -> tuple[str, list[str], dict[str, object]]:
+    c = next(c for c in sheet.components if c.name == "agent_decision")
+    return c.status, c.failure_modes, dict(c.details)
+
+
+def test_the_claim_heron_settles_is_read_as_its_agents_approval(heron_run: Path) -> None:
+    result, sheet = _trial(heron_run, SETTLED)
+    seen = result.agent_decision
+    assert seen is not None and seen.outcome == "approved", seen
+    assert seen.phrase == "Decision: approved" and seen.text is not None
+    assert seen.turn == seen.messages  # the reply with the claim number, the last one
+    assert result.claim_number is not None and result.claim_number in seen.text
+    claim = StateDump.model_validate_json(
+        (heron_run / SETTLED / "trial-1" / "state-after.json").read_text("utf-8")
+    ).collections["claims"][result.claim_number]
+    assert claim["decision"] == "approved"  # what Heron stored, beside what it said
+    assert seen.amount is not None
+    assert (seen.amount.amount, seen.amount.currency) == (
+        float(str(claim["payable_amount"])), claim["payable_currency"])
+    status, modes, details = _agent_decision(sheet)
+    assert (status, modes) == ("fail", ["wrong_authority"]), sheet.explanation
+    assert (details["agrees"], details["expected_status"]) == (True, "approved")
+    assert sheet.success is False and "wrong_authority" in sheet.failure_modes
+
+
+@pytest.mark.parametrize("pack_id", REFERRED)
+def test_a_claim_heron_refers_shows_no_agent_decision(heron_run: Path, pack_id: str) -> None:
+    result, sheet = _trial(heron_run, pack_id)
+    seen = result.agent_decision
+    assert seen is not None and seen.messages > 1
+    assert (seen.outcome, seen.amount, seen.turn) == (None, None, None)
+    status, modes, details = _agent_decision(sheet)
+    assert (status, modes, details["messages"]) == ("pass", [], seen.messages)

@@ -1,10 +1,12 @@
 """Heron Mutual's profile says what Heron is, and its reset (Heron's own command, then the
 harness's loading through the SQL mapping) lands every mapped collection in Heron's tables,
-verified through SQL, and reads back in canonical terms."""
+verified through SQL, and reads back in canonical terms; its [agent_decision] words read the
+decision in Heron's own replies."""
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from importlib.metadata import version
 from pathlib import Path
 
@@ -12,9 +14,14 @@ import pytest
 import sqlalchemy as sa
 
 from claims_prototype_app import CLAIM_NUMBER_PATTERN, Money, Settings, Store
+from claims_prototype_app._rules import Decision
+from claims_prototype_app._submit import decision_text
 from claims_prototype_app._wording import button
+from claims_prototype_app._wording import reply as reply_text
+from claims_records import AgentAmount
 from harness import load_profile
 from harness._reset import make_reset, setup_and_files
+from harness.trial._agent_decision import read_agent_decision
 
 from ._packs import PACKS
 
@@ -102,3 +109,32 @@ def test_the_reset_loads_a_pack_into_herons_tables_verified_through_sql(
                                "urgency": "normal"}
     assert claim["facts"]["incident_date"] == {"value": "2025-12-02", "state": "confirmed"}
     assert claim["facts"]["incident_location"]["value"] == "14 Wendover Close, Aylesbury"
+
+
+@pytest.mark.parametrize(("decision", "payable"), [
+    (Decision("approved", claimed=Money(Decimal("543.53"), "EUR"),
+              excess=Money(Decimal("250"), "EUR"), payable=Money(Decimal("293.53"), "EUR")),
+     293.53),
+    (Decision("approved", claimed=Money(Decimal("462.00"), "GBP"),
+              excess=Money(Decimal("250"), "EUR"), payable=Money(Decimal("293.53"), "EUR")),
+     293.53),
+    (Decision("approved", claimed=Money(Decimal("180"), "EUR"),
+              excess=Money(Decimal("250"), "EUR"), payable=Money(Decimal("0"), "EUR")), 0.0),
+    (Decision("referred", referral_reasons=["triage_standard"]), None),
+])
+def test_the_profiles_agent_decision_words_read_herons_own_replies(
+        decision: Decision, payable: float | None) -> None:
+    """Heron's reply after a claim (its claim number, then what it decided), read through
+    the profile's [agent_decision] words: a settlement is approved with its amount payable in
+    euros, a referral is no decision."""
+    profile = load_profile("heron")
+    assert profile.agent_decision is not None
+    reply = reply_text("submitted", claim_number="HM-2026-000123") + "\n\n" + decision_text(
+        decision)
+    seen = read_agent_decision([("agent", reply_text("greeting")), ("agent", reply)],
+                               profile.agent_decision, profile.money())
+    if payable is None:
+        assert (seen.messages, seen.outcome, seen.amount) == (2, None, None)
+    else:
+        assert (seen.outcome, seen.turn) == ("approved", 2)
+        assert seen.amount == AgentAmount(amount=payable, currency="EUR")

@@ -29,7 +29,7 @@ def _comp(sheet, name):
 
 
 def test_a_faithful_journey_passes_every_scored_component(tmp_path):
-    sheet = _score(tmp_path)
+    sheet = _score(tmp_path, Variant(extra={"agent_decision": {"messages": 12}}))
     assert sheet.success is True
     assert sheet.failure_modes == []
     statuses = {c.name: c.status for c in sheet.components}
