@@ -4,9 +4,11 @@
 # on parallel workers. Extra arguments go to pytest (e.g. `-m "not slow"` for the fast tier,
 # `-n 0` for one process).
 #
-# Workers: one per core (CLAIMS_HARNESS_TEST_WORKERS to choose). The tests of one module stay
-# on one worker, so a module's dev environment or corpus run is built once, and the modules
-# with slow tests start first (tests/conftest.py).
+# Workers: two per core (CLAIMS_HARNESS_TEST_WORKERS to choose): the end-to-end tests spend
+# much of their time waiting on browsers, products and installs, so one worker per core left
+# the cores idle about half the time. The tests of one module stay on one worker, so a module's
+# dev environment or corpus run is built once, and the modules with slow tests start first
+# (tests/conftest.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-browser.sh || exit 1
@@ -23,7 +25,11 @@ if ! "$BIN/python" -m mypy; then
   echo "type check failed: mypy found the errors above (see [tool.mypy] in pyproject.toml)" >&2
   exit 1
 fi
-"$BIN/python" -m pytest -n "${CLAIMS_HARNESS_TEST_WORKERS:-auto}" --dist loadgroup \
+# pytest keeps each test module with its asserts rewritten as bytecode; where writing bytecode
+# is turned off (PYTHONDONTWRITEBYTECODE), every worker rewrites every module again.
+unset PYTHONDONTWRITEBYTECODE
+CORES="$("$BIN/python" -c 'import os; print(len(os.sched_getaffinity(0)))')"
+"$BIN/python" -m pytest -n "${CLAIMS_HARNESS_TEST_WORKERS:-$((CORES * 2))}" --dist loadgroup \
   --no-loadscope-reorder "$@"
 rc=$?
 # pytest exits 5 when it collected no test: that is a failure of the suite, say so.

@@ -33,9 +33,11 @@ def _authored() -> set[str]:
 
     return {r.id for r in load_table().pack if r.hand_written}
 
+
 # The authored packs within what Kestrel implements (the in-process tests in
 # tests/claims_example_app drive every such pack, generated ones included, without a browser).
-PACK_IDS = [p.name for p in kestrel_packs() if p.name in _authored()]
+AUTHORED = _authored()
+PACK_IDS = [p.name for p in kestrel_packs() if p.name in AUTHORED]
 ACCOUNT_PACKS = [p for p in PACK_IDS if claims_corpus.load_setup(PACKS / p).claimant_session
                  == "account"]
 # What Kestrel exposes, scored as on the reference app.

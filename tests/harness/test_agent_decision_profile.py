@@ -41,8 +41,14 @@ def _load(tmp_path: Path, section: str) -> AgentDecisionWords | None:
 
 def test_a_profile_without_the_section_reads_no_agent_decision(tmp_path: Path) -> None:
     assert _load(tmp_path, "") is None
-    assert load_profile("reference").agent_decision is None
     assert load_profile("kestrel").agent_decision is None
+
+
+def test_the_reference_profile_reads_the_staff_decisions_words_as_an_agent_decision() -> None:
+    words = load_profile("reference").agent_decision
+    assert words is not None
+    assert words.outcomes() == {"approved": ["your claim has been approved"],
+                                "declined": ["your claim has been declined"]}
 
 
 def test_the_section_gives_phrases_per_outcome_amount_words_and_hedges(tmp_path: Path) -> None:
