@@ -11,26 +11,9 @@ from claims_records import ProfileError
 from harness import load_profile
 from harness.profile import HEDGE_WORDS, AgentDecisionWords
 
-PROFILE = """
-name = "settling-bot"
-base_url = "http://127.0.0.1:9"
-locale = "en_IE"
-currency = "EUR"
+from .profiles import bare_profile
 
-[capabilities]
-customer_accounts = false
-staff_side = false
-
-[completion]
-busy = ".spinner"
-
-[customer_screen]
-conversation = "role=log"
-agent_message = ".bot"
-composer_input = "textarea"
-composer_send = "role=button[name=Send]"
-claim_number_pattern = "CLM-\\\\d+"
-"""
+PROFILE = bare_profile("settling-bot", top='locale = "en_IE"\ncurrency = "EUR"\n')
 
 
 def _load(tmp_path: Path, section: str) -> AgentDecisionWords | None:

@@ -17,27 +17,9 @@ from harness.profile import Profile
 from scoring import load_trial, score_trial
 
 from ..scoring.builders import make_labels, write_run
+from .profiles import bare_profile
 
-PROFILE = """
-name = "rupee-bot"
-base_url = "http://127.0.0.1:9"
-locale = "en_IN"
-currency = "INR"
-
-[capabilities]
-customer_accounts = false
-staff_side = false
-
-[completion]
-busy = ".spinner"
-
-[customer_screen]
-conversation = "role=log"
-agent_message = ".bot"
-composer_input = "textarea"
-composer_send = "role=button[name=Send]"
-claim_number_pattern = "CLM-\\\\d+"
-"""
+PROFILE = bare_profile("rupee-bot", top='locale = "en_IN"\ncurrency = "INR"\n')
 
 
 def _write(tmp_path: Path, text: str) -> Path:

@@ -10,24 +10,10 @@ import pytest
 from claims_records import ProfileError
 from harness.profile import load_profile
 
-BASE = """
-name = "sql product"
-base_url = "http://127.0.0.1:8000"
+from .profiles import bare_profile
 
-[capabilities]
-customer_accounts = false
-staff_side = false
-
-[completion]
-busy = ".spinner"
-
-[customer_screen]
-conversation = ".c"
-agent_message = ".bot"
-composer_input = "textarea"
-composer_send = "button"
-claim_number_pattern = "CLM-\\\\d+"
-"""
+BASE = bare_profile("sql product", base_url="http://127.0.0.1:8000", conversation=".c",
+                    send="button")
 
 SQL_STORES = """
 [stores]
