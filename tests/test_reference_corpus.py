@@ -25,7 +25,9 @@ from claims_records import RunConfig, RunRecord, RunSummary, Sheet, TrialResult
 
 from .conftest import make_held_out
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+# One run of 32 trials: about 7 min of worker time on a quiet two-core machine, far longer on a
+# busy one; a generous bound instead of the suite's 600 s per test.
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(2400)]
 
 PACKS = Path(__file__).resolve().parents[1] / "packs"
 ALL_PACK_IDS = [p.name for p in claims_corpus.list_packs(PACKS)]

@@ -20,7 +20,9 @@ from claims_cli import app
 from claims_records import DefectPanel, RunRecord
 from claims_reference_app import FAULTS
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+# The panel is a run per fault: about 9 min of worker time on a quiet two-core machine, far
+# longer on a busy one; a generous bound instead of the suite's 600 s per test.
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(2400)]
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 COVERED_ELSEWHERE = ("flag_everything", "ask_twice", "lose_fact", "drop_questions",
