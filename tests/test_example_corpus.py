@@ -19,9 +19,10 @@ import pytest
 
 import claims_corpus
 from claims_corpus.formats import Setup
-from claims_records import RunConfig, RunRecord, Sheet, TrialResult
+from claims_records import RunConfig, RunRecord
 
 from .claims_example_app.conftest import kestrel_packs
+from .records import first_trial
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -60,12 +61,6 @@ def kestrel_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_dir
 
 
-def _trial(run_dir: Path, pack_id: str) -> tuple[TrialResult, Sheet]:
-    trial = run_dir / pack_id / "trial-1"
-    return (TrialResult.model_validate_json((trial / "trial.json").read_text("utf-8")),
-            Sheet.model_validate_json((trial / "sheet.json").read_text("utf-8")))
-
-
 def test_the_run_records_how_kestrel_was_driven(kestrel_run: Path) -> None:
     run = RunRecord.model_validate_json((kestrel_run / "run.json").read_text("utf-8"))
     assert run.product.profile == "kestrel" and run.product.runtime == "rules"
@@ -81,7 +76,7 @@ def test_the_run_records_how_kestrel_was_driven(kestrel_run: Path) -> None:
 
 @pytest.mark.parametrize("pack_id", PACK_IDS)
 def test_each_pack_scores_as_on_the_reference_app(kestrel_run: Path, pack_id: str) -> None:
-    result, sheet = _trial(kestrel_run, pack_id)
+    _, result, sheet = first_trial(kestrel_run, pack_id)
     if pack_id in ACCOUNT_PACKS:
         assert result.status == "not_implemented" and result.duration_s < 5
         assert result.steps == 0 and not result.claim_number  # no browser, no sign-in wait

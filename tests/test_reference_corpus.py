@@ -21,9 +21,10 @@ from pathlib import Path
 import pytest
 
 import claims_corpus
-from claims_records import RunConfig, RunRecord, RunSummary, Sheet, TrialResult
+from claims_records import RunConfig, RunRecord, RunSummary
 
 from .conftest import make_held_out
+from .records import first_trial
 
 # One run of 32 trials: about 7 min of worker time on a quiet two-core machine, far longer on a
 # busy one; a generous bound instead of the suite's 600 s per test.
@@ -88,13 +89,6 @@ def reference_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_dir
 
 
-def _trial(run_dir: Path, pack_id: str) -> tuple[Path, TrialResult, Sheet]:
-    trial = run_dir / pack_id / "trial-1"
-    result = TrialResult.model_validate_json((trial / "trial.json").read_text("utf-8"))
-    sheet = Sheet.model_validate_json((trial / "sheet.json").read_text("utf-8"))
-    return trial, result, sheet
-
-
 def test_the_sample_covers_every_pressure_kind_and_scenario_kind() -> None:
     from claims_corpus.formats import PRESSURE_KINDS
 
@@ -114,7 +108,7 @@ def test_the_run_reports_the_public_and_the_held_out_corpus_apart(reference_run:
     assert (by["CTL"].packs, by["HLD"].packs) == (len(PACK_IDS), len(HELD_OUT))
     assert by["HLD"].successes == by["HLD"].scorable_trials == 1
     assert by["CTL"].successes == by["CTL"].scorable_trials == len(PACK_IDS)
-    _, result, sheet = _trial(reference_run, "HLD-H-001")
+    _, result, sheet = first_trial(reference_run, "HLD-H-001")
     assert result.stop_reason == "claim_number" and sheet.success is True, sheet.explanation
     assert sheet.corpus == "HLD"
     index = (reference_run / "report" / "index.html").read_text(encoding="utf-8")
@@ -125,7 +119,7 @@ def test_the_run_reports_the_public_and_the_held_out_corpus_apart(reference_run:
 def test_every_pack_leaves_complete_evidence(reference_run: Path) -> None:
     rows = []
     for pack_id in PACK_IDS:
-        trial, result, sheet = _trial(reference_run, pack_id)
+        trial, result, sheet = first_trial(reference_run, pack_id)
         assert result.status == "completed", f"{pack_id}: {result.detail}"
         for name in EVIDENCE:
             assert (trial / name).is_file(), f"{pack_id}: {name} missing"
@@ -139,7 +133,7 @@ def test_every_pack_leaves_complete_evidence(reference_run: Path) -> None:
 @pytest.mark.parametrize("pack_id", PACK_IDS)
 def test_pack_reaches_a_claim_number_and_scores_100_percent(reference_run: Path,
                                                             pack_id: str) -> None:
-    _, result, sheet = _trial(reference_run, pack_id)
+    _, result, sheet = first_trial(reference_run, pack_id)
     assert result.stop_reason == "claim_number" and result.claim_number, (
         f"no claim number ({result.stop_reason}: {result.detail})")
     failed = [c.name for c in sheet.components if c.status == "fail"]
@@ -161,7 +155,7 @@ def test_the_reference_runtime_meets_every_acceptance_criterion(reference_run: P
 
 def test_no_trial_shows_the_other_customer(reference_run: Path) -> None:
     for pack_id in PACK_IDS:
-        _, _, sheet = _trial(reference_run, pack_id)
+        _, _, sheet = first_trial(reference_run, pack_id)
         privacy = next(c for c in sheet.components if c.name == "privacy")
         assert privacy.status == "pass" and privacy.details["responses"] > 0, privacy
 
@@ -171,7 +165,7 @@ def test_the_scripted_customer_keeps_every_fidelity_rule_across_the_corpus(
     """The fidelity audit finds nothing in any message or action of the scripted customer."""
     audited = 0
     for pack_id in PACK_IDS:
-        _, _, sheet = _trial(reference_run, pack_id)
+        _, _, sheet = first_trial(reference_run, pack_id)
         assert sheet.fidelity is not None and sheet.fidelity.audited, pack_id
         assert sheet.fidelity.findings == [], (pack_id, sheet.fidelity.findings)
         assert not sheet.simulator_suspect
@@ -190,7 +184,7 @@ def test_every_staff_decision_passes_and_reaches_the_customer(reference_run: Pat
         script = claims_corpus.load_setup(PACKS / pack_id).staff_script
         if script is None:
             continue
-        trial, _, sheet = _trial(reference_run, pack_id)
+        trial, _, sheet = first_trial(reference_run, pack_id)
         grader = sheet.grader
         assert grader is not None and not grader.failure_modes, (pack_id, grader)
         for aspect in ("routing", "target", "state", "note", "follow_through", "audit"):

@@ -24,9 +24,10 @@ from pathlib import Path
 import pytest
 
 from claims_prototype_app import CLAIM_NUMBER_PATTERN
-from claims_records import RunConfig, RunRecord, Sheet, StateDump, TrialResult
+from claims_records import RunConfig, RunRecord, Sheet, StateDump
 
 from ..conftest import CHROMIUM
+from ..records import first_trial
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -109,12 +110,6 @@ def heron_run() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _trial(run_dir: Path, pack_id: str) -> tuple[TrialResult, Sheet]:
-    trial = run_dir / pack_id / "trial-1"
-    return (TrialResult.model_validate_json((trial / "trial.json").read_text("utf-8")),
-            Sheet.model_validate_json((trial / "sheet.json").read_text("utf-8")))
-
-
 def test_the_run_record_says_the_runtime_is_declared(heron_run: Path) -> None:
     run = RunRecord.model_validate_json((heron_run / "run.json").read_text("utf-8"))
     product = run.product
@@ -132,7 +127,7 @@ def test_the_run_record_says_the_runtime_is_declared(heron_run: Path) -> None:
 @pytest.mark.parametrize("pack_id", PACK_IDS)
 def test_each_trial_is_reset_through_sql_renewed_and_numbered_by_heron(
         heron_run: Path, pack_id: str) -> None:
-    result, sheet = _trial(heron_run, pack_id)
+    _, result, sheet = first_trial(heron_run, pack_id)
     assert result.status == "completed" and result.stop_reason == "claim_number", result.detail
     assert re.fullmatch(CLAIM_NUMBER_PATTERN, result.claim_number or "")
     assert result.reset is not None
@@ -152,7 +147,7 @@ def _agent_decision(sheet: Sheet) -> tuple[str, list[str], dict[str, object]]:
 
 
 def test_the_claim_heron_settles_is_read_as_its_agents_approval(heron_run: Path) -> None:
-    result, sheet = _trial(heron_run, SETTLED)
+    _, result, sheet = first_trial(heron_run, SETTLED)
     seen = result.agent_decision
     assert seen is not None and seen.outcome == "approved", seen
     assert seen.phrase == "Decision: approved" and seen.text is not None
@@ -173,7 +168,7 @@ def test_the_claim_heron_settles_is_read_as_its_agents_approval(heron_run: Path)
 
 @pytest.mark.parametrize("pack_id", REFERRED)
 def test_a_claim_heron_refers_shows_no_agent_decision(heron_run: Path, pack_id: str) -> None:
-    result, sheet = _trial(heron_run, pack_id)
+    _, result, sheet = first_trial(heron_run, pack_id)
     seen = result.agent_decision
     assert seen is not None and seen.messages > 1
     assert (seen.outcome, seen.amount, seen.turn) == (None, None, None)
