@@ -161,6 +161,19 @@ class SeedRouteReset(ResetAdapter):
 
 class EndpointResetAdapter(ResetAdapter):
     name = "endpoint"
+    _http: httpx.Client | None = None
+
+    def _client(self) -> httpx.Client:
+        """One client for the lane's resets (a new one per reset loads the CA bundle again)."""
+        if self._http is None:
+            self._http = httpx.Client(trust_env=False)
+        return self._http
+
+    def close(self) -> None:
+        if self._http is not None:
+            self._http.close()
+            self._http = None
+        super().close()
 
     def _request(self, method: str, path: str, body: Any | None = None) -> httpx.Response:
         ep = self.profile.reset.endpoint
@@ -171,8 +184,8 @@ class EndpointResetAdapter(ResetAdapter):
             headers[ep.auth_header] = f"{ep.auth_scheme} {token}".strip()
         target = url(self.lane.base_url, path)
         try:
-            return httpx.request(method, target, json=body, headers=headers,
-                                 timeout=ep.timeout_s, trust_env=False)
+            return self._client().request(method, target, json=body, headers=headers,
+                                          timeout=ep.timeout_s)
         except httpx.HTTPError as exc:
             raise SeedError(f"the product's reset endpoint is unreachable: {exc}",
                             url=target) from exc
