@@ -19,7 +19,7 @@ profile_app = typer.Typer(help="Product profiles: check one against its running 
 def check(
     profile: str = typer.Argument(..., help="A profile TOML path or a shipped profile name."),
     dev: bool = typer.Option(False, "--dev", help="Start the embedded stores and the product "
-                             "([dev] in the profile) for the check, and stop them afterwards."),
+                             "(\\[dev] in the profile) for the check, and stop them afterwards."),
     claim: str | None = typer.Option(None, help="A claim number to open on the staff side, to "
                                      "check the claim-page regions and the vocabulary."),
     reset: str | None = typer.Option(

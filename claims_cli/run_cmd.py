@@ -117,7 +117,8 @@ def run(
     trials: int = typer.Option(1, min=1, help="Trials per pack."),
     lanes: int = typer.Option(0, min=0, help="With --dev: number of lanes to start."),
     dev: bool = typer.Option(False, "--dev", help="Start the embedded stores and the profile's "
-                             "product ([dev] in the profile) for this run; stop them afterwards."),
+                             "product (\\[dev] in the profile) for this run; stop them "
+                             "afterwards."),
     customer: str = typer.Option("scripted", help="scripted | llm"),
     runs_dir: Path = typer.Option(Path("runs"), help="Where run records go."),
     run_id: str | None = typer.Option(None, help="Run id (default: timestamp + random)."),
@@ -141,7 +142,7 @@ def run(
     declare_runtime: list[str] = typer.Option(
         [], "--declare-runtime", metavar="KEY=VALUE", help="Declare the runtime of a product "
         "that cannot report it: model=NAME, endpoint=URL, version=TEXT (repeatable; over the "
-        "profile's [runtime.declared] key by key). The run is labelled 'runtime declared, not "
+        "profile's \\[runtime.declared] key by key). The run is labelled 'runtime declared, not "
         "reported'; the endpoint is recorded without credentials."),
     headed: bool = typer.Option(False, "--headed", help="Show the browser."),
     browser_executable: browser_opts.Executable = None,
