@@ -95,7 +95,10 @@ def postgres() -> Iterator[PostgresServer]:
     stopped and removed at the end of the session."""
     bin_dir = find_bin()
     if bin_dir is None:
-        pytest.skip("PostgreSQL's initdb is not installed (Debian: apt-get install postgresql)")
+        # A failure, as for a missing browser: a skipped SQL test would let a run without
+        # PostgreSQL pass as if the SQL stores had been tested (scripts/test.sh installs it).
+        pytest.fail("PostgreSQL's initdb is not installed (Debian: apt-get install postgresql; "
+                    "scripts/test.sh installs it)")
     with running_postgres(bin_dir) as server:
         yield server
 
