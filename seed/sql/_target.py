@@ -5,7 +5,8 @@ once, never rendered whole, and every error text that passes through here has th
 and the URL taken out. What is shown of a database is ``dialect://host:port/name`` and its
 name. The name of a server database is the URL's database; a SQLite database's name is its
 file name without the suffix (``/srv/app/claims_dev.sqlite3`` -> ``claims_dev``), so the same
-``allowed_database`` pattern serves both.
+``allowed_database`` pattern serves both, and a lane's database name replaces that stem (the
+lane's file is beside the URL's, with its suffix).
 """
 
 from __future__ import annotations
@@ -37,20 +38,24 @@ class SqlTarget:
     name: str  # the database's name, checked against the allowed pattern
     shown: str  # dialect://host:port/database, nothing secret
     _secrets: tuple[str, ...] = ()
+    _given: URL | None = None  # as the product's environment writes it, the lane's applied
 
     @classmethod
     def from_text(cls, text: str, *, env: str, database: str | None = None) -> SqlTarget:
         """Parse the URL held by the environment variable ``env``; ``database`` (a lane's)
-        replaces the URL's database: a server database's name, or a SQLite file."""
+        replaces the URL's database: a server database's name; for SQLite, the file's stem
+        (``sqlite:////srv/app/heron_dev.sqlite3`` and ``heron_dev_lane2`` give
+        ``/srv/app/heron_dev_lane2.sqlite3``), or the whole file when it is a path."""
         try:
-            url = make_url(text)
+            given = make_url(text)
         except (ArgumentError, ValueError) as exc:  # its text quotes the URL: never shown
             raise SeedError("not a SQLAlchemy URL (dialect+driver://user:password@host/"
                             "database)", field=env) from exc
-        url = url.set(drivername=_DEFAULT_DRIVERS.get(url.drivername, url.drivername))
         if database:
-            url = url.set(database=database)
+            given = given.set(database=_lane_database(given, database))
+        url = given.set(drivername=_DEFAULT_DRIVERS.get(given.drivername, given.drivername))
         secrets = tuple(s for s in (text, url.render_as_string(hide_password=False),
+                                    given.render_as_string(hide_password=False),
                                     url.password and str(url.password)) if s)
         if url.get_backend_name() == "sqlite":
             if url.database in _MEMORY:
@@ -62,7 +67,13 @@ class SqlTarget:
             name = url.database or ""
             port = f":{url.port}" if url.port else ""
             shown = f"{url.drivername}://{url.host or ''}{port}/{name}"
-        return cls(url=url, name=name, shown=shown, _secrets=secrets)
+        return cls(url=url, name=name, shown=shown, _secrets=secrets, _given=given)
+
+    def environment_value(self) -> str:
+        """The URL, password included, as the product's own environment variable holds it
+        (its own driver name, the lane's database applied): a secret for a child process's
+        environment, never printed."""
+        return (self._given or self.url).render_as_string(hide_password=False)
 
     def redact(self, text: str) -> str:
         """``text`` with the URL and its password replaced by ``***``."""
@@ -101,3 +112,17 @@ class SqlTarget:
             return create_engine(self.url, **options)
         except (SQLAlchemyError, ImportError) as exc:
             raise self.error("cannot use the SQL URL", exc) from exc
+
+
+def _lane_database(url: URL, database: str) -> str:
+    """The URL's database with a lane's ``database`` applied: a server database's name; for
+    a SQLite file, a bare name replaces the file's stem (same folder, same suffix) and a path
+    replaces the file. An in-memory SQLite URL stays in memory (and is refused)."""
+    if url.get_backend_name() != "sqlite":
+        return database
+    if url.database in _MEMORY:
+        return url.database or ""
+    if "/" in database or "\\" in database:
+        return database
+    path = Path(str(url.database))
+    return str(path.with_name(database + path.suffix))

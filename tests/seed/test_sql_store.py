@@ -30,6 +30,32 @@ def test_the_database_name_comes_from_the_url_or_the_lane():
         == "lane_test"
 
 
+def test_a_lanes_database_replaces_a_sqlite_files_stem_and_a_servers_database():
+    lite = SqlTarget.from_text("sqlite:////srv/heron/heron_dev.sqlite3?timeout=3", env="E",
+                               database="heron_dev_lane2")
+    assert lite.url.database == "/srv/heron/heron_dev_lane2.sqlite3"  # same folder and suffix
+    assert lite.name == "heron_dev_lane2"
+    assert lite.shown == "sqlite:////srv/heron/heron_dev_lane2.sqlite3"
+    assert lite.environment_value() == "sqlite:////srv/heron/heron_dev_lane2.sqlite3?timeout=3"
+    relative = SqlTarget.from_text("sqlite+pysqlite:///data/claims.db", env="E",
+                                   database="claims_test_lane1")
+    assert (relative.url.database, relative.name) == ("data/claims_test_lane1.db",
+                                                       "claims_test_lane1")
+    path = SqlTarget.from_text("sqlite:///x.db", env="E", database="/tmp/other/lane_test.db")
+    assert path.url.database == "/tmp/other/lane_test.db"  # a path is the lane's whole file
+    with pytest.raises(SeedError, match="in-memory"):
+        SqlTarget.from_text("sqlite://", env="E", database="claims_test_lane1")
+    # A server's database is replaced by name, the rest of the URL unchanged; the value for
+    # the product's environment keeps its own driver name and the password, and is redacted.
+    text = "postgresql://app:pw-9@db:5432/claims_dev?sslmode=require"
+    pg = SqlTarget.from_text(text, env="E", database="claims_dev_lane2")
+    assert (pg.name, pg.shown) == ("claims_dev_lane2", "postgresql+psycopg://db:5432/claims_dev_lane2")
+    value = pg.environment_value()
+    assert value == "postgresql://app:pw-9@db:5432/claims_dev_lane2?sslmode=require"
+    assert pg.redact(f"cannot reach {value}") == "cannot reach ***"
+    assert SqlTarget.from_text(text, env="E").environment_value() == text
+
+
 def test_the_url_and_its_password_are_never_shown():
     text = "postgresql://app:s3cr%40t-pw@db:5432/claims_live"
     target = SqlTarget.from_text(text, env="DB_URL")
