@@ -73,7 +73,7 @@ def dev_product(profile: Profile, lanes: int, packs_root: Path, runtime: str = "
     baseline_path = baseline.resolve() if baseline.is_file() else None
     if dev.builtin == "reference_app":
         env = start_dev(lanes=lanes, app=True, runtime=runtime, faults=faults,
-                        baseline_path=baseline_path)
+                        baseline_path=baseline_path, database=dev.database)
     else:
         if runtime != "reference" or faults:
             raise ProfileError("--runtime and --fault choose how the reference app runs; this "
@@ -83,7 +83,8 @@ def dev_product(profile: Profile, lanes: int, packs_root: Path, runtime: str = "
             argv=tuple(dev.command), env=tuple(dev.env.items()), ready_path=dev.ready_path,
             base_url=dev.base_url, staff_base_url=dev.staff_base_url,
             start_timeout_s=dev.start_timeout_s, name=profile.name)
-        env = start_dev(lanes=lanes, app=False, product=command, baseline_path=baseline_path)
+        env = start_dev(lanes=lanes, app=False, product=command, baseline_path=baseline_path,
+                        database=dev.database)
     with env, _environ(_variables(profile, env)):
         pointed = profile.with_lanes([
             Lane(name=ln.name, base_url=ln.base_url or "", seed_url=ln.seed_url,

@@ -41,6 +41,8 @@ RUNTIMES = ("reference", "controlled", "model")
 APP_FAULTS_ENV = "CLAIMS_APP_FAULTS"
 APP_ENV_PREFIX = "CLAIMS_APP_"  # the reference app's settings (claims_reference_app._settings)
 DEFAULT_BASELINE = Path("packs/baseline.json")
+DEFAULT_DATABASE = "claims_dev"  # lane N's database is <database>_laneN
+_DATABASE_STEM = re.compile(r"[A-Za-z0-9_]{1,50}")
 _DEFAULT = object()
 
 
@@ -73,9 +75,10 @@ class ProductCommand:
     name: str = "product"
 
 
-def lane_names(n: int) -> list[tuple[str, str, str]]:
-    """(name, database, bucket) of lanes 1..n."""
-    return [(f"lane{i}", f"claims_dev_lane{i}", f"claims-dev-lane{i}") for i in range(1, n + 1)]
+def lane_names(n: int, database: str = DEFAULT_DATABASE) -> list[tuple[str, str, str]]:
+    """(name, database, bucket) of lanes 1..n: lane N's database is ``<database>_laneN``."""
+    return [(f"lane{i}", f"{database}_lane{i}", f"claims-dev-lane{i}")
+            for i in range(1, n + 1)]
 
 
 @dataclass
@@ -98,6 +101,7 @@ class DevEnvironment:
     runtime: str
     log_dir: Path
     tokens: dict[str, str] = field(default_factory=dict)  # reset_token, staff_token (products)
+    database: str = DEFAULT_DATABASE  # the stem of the lanes' database names
     # A log folder start_dev made itself is removed on close, unless the start failed (its
     # logs say why) or keep_logs is set.
     temporary_logs: bool = False
@@ -255,11 +259,14 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
               faults: Sequence[str] = (), mongo_uri: str | None = None, s3: S3Config | None = None,
               baseline_path: Path | None | object = _DEFAULT, log_dir: Path | None = None,
               app_start_timeout: float = 60.0,
-              product: ProductCommand | None = None) -> DevEnvironment:
+              product: ProductCommand | None = None,
+              database: str = DEFAULT_DATABASE) -> DevEnvironment:
     """Start stores (when not given) and one product or seed server per lane.
 
     ``product`` starts another product by its own command instead of the reference app
     (fresh ``reset_token`` and ``staff_token`` values are made for it, in ``env.tokens``).
+    ``database`` is the stem of the lanes' database names (lane N's is ``<database>_laneN``),
+    so a product whose guard allows only its own names gets them.
 
     ``faults`` are the reference app's fault switches, the only way they reach it: a
     ``CLAIMS_APP_FAULTS`` in the environment is refused. ``baseline_path`` defaults to
@@ -270,6 +277,9 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
         raise SeedError("at least one lane is needed", lanes=lanes)
     if runtime not in RUNTIMES:
         raise SeedError(f"unknown runtime; choose one of {', '.join(RUNTIMES)}", runtime=runtime)
+    if not _DATABASE_STEM.fullmatch(database):
+        raise SeedError("the lanes' database name must be 1 to 50 letters, digits or "
+                        "underscores", database=database)
     if app and os.environ.get(APP_FAULTS_ENV, "").strip():
         raise SeedError(f"{APP_FAULTS_ENV} is set in the environment; fault switches come only "
                         f"from this run's own options (--fault NAME): unset {APP_FAULTS_ENV}",
@@ -284,12 +294,13 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
     stores = open_stores(mongo_uri, s3, log_dir=log_dir)  # on failure its logs are kept
     env = DevEnvironment(lanes=[], seed_token=secrets.token_urlsafe(24),
                          mongo_uri=stores.mongo_uri, s3=stores.s3, runtime=runtime,
-                         log_dir=log_dir, _stores=stores, temporary_logs=temporary)
+                         log_dir=log_dir, database=database, _stores=stores,
+                         temporary_logs=temporary)
     if product is not None:
         env.tokens = {"reset_token": secrets.token_urlsafe(24),
                       "staff_token": secrets.token_urlsafe(24)}
     try:
-        for spec in lane_names(lanes):
+        for spec in lane_names(lanes, database):
             name, database, bucket = spec
             if product is not None:
                 _start_product(product, spec, env)

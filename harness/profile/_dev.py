@@ -35,6 +35,10 @@ class DevStart(Strict):
     base_url: str = Field("http://127.0.0.1:{port}", description="The lane's base URL.")
     staff_base_url: str = Field("", description="The lane's staff base URL, if another origin.")
     start_timeout_s: float = Field(60.0, gt=0, description="Longest wait for readiness.")
+    database: str = Field(
+        "claims_dev", pattern=r"^[A-Za-z0-9_]{1,50}$",
+        description="Stem of the lanes' database names: lane N's database ({database}) is "
+        "<database>_laneN, so it can match the product's own allowed names.")
 
     @model_validator(mode="after")
     def _valid(self) -> DevStart:

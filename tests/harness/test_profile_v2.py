@@ -116,6 +116,15 @@ def test_dev_start_keeps_secrets_off_the_command_line():
     assert prof.dev.uses("reset_token")
 
 
+def test_dev_database_is_the_stem_of_the_lanes_names():
+    assert _profile(dev={"command": ["app"]}).dev.database == "claims_dev"
+    assert _profile(dev={"command": ["app"], "database": "heron_dev"}).dev.database == (
+        "heron_dev")
+    for stem in ("", "heron-dev", "heron/dev"):
+        with pytest.raises(ValueError, match="database"):
+            _profile(dev={"command": ["app"], "database": stem})
+
+
 def test_runtime_field_pattern_must_be_a_regex():
     with pytest.raises(ValueError, match="not a regular expression"):
         _profile(runtime={"pattern": "(["})

@@ -131,6 +131,18 @@ def test_bad_arguments():
         start_dev(runtime="magic")
     with pytest.raises(SeedError, match="lane"):
         start_dev(lanes=0)
+    for stem in ("", "heron-dev", "../heron", "x" * 51):
+        with pytest.raises(SeedError, match="database name") as err:
+            start_dev(app=False, database=stem)
+        assert err.value.context["database"] == stem
+
+
+def test_lane_names_carry_the_database_stem_given():
+    assert dev_module.lane_names(2) == [("lane1", "claims_dev_lane1", "claims-dev-lane1"),
+                                        ("lane2", "claims_dev_lane2", "claims-dev-lane2")]
+    assert dev_module.lane_names(2, "heron_dev") == [
+        ("lane1", "heron_dev_lane1", "claims-dev-lane1"),
+        ("lane2", "heron_dev_lane2", "claims-dev-lane2")]
 
 
 def test_app_command_carries_every_flag_and_no_secret(stores, tmp_path):
