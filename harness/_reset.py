@@ -31,7 +31,7 @@ from claims_corpus.formats import Baseline, Setup
 from claims_records import ProfileError, SeedError, StateDump
 
 from ._mapping import to_product
-from ._stores import StoresAccess, from_env, open_stores
+from ._stores import StoresAccess, from_env, lane_variables, open_stores
 from .profile import Lane, Profile, url
 
 _PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
@@ -300,8 +300,12 @@ def _ms(started: float) -> float:
 
 
 def run_clear_command(profile: Profile, lane: Lane, pack_id: str) -> None:
-    """Run ``[reset.command]`` for one lane; ``SeedError`` when it fails or overruns. Its
-    output is not kept (only the last line of a failure's error output is shown)."""
+    """Run ``[reset.command]`` for one lane; ``SeedError`` when it fails or overruns. It runs
+    with the harness's environment and the store variables as the lane sees them
+    (``lane_variables``: the lane's database URL and uploads folder), so with several lanes
+    each clears its own. Its output is not kept (only the last line of a failure's error
+    output is shown)."""
+    import os
     import subprocess
 
     from seed.stores import SPAWN_OPTIONS, stop_process_tree
@@ -312,9 +316,10 @@ def run_clear_command(profile: Profile, lane: Lane, pack_id: str) -> None:
               "{base_url}": lane.base_url, "{database}": lane.database or "",
               "{bucket}": lane.bucket or ""}
     argv = [re.sub(r"\{[a-z_]+\}", lambda m: values.get(m[0], m[0]), a) for a in command.argv]
+    env = {**os.environ, **lane_variables(profile, lane)}
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, **SPAWN_OPTIONS)
+                                stderr=subprocess.PIPE, env=env, **SPAWN_OPTIONS)
     except OSError as exc:
         raise SeedError(f"cannot start the reset command: {exc.strerror or exc}",
                         field="reset.command.argv", command=argv[0]) from exc

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from pymongo import MongoClient
     from pymongo.database import Database
 
-    from seed import ObjectStore
-    from seed.sql import SqlStore
+    from seed import FolderObjects, ObjectStore
+    from seed.sql import SqlStore, SqlTarget
 
 Documents = dict[str, list[dict[str, Any]]]
 
@@ -127,13 +127,10 @@ class SqlAccess(StoresAccess):
     when given, replaces the URL's)."""
 
     def __init__(self, profile: Profile, lane: Lane) -> None:
-        from seed.sql import SqlTarget
-
         super().__init__(profile, lane)
         st = profile.stores
         assert st is not None
-        target = SqlTarget.from_text(from_env(st.sql_url_env, "SQL database URL"),
-                                     env=st.sql_url_env, database=lane.database)
+        target = _sql_target(profile, lane)
         target.check_name(st.allowed_database)
         self.database = target.name
         self.sql: SqlStore = _sql_store(profile, target)
@@ -173,13 +170,49 @@ def _sql_store(profile: Profile, target: Any) -> SqlStore:
     return SqlStore(target, tables)
 
 
+def _sql_target(profile: Profile, lane: Lane) -> SqlTarget:
+    """The lane's SQL database: ``stores.sql_url_env``'s URL, the lane's database applied."""
+    from seed.sql import SqlTarget
+
+    st = profile.stores
+    assert st is not None
+    return SqlTarget.from_text(from_env(st.sql_url_env, "SQL database URL"),
+                               env=st.sql_url_env, database=lane.database)
+
+
+def _folder(profile: Profile, lane: Lane) -> FolderObjects:
+    """The lane's uploads folder: ``stores.files_dir_env``'s, the lane's bucket a sub-folder."""
+    from seed import FolderObjects
+
+    st = profile.stores
+    assert st is not None
+    return FolderObjects(from_env(st.files_dir_env, "uploads folder"), lane.bucket)
+
+
+def lane_variables(profile: Profile, lane: Lane) -> dict[str, str]:
+    """The store variables as one lane sees them, for a process that acts on the lane's
+    stores (the reset command): ``stores.sql_url_env`` holding the lane's URL (its database
+    applied, password included: an environment value, never printed) and
+    ``stores.files_dir_env`` the lane's folder (its bucket a sub-folder). A lane without a
+    database or a bucket (a product started by hand) changes nothing: left out."""
+    st = profile.stores
+    out: dict[str, str] = {}
+    if st is None:
+        return out
+    if st.sql_url_env and lane.database:
+        out[st.sql_url_env] = _sql_target(profile, lane).environment_value()
+    if st.files_dir_env and lane.bucket:
+        out[st.files_dir_env] = str(_folder(profile, lane).root)
+    return out
+
+
 def _object_store(profile: Profile, lane: Lane) -> ObjectStore | None:
-    from seed import FolderObjects, S3Config, S3Objects
+    from seed import S3Config, S3Objects
 
     st = profile.stores
     assert st is not None
     if st.files_dir_env:
-        return FolderObjects(from_env(st.files_dir_env, "uploads folder"), lane.bucket)
+        return _folder(profile, lane)
     if st.s3_endpoint_env and lane.bucket:
         s3 = S3Config(endpoint=from_env(st.s3_endpoint_env, "S3 endpoint"),
                       access_key=os.environ.get(st.s3_access_key_env, ""),

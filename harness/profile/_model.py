@@ -40,7 +40,8 @@ class Lane(Strict):
         None, description="Seed route base URL of this lane; default: base_url + seed.path.")
     database: str | None = Field(
         None, description="Database name (direct stores; run record). With SQL stores it "
-        "replaces the URL's database: a server database's name, or a SQLite file.")
+        "replaces the URL's database: a server database's name, or a SQLite file's name "
+        "without its suffix (a path: the whole file).")
     bucket: str | None = Field(None, description="Bucket name (direct stores).")
 
 

@@ -67,8 +67,9 @@ class CommandReset(Strict):
     argv: list[str] = Field(
         min_length=1, description="The command and its arguments (no shell). Placeholders: "
         "{python} (the harness's interpreter), {pack_id}, {lane}, {base_url}, {database}, "
-        "{bucket}. It runs with the harness's environment, so secrets stay in environment "
-        "variables.")
+        "{bucket}. It runs with the harness's environment, stores.sql_url_env and "
+        "stores.files_dir_env set to the lane's database URL and uploads folder, so secrets "
+        "stay in environment variables.")
     timeout_s: float = Field(60.0, gt=0, description="Longest run of the command.")
 
     @field_validator("argv")

@@ -7,6 +7,8 @@ reset composed of the product's own clearing step and the stores' loading is ver
 from __future__ import annotations
 
 import itertools
+import json
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -391,6 +393,48 @@ def test_a_command_clears_then_the_stores_load(db, monkeypatch):
             reset.reset(setup, files)
     finally:
         reset.close()
+
+
+WRITE_ENVIRONMENT = ("import json, os, sys\n"
+                     "with open(sys.argv[1], 'w') as f: json.dump(dict(os.environ), f)\n")
+
+
+@pytest.mark.parametrize(("url", "lane_url"), [
+    ("sqlite:///{tmp}/claims_test.sqlite3", "sqlite:///{tmp}/claims_test_lane2.sqlite3"),
+    ("postgresql://app:pw%40-9@db.example:5432/claims_test?sslmode=disable",
+     "postgresql://app:pw%40-9@db.example:5432/claims_test_lane2?sslmode=disable"),
+])
+def test_the_reset_command_sees_the_stores_as_its_lane_does(url, lane_url, monkeypatch,
+                                                             tmp_path):
+    """With two lanes, each lane's command gets its own database URL (the lane's database
+    applied: a SQLite file's stem, a server's database; its own driver name and password)
+    and its own uploads folder; a lane without a database or bucket gets the environment's."""
+    from harness._reset import run_clear_command
+
+    url, lane_url = url.format(tmp=tmp_path), lane_url.format(tmp=tmp_path)
+    monkeypatch.setenv("T_SQL_URL", url)
+    monkeypatch.setenv("T_UPLOADS", str(tmp_path / "uploads"))
+    out = tmp_path / "environment.json"
+    prof = profile(
+        base_url=None,
+        lanes=[{"name": "lane1", "base_url": "http://127.0.0.1:9", "database":
+                "claims_test_lane1", "bucket": "claims-dev-lane1"},
+               {"name": "lane2", "base_url": "http://127.0.0.1:9", "database":
+                "claims_test_lane2", "bucket": "claims-dev-lane2"},
+               {"name": "by-hand", "base_url": "http://127.0.0.1:9"}],
+        stores={"sql_url_env": "T_SQL_URL", "files_dir_env": "T_UPLOADS"},
+        reset={"adapter": "command+stores",
+               "command": {"argv": [sys.executable, "-c", WRITE_ENVIRONMENT, str(out)]}})
+    seen = {}
+    for lane in prof.resolved_lanes():
+        run_clear_command(prof, lane, "CTL-M-001")
+        got = json.loads(out.read_text("utf-8"))
+        seen[lane.name] = (got["T_SQL_URL"], got["T_UPLOADS"])
+    assert seen["lane2"] == (lane_url, str(tmp_path / "uploads" / "claims-dev-lane2"))
+    assert seen["lane1"] == (lane_url.replace("lane2", "lane1"),
+                             str(tmp_path / "uploads" / "claims-dev-lane1"))
+    assert seen["by-hand"] == (url, str(tmp_path / "uploads"))  # nothing changes
+    assert os.environ["T_SQL_URL"] == url  # the harness's own environment is untouched
 
 
 def test_the_products_own_reset_is_verified_by_reading_the_sql_database(db, monkeypatch):
