@@ -38,6 +38,15 @@ def _variables(profile: Profile, env: DevEnvironment) -> dict[str, str]:
                            (st.s3_secret_key_env, env.s3.secret_key)):
             if var:
                 out[var] = value
+        # The product's SQLite files and uploads in the data folder ({sql_url}, {files_dir}):
+        # the stores replace the URL's stem with each lane's database and add each lane's
+        # bucket to the folder, which gives every lane exactly what its product was given.
+        dev = profile.dev
+        if env.data_dir is not None and dev is not None:
+            if st.sql_url_env and dev.uses("sql_url"):
+                out[st.sql_url_env] = env.sql_url(env.database)
+            if st.files_dir_env and dev.uses("files_dir"):
+                out[st.files_dir_env] = str(env.files_dir())
     if profile.seed.token_env:
         out[profile.seed.token_env] = env.seed_token
     return out

@@ -102,6 +102,9 @@ class DevEnvironment:
     log_dir: Path
     tokens: dict[str, str] = field(default_factory=dict)  # reset_token, staff_token (products)
     database: str = DEFAULT_DATABASE  # the stem of the lanes' database names
+    # A product's SQLite files and uploads ({sql_url}, {files_dir}): made for a product
+    # started by its own command, removed on close.
+    data_dir: Path | None = None
     # A log folder start_dev made itself is removed on close, unless the start failed (its
     # logs say why) or keep_logs is set.
     temporary_logs: bool = False
@@ -131,6 +134,22 @@ class DevEnvironment:
             env[p + "BUCKET"] = lane.bucket
         return env
 
+    def sql_url(self, database: str) -> str:
+        """The SQLite URL of ``database`` in the data folder (a lane's: ``{sql_url}``)."""
+        return f"sqlite:///{self._data() / database}.sqlite3"
+
+    def files_dir(self, bucket: str = "") -> Path:
+        """The uploads folder in the data folder; a lane's bucket is a sub-folder of it
+        (``{files_dir}``)."""
+        root = self._data() / "uploads"
+        return root / bucket if bucket else root
+
+    def _data(self) -> Path:
+        if self.data_dir is None:
+            raise SeedError("this dev environment has no data folder (only a product started "
+                            "by its own command has one)")
+        return self.data_dir
+
     def write_env_file(self, path: Path) -> Path:
         """Write ``KEY=value`` lines (readable by ``source`` and by docker/compose)."""
         path = Path(path)
@@ -150,6 +169,8 @@ class DevEnvironment:
                 out.append(f"{lane.name}     staff {lane.staff_base_url}")
             out.append(f"{lane.name}     seed {lane.seed_url}  "
                        f"(database {lane.database}, bucket {lane.bucket})")
+        if self.data_dir is not None:
+            out.append(f"data      {self.data_dir}")
         out.append(f"logs      {self.log_dir}")
         return out
 
@@ -167,6 +188,9 @@ class DevEnvironment:
                 self._stores = None
             if self.temporary_logs and not self.keep_logs:
                 shutil.rmtree(self.log_dir, ignore_errors=True)
+            if self.data_dir is not None:
+                shutil.rmtree(self.data_dir, ignore_errors=True)
+                self.data_dir = None
 
     def __enter__(self) -> DevEnvironment:
         return self
@@ -236,7 +260,8 @@ def _start_product(product: ProductCommand, spec: tuple[str, str, str],
               "staff_port": str(free_port()), "mongo_uri": env.mongo_uri, "database": database,
               "bucket": bucket, "s3_endpoint": env.s3.endpoint, "s3_region": env.s3.region,
               "s3_access_key": env.s3.access_key, "s3_secret_key": env.s3.secret_key,
-              "seed_token": env.seed_token, **env.tokens}
+              "seed_token": env.seed_token, "sql_url": env.sql_url(database),
+              "files_dir": str(env.files_dir(bucket)), **env.tokens}
     argv = [_fill(a, values) for a in product.argv]
     child_env = {**os.environ, **{k: _fill(v, values) for k, v in product.env}}
     log = env.log_dir / f"{product.name}-{name}.log"
@@ -264,7 +289,8 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
     """Start stores (when not given) and one product or seed server per lane.
 
     ``product`` starts another product by its own command instead of the reference app
-    (fresh ``reset_token`` and ``staff_token`` values are made for it, in ``env.tokens``).
+    (fresh ``reset_token`` and ``staff_token`` values are made for it, in ``env.tokens``,
+    and a data folder for its SQLite files and uploads, ``env.data_dir``, removed on close).
     ``database`` is the stem of the lanes' database names (lane N's is ``<database>_laneN``),
     so a product whose guard allows only its own names gets them.
 
@@ -300,8 +326,11 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
         env.tokens = {"reset_token": secrets.token_urlsafe(24),
                       "staff_token": secrets.token_urlsafe(24)}
     try:
+        if product is not None:
+            env.data_dir = Path(tempfile.mkdtemp(prefix="claims-harness-data-"))
+            env.files_dir().mkdir()
         for spec in lane_names(lanes, database):
-            name, database, bucket = spec
+            name, lane_database, bucket = spec
             if product is not None:
                 _start_product(product, spec, env)
             elif app:
@@ -320,18 +349,19 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
                 env._apps.append(handle)
                 base = f"http://127.0.0.1:{port}"
                 _wait_for_app(handle, base + "/api/runtime", app_start_timeout)
-                env.lanes.append(Lane(name, base, base + SEED_PREFIX, database, bucket))
+                env.lanes.append(Lane(name, base, base + SEED_PREFIX, lane_database, bucket))
             else:
                 settings = SeedSettings(
                     enabled=True, token=env.seed_token, mongo_uri=env.mongo_uri,
-                    database=database, s3_endpoint=env.s3.endpoint,
+                    database=lane_database, s3_endpoint=env.s3.endpoint,
                     s3_access_key=env.s3.access_key, s3_secret_key=env.s3.secret_key,
                     s3_region=env.s3.region, bucket=bucket, baseline_path=baseline,
                 )
                 server = BackgroundServer(create_seed_app(settings))
                 env._servers.append(server)
                 server.start()
-                env.lanes.append(Lane(name, None, server.url + SEED_PREFIX, database, bucket))
+                env.lanes.append(Lane(name, None, server.url + SEED_PREFIX, lane_database,
+                                      bucket))
     except BaseException as exc:
         env.keep_logs = not isinstance(exc, KeyboardInterrupt)  # the logs say what failed
         env.close()

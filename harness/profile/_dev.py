@@ -12,11 +12,13 @@ from claims_corpus.formats._base import Strict
 PLACEHOLDERS: tuple[str, ...] = (
     "python", "lane", "port", "staff_port", "mongo_uri", "database", "bucket", "s3_endpoint",
     "s3_region", "s3_access_key", "s3_secret_key", "reset_token", "staff_token", "seed_token",
+    "sql_url", "files_dir",
 )
 # Values that must never appear on a command line (visible to every user in `ps`); a MongoDB
-# URI may carry a password.
+# URI or a SQL URL may carry a password.
 SECRET_PLACEHOLDERS: tuple[str, ...] = (
     "mongo_uri", "s3_access_key", "s3_secret_key", "reset_token", "staff_token", "seed_token",
+    "sql_url",
 )
 _PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)\}")
 
@@ -38,7 +40,9 @@ class DevStart(Strict):
     database: str = Field(
         "claims_dev", pattern=r"^[A-Za-z0-9_]{1,50}$",
         description="Stem of the lanes' database names: lane N's database ({database}) is "
-        "<database>_laneN, so it can match the product's own allowed names.")
+        "<database>_laneN, so it can match the product's own allowed names; {sql_url} is the "
+        "SQLite file <database>_laneN.sqlite3 in the dev environment's data folder, "
+        "{files_dir} the lane's uploads folder there.")
 
     @model_validator(mode="after")
     def _valid(self) -> DevStart:

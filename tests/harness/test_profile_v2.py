@@ -108,6 +108,11 @@ def test_mapping_must_be_invertible():
 def test_dev_start_keeps_secrets_off_the_command_line():
     with pytest.raises(ValueError, match="secret"):
         _profile(dev={"command": ["app", "--key", "{reset_token}"]})
+    with pytest.raises(ValueError, match="sql_url.*secret"):  # a URL may carry a password
+        _profile(dev={"command": ["app", "--database-url", "{sql_url}"]})
+    files = _profile(dev={"command": ["app", "--uploads", "{files_dir}"],
+                          "env": {"DATABASE_URL": "{sql_url}"}})
+    assert files.dev.uses("files_dir") and files.dev.uses("sql_url")
     with pytest.raises(ValueError, match="unknown placeholder"):
         _profile(dev={"command": ["app", "--port", "{prot}"]})
     with pytest.raises(ValueError, match="either builtin or command"):

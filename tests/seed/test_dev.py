@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from ._procs import alive
 from .conftest import make_setup_a
 
 FAKE_PRODUCT = Path(__file__).with_name("fake_product.py")
+ENV_PRODUCT = Path(__file__).with_name("env_product.py")
 
 
 @pytest.fixture
@@ -218,3 +220,33 @@ def test_reference_app_lane_resets_a_real_pack(stores, tmp_path):
         d["_id"] for d in setup.collections["policies"] + baseline.collections["policies"]}
     assert "staff" in state.collections
     assert not alive(pid)
+
+
+def test_a_product_gets_a_sqlite_file_and_an_uploads_folder_per_lane(stores, tmp_path):
+    """{sql_url} and {files_dir}: a SQLite file named by the lane's database and the lane's
+    uploads folder, both in a data folder start_dev makes and removes on close."""
+    product = dev_module.ProductCommand(
+        argv=("{python}", str(ENV_PRODUCT), "{port}", str(tmp_path / "{lane}.json")),
+        env=(("T_SQL_URL", "{sql_url}"), ("T_UPLOADS", "{files_dir}"), ("T_DB", "{database}")),
+        name="env-product")
+    with start_dev(lanes=2, app=False, product=product, mongo_uri=stores.mongo_uri,
+                   s3=stores.s3, baseline_path=None, log_dir=tmp_path / "logs",
+                   database="heron_dev") as env:
+        data = env.data_dir
+        assert data is not None and (data / "uploads").is_dir()
+        assert f"data      {data}" in env.describe()
+        seen = {lane.name: json.loads((tmp_path / f"{lane.name}.json").read_text("utf-8"))
+                for lane in env.lanes}
+        for lane in env.lanes:
+            got = seen[lane.name]
+            assert got["T_DB"] == lane.database == f"heron_dev_{lane.name}"
+            assert got["T_SQL_URL"] == f"sqlite:///{data}/heron_dev_{lane.name}.sqlite3"
+            assert got["T_UPLOADS"] == str(data / "uploads" / f"claims-dev-{lane.name}")
+        assert env.sql_url("heron_dev") == f"sqlite:///{data}/heron_dev.sqlite3"
+        assert env.files_dir() == data / "uploads"
+    assert not data.exists()  # removed on close
+    with start_dev(lanes=1, app=False, mongo_uri=stores.mongo_uri, s3=stores.s3,
+                   baseline_path=None, log_dir=tmp_path / "logs") as env:
+        assert env.data_dir is None  # the seed route alone needs none
+        with pytest.raises(SeedError, match="no data folder"):
+            env.sql_url("claims_dev")
