@@ -50,6 +50,10 @@ def test_the_profile_loads_and_matches_the_product() -> None:
     assert pattern == CLAIM_NUMBER_PATTERN and re.fullmatch(pattern, "HM-2026-000123")
     assert profile.customer_screen.confirm_labels == [button("confirm")]
     assert profile.dev is not None and "claims_prototype_app" in profile.dev.command
+    # --dev: a SQLite file and an uploads folder per lane, named so the guard lets them pass
+    assert profile.dev.env == {"HERON_DATABASE_URL": "{sql_url}",
+                               "HERON_UPLOADS_DIR": "{files_dir}"}
+    assert re.search(profile.stores.allowed_database, f"{profile.dev.database}_lane2")
     shown = Money.from_stored("1250.00 EUR").shown()
     assert shown == "€1,250.00"
 
