@@ -90,11 +90,18 @@
     return { count: replies.length, latest: latest, complete: complete() };
   }
   if (args.mode === "fresh") {
-    return { fresh: isFresh(args.prev), acted_while_busy: !!args.actedWhileBusy };
+    // args.seenFresh: the wait that has just run out saw the new reply on a frame whose
+    // marks held (_screen_host.js), though it may have been rendered anew since.
+    return { fresh: isFresh(args.prev) || !!args.seenFresh,
+             acted_while_busy: !!args.actedWhileBusy };
   }
   if (args.mode === "wait") {
     if (args.ready && args.ready.length && !resolve(args.ready).length) return false;
     const fresh = isFresh(args.prev);
+    // Told to the host (args.sawFresh), which remembers it for the whole wait: a reply that
+    // has come but not completed when the wait runs out is still known to have come, even
+    // when the page renders it anew faster than it can be marked again.
+    if (fresh && args.prev) args.sawFresh = true;
     // complete() runs even when not fresh yet, so the stability clock sees every change.
     const done = complete();
     if (!(fresh && done)) return false;

@@ -102,6 +102,7 @@ class Screen:
         self.last: Probe | None = None
         """The reply state of the last reading (complete), and when it was taken."""
         self.read_at = 0.0
+        self._waits = 0  # numbers each wait: the page remembers what a wait saw (watch_id)
 
     # ------------------------------------------------------------------ selectors
     async def _args(self, mode: str, **extra: Any) -> dict[str, Any]:
@@ -190,8 +191,10 @@ class Screen:
 
     async def appeared(self, prev: Probe) -> tuple[bool, bool]:
         """Whether a new reply has appeared since ``prev`` as a wait judges it, complete or
-        not, and whether the customer acted while the product was still busy."""
-        raw = await self._eval("fresh", prev=_prev_arg(prev))
+        not (now, or at any moment of the wait that has just run out: a page may render it
+        anew faster than its marks are set again), and whether the customer acted while the
+        product was still busy."""
+        raw = await self._eval("fresh", prev=_prev_arg(prev), watch_id=self._waits)
         return bool(raw["fresh"]), bool(raw["acted_while_busy"])
 
     async def wait_upload(self, name: str, before: dict[str, Any],
@@ -213,8 +216,9 @@ class Screen:
         """
         await self.selectors.marks()
         deadline = time.monotonic() + timeout_s
+        self._waits += 1
         while True:
-            args = await self._args(mode, **extra)
+            args = await self._args(mode, watch_id=self._waits, **extra)
             if not ready:
                 args["ready"] = []
             left = max(0.0, deadline - time.monotonic())

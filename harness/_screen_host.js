@@ -4,6 +4,8 @@
 //   host.call(a)   the screen function with the installed selectors and a's own arguments;
 //   host.watch(a)  the same every animation frame until it answers something truthy, or
 //                  until a.timeout_ms has passed (null); a newer watch ends an older one;
+//                  the watches of one wait (a.watch_id) remember whether any frame saw the
+//                  new reply, and a "fresh" call with that watch_id counts it (seenFresh);
 //   the customer's action: after every reading the host is armed, and the first trusted
 //                  pointer, key, input or change event after it records the reply state at
 //                  that moment ("acted"). A wait whose prev says at_action compares with that
@@ -63,12 +65,16 @@
     };
     host.call = (c) => {
       const args = host.prepare(c);
+      if (args && c.mode === "fresh") {
+        args.seenFresh = !!(host.seen && host.seen.id === c.watch_id && host.seen.fresh);
+      }
       return args ? host.done(args, host.run(args)) : c.missing;
     };
     host.watch = (c) => {
       const args = host.prepare(c);
       if (!args) return c.missing;
       const generation = ++host.generation;
+      if (!host.seen || host.seen.id !== c.watch_id) host.seen = { id: c.watch_id, fresh: false };
       const deadline = performance.now() + c.timeout_ms;
       let settling = args.settle && args.mode === "wait";
       // While settling: "stale" when marked regions were rendered anew (the caller marks
@@ -94,6 +100,7 @@
           try {
             if (settling) value = settle();
             if (!value && !settling) value = host.run(args);
+            if (args.sawFresh) host.seen.fresh = true;
           } catch (err) {
             return reject(err);
           }
