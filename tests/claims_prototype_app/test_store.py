@@ -1,7 +1,9 @@
-"""Heron Mutual's SQL store on SQLite, its uploads folder, and the reset command."""
+"""Heron Mutual's SQL store on SQLite (its default) and on PostgreSQL (by URL, a server the
+tests start), its uploads folder, and the reset command."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,19 @@ from ._packs import PACKS, load_setup
 
 TABLES = {"policyholders", "policies", "claim_history", "claims", "claim_facts", "uploads",
           "follow_ups"}
+_DATABASES = itertools.count(1)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    """Heron's settings on a fresh database of each kind (this module's tests run on both)."""
+    if request.param == "sqlite":
+        return Settings.from_env(db_file=str(tmp_path / "db" / "heron.sqlite3"),
+                                 uploads_dir=str(tmp_path / "uploads"), environ={})
+    server = request.getfixturevalue("postgres")
+    url = server.create_database(f"heron_test_{next(_DATABASES)}")
+    return Settings.from_env(database_url=url, uploads_dir=str(tmp_path / "uploads"),
+                             environ={})
 
 
 def test_the_schema_is_ordinary_tables(store: Store) -> None:
@@ -61,7 +76,17 @@ def test_reset_empties_every_table_and_the_uploads_folder(store: Store,
     assert settings.uploads_dir.is_dir() and list(settings.uploads_dir.iterdir()) == []
 
 
-def test_the_reset_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_reset_command(store: Store, settings: Settings,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    load_setup(store, PACKS / "CTL-C-001")
+    assert main(["reset", "--database-url", settings.database_url,
+                 "--uploads-dir", str(settings.uploads_dir)]) == 0
+    assert "row(s) deleted from 7 tables; uploads folder emptied" in capsys.readouterr().out
+    assert store.count("policies") == 0
+
+
+def test_the_reset_command_takes_a_sqlite_file(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
     db, uploads = tmp_path / "heron.sqlite3", tmp_path / "up"
     store = Store(Settings.from_env(db_file=str(db), uploads_dir=str(uploads), environ={}))
     store.create_tables()
@@ -91,3 +116,26 @@ def test_settings_and_urls(tmp_path: Path) -> None:
         == f"sqlite:///{tmp_path / 'h.db'}"
     assert engine_url("postgres://u:p@h/d") == "postgresql+psycopg://u:p@h/d"
     assert engine_url("postgresql+psycopg://u:p@h/d") == "postgresql+psycopg://u:p@h/d"
+
+
+def test_a_claim_is_submitted_settled_and_stored_on_either_database(store: Store) -> None:
+    """A whole conversation (CTL-M-004, settled by Heron itself) on each kind of database:
+    the claim, its details in the child table and its upload rows, with the same values."""
+    from claims_prototype_app import Conversation
+
+    from ._pdf import quote
+    from .test_conversation import windscreen
+
+    load_setup(store, PACKS / "CTL-M-004")
+    c = Conversation(store)
+    windscreen(c, quote(date="19 March 2026", total="462.00", currency="GBP"))
+    c.say("Confirm and submit")
+    assert "Decision: approved — €443.53 payable." in c.latest.text
+    [claim] = store.rows("claims")
+    assert (claim["claim_number"], claim["status"], claim["decision"]) == (c.claim_number,
+                                                                          "open", "approved")
+    assert str(claim["payable_amount"]) == "443.53" and claim["payable_currency"] == "EUR"
+    assert claim["details"]["checks"]["quote_before_incident"] == "clear"
+    facts = {r["fact_key"]: (r["value"], r["status"]) for r in store.rows("claim_facts")}
+    assert facts["incident_time"] == ("08:20", "confirmed")
+    assert {u["claim_id"] for u in store.rows("uploads")} == {claim["id"]}
