@@ -18,7 +18,8 @@ from ._conversation import RESTART_PLACEHOLDERS, Conversation, NewConversation
 from ._customer import READ_REGIONS, CustomerScreen, CustomerSide, SignIn
 from ._decision import DecisionControls
 from ._dev import PLACEHOLDERS, SECRET_PLACEHOLDERS, DevStart
-from ._model import PROFILE_FORMAT_VERSION, PROFILES_DIR, Lane, Profile, load_profile, url
+from ._format import PROFILE_FORMAT_VERSION
+from ._model import PROFILES_DIR, Lane, Profile, load_profile, url
 from ._reset import (
     BODY_PLACEHOLDERS,
     COMMAND_PLACEHOLDERS,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Literal
 
 from pydantic import Field, ValidationError, model_validator
 
@@ -21,12 +20,12 @@ from ._conversation import Conversation
 from ._customer import CustomerScreen, CustomerSide, SignIn
 from ._decision import DecisionControls
 from ._dev import DevStart
+from ._format import PROFILE_FORMAT_VERSION, FormatVersion, check_format
 from ._reset import CollectionMap, ResetSettings, SeedRoute, StateSettings, Stores
 from ._runtime import RuntimeCheck
 from ._staff import StaffAccess, StaffScreen, StaffSide, Vocabulary
 
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
-PROFILE_FORMAT_VERSION: Literal["1", "2"] = "2"
 
 
 class Lane(Strict):
@@ -60,8 +59,9 @@ class BrowserSettings(Strict):
 class Profile(Strict):
     """A product profile (TOML). ``docs/product-contract.md`` describes every key."""
 
-    version: Literal["1", "2"] = Field(PROFILE_FORMAT_VERSION,
-                                       description="Profile format version.")
+    version: FormatVersion = Field(
+        PROFILE_FORMAT_VERSION, description="Profile format version (\"1\" and \"2\" files "
+        "still load; the keys format 3 added need \"3\").")
     name: str = Field(description="Product name, recorded in run.json.")
     locale: LocaleId = Field(DEFAULT_LOCALE, description="CLDR locale the product writes "
                              "amounts in ('en_GB', 'en_IN', 'de_DE'); recorded in run.json.")
@@ -135,6 +135,11 @@ class Profile(Strict):
         if len(set(targets)) != len(targets):
             raise ValueError(f"two canonical collections map to one product collection: "
                              f"{targets}")
+        return self
+
+    @model_validator(mode="after")
+    def _format(self) -> Profile:
+        check_format(self)
         return self
 
     @model_validator(mode="after")

@@ -3,6 +3,7 @@ vocabulary are validated with the file and field named; a v1 profile still loads
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -137,14 +138,17 @@ def test_runtime_field_pattern_must_be_a_regex():
 
 def test_shipped_profiles_load(tmp_path):
     ref = load_profile("reference")
-    assert ref.version == "2" and ref.capabilities.absent() == []
+    assert ref.version == "3" and ref.capabilities.absent() == []
     assert ref.dev is not None and ref.dev.builtin == "reference_app"
 
 
 def test_a_version_1_profile_still_loads(tmp_path):
     text = (Path(__file__).resolve().parents[2] / "harness" / "profiles" / "reference.toml"
             ).read_text(encoding="utf-8")
-    v1 = text.replace('version = "2"', 'version = "1"').replace("[capabilities]",
+    # the reference profile without what format 1 did not have: capabilities, and the
+    # agent's decision words (format 3)
+    text = re.sub(r"\n\[agent_decision\]\n(?:[^\[\n].*\n|\n)*", "\n", text)
+    v1 = text.replace('version = "3"', 'version = "1"').replace("[capabilities]",
                                                                 "[capabilities_gone]")
     v1 = v1.split("[capabilities_gone]")[0] + "[runtime]" + v1.split("\n[runtime]", 1)[1]
     path = tmp_path / "v1.toml"

@@ -1,0 +1,79 @@
+"""Profile format versions: the keys format 3 brought need version = "3"; formats 1 and 2
+still load without them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claims_records import ProfileError
+from harness import load_profile
+from harness.profile import PROFILE_FORMAT_VERSION, Profile
+from harness.profile._format import format_3_keys
+
+from .test_profile_v2 import MINIMAL
+
+SQL = {"sql_url_env": "APP_DB_URL", "files_dir_env": "APP_UPLOADS",
+       "allowed_database": "^app_test$"}
+# One profile change per key format 3 brought, and the key as the refusal names it.
+FORMAT_3 = [
+    ({"locale": "de_DE"}, "locale"),
+    ({"currency": "EUR"}, "currency"),
+    ({"conversation": {"scope": "process", "new": {"by": "url", "url": "/new"}},
+      "customer_screen": {"customer_message": ".me"}}, "conversation"),
+    ({"agent_decision": {"approved": ["Decision: approved"]}}, "agent_decision"),
+    ({"capabilities": {"runtime_report": False}, "runtime": {"declared": {"model": "rules"}}},
+     "runtime.declared"),
+    ({"reset": {"adapter": "command+stores", "command": {"argv": ["clear"]}}, "stores": SQL},
+     "reset.adapter = 'command+stores'"),
+    ({"stores": SQL}, "stores.sql_url_env"),
+    ({"stores": SQL}, "stores.files_dir_env"),
+    ({"stores": SQL, "mapping": {"claims": {"collection": "claims", "extra_column": "details"}}},
+     "mapping.claims.extra_column"),
+    ({"dev": {"command": ["app"], "database": "app_dev"}}, "dev.database"),
+    ({"dev": {"command": ["app"], "env": {"APP_DB_URL": "{sql_url}"}}},
+     "dev placeholder {sql_url}"),
+]
+
+
+def _data(version: str, changes: dict) -> dict:
+    data = {**MINIMAL, "version": version}
+    for key, value in changes.items():
+        data[key] = {**data.get(key, {}), **value} if isinstance(value, dict) else value
+    return data
+
+
+@pytest.mark.parametrize("changes,key", FORMAT_3, ids=[k for _, k in FORMAT_3])
+def test_each_format_3_key_needs_version_3(changes, key):
+    assert key in format_3_keys(Profile.model_validate(_data("3", changes)))
+    for older in ("1", "2"):
+        with pytest.raises(ValueError, match="came with profile format 3") as err:
+            Profile.model_validate(_data(older, changes))
+        assert key in str(err.value) and f'version = "{older}"' in str(err.value)
+
+
+def test_a_profile_without_them_is_any_format():
+    for version in ("1", "2", "3"):
+        prof = Profile.model_validate(_data(version, {}))
+        assert prof.version == version and format_3_keys(prof) == []
+    assert Profile.model_validate(MINIMAL).version == PROFILE_FORMAT_VERSION == "3"
+
+
+def test_a_format_2_file_using_one_is_refused_naming_file_and_keys(tmp_path):
+    heron = (Path(__file__).resolve().parents[2] / "harness" / "profiles" / "heron.toml"
+             ).read_text(encoding="utf-8")
+    path = tmp_path / "heron-v2.toml"
+    path.write_text(heron.replace('version = "3"', 'version = "2"', 1), encoding="utf-8")
+    with pytest.raises(ProfileError) as err:
+        load_profile(path)
+    assert err.value.context["file"] == str(path)
+    text = str(err.value)
+    for key in ("locale", "currency", "agent_decision", "reset.adapter = 'command+stores'",
+                "stores.sql_url_env", "mapping.claims.extra_column", "dev.database"):
+        assert key in text, key
+
+
+def test_the_shipped_profiles_are_format_3():
+    for name in ("reference", "kestrel", "heron"):
+        assert load_profile(name).version == "3", name
