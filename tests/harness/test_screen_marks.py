@@ -11,6 +11,7 @@ marks held), or the reply would be taken for "no new reply after the action".
 from __future__ import annotations
 
 import pytest
+import pytest_asyncio
 
 from harness._marks import MARK_ATTR
 from harness._screen import Probe, Screen
@@ -40,47 +41,49 @@ new MutationObserver(() => {{ if (window.churn) setTimeout(window.render, 0); }}
 </script>"""
 
 
+BEFORE = Probe(count=1, latest="Hello! How can I help?", complete=True)
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def page(browser):
+    """The page above in a tab of its own."""
+    tab = await browser.new_page()
+    try:
+        await tab.set_content(PAGE)
+        yield tab
+    finally:
+        await tab.close()
+
+
 def _screen(page) -> Screen:
     regions = {"conversation": [".chatbot"], "agent_message": ["role=article"]}
     completion = {"busy": ["text=/processing/"], "enabled": [], "stable_ms": 0}
     return Screen(page, regions, completion, ready=[], claim_number_pattern="CLM-[0-9]+")
 
 
-async def test_a_reply_seen_while_it_streamed_has_appeared_though_its_marks_are_lost(browser):
-    page = await browser.new_page()
-    try:
-        await page.set_content(PAGE)
-        screen = _screen(page)
-        before = Probe(count=1, latest="Hello! How can I help?", complete=True)
-        # the reply has come and is still streaming (the status shows): the wait runs out
-        await page.evaluate("window.replies.push('Reply to: my car was hit')")
-        await page.evaluate("window.render()")
-        assert await screen.wait(before, 0.5) is None
-        # from now on the page renders its list anew whenever it is marked
-        await page.evaluate("window.churn = true; window.render()")
-        appeared, _ = await screen.appeared(before)
-        assert appeared
-    finally:
-        await page.close()
+async def test_a_reply_seen_while_it_streamed_has_appeared_though_its_marks_are_lost(page):
+    screen = _screen(page)
+    # the reply has come and is still streaming (the status shows): the wait runs out
+    await page.evaluate("window.replies.push('Reply to: my car was hit')")
+    await page.evaluate("window.render()")
+    assert await screen.wait(BEFORE, 0.5) is None
+    # from now on the page renders its list anew whenever it is marked
+    await page.evaluate("window.churn = true; window.render()")
+    appeared, _ = await screen.appeared(BEFORE)
+    assert appeared
 
 
-async def test_a_wait_that_saw_no_new_reply_does_not_make_one_appear(browser):
-    page = await browser.new_page()
-    try:
-        await page.set_content(PAGE)
-        screen = _screen(page)
-        before = Probe(count=1, latest="Hello! How can I help?", complete=True)
-        assert await screen.wait(before, 0.5) is None  # busy, and nothing new
-        await page.evaluate("window.churn = true; window.render()")
-        appeared, _ = await screen.appeared(before)
-        assert not appeared
-        # what one wait saw is not carried into the next: a new wait starts afresh
-        await page.evaluate("window.churn = false; window.replies.push('Reply to: hi')")
-        await page.evaluate("window.render()")
-        assert await screen.wait(before, 0.3) is None
-        await page.evaluate("window.replies.pop(); window.render()")
-        assert await screen.wait(before, 0.3) is None
-        appeared, _ = await screen.appeared(before)
-        assert not appeared
-    finally:
-        await page.close()
+async def test_a_wait_that_saw_no_new_reply_does_not_make_one_appear(page):
+    screen = _screen(page)
+    assert await screen.wait(BEFORE, 0.5) is None  # busy, and nothing new
+    await page.evaluate("window.churn = true; window.render()")
+    appeared, _ = await screen.appeared(BEFORE)
+    assert not appeared
+    # what one wait saw is not carried into the next: a new wait starts afresh
+    await page.evaluate("window.churn = false; window.replies.push('Reply to: hi')")
+    await page.evaluate("window.render()")
+    assert await screen.wait(BEFORE, 0.3) is None
+    await page.evaluate("window.replies.pop(); window.render()")
+    assert await screen.wait(BEFORE, 0.3) is None
+    appeared, _ = await screen.appeared(BEFORE)
+    assert not appeared
