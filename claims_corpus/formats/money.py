@@ -298,6 +298,10 @@ def find_amounts(text: str, conventions: MoneyConventions = HOME_CONVENTIONS
 def read_amount(value: object, conventions: MoneyConventions = HOME_CONVENTIONS
                 ) -> ShownAmount | None:
     """The amount a shown value stands for: the first naming a currency, else the first."""
+    if isinstance(value, Mapping) and set(value) == {"amount", "currency"}:
+        value = _money_or_none(value)  # a pack's money value as JSON: {"amount", "currency"}
+        if value is None:
+            return None
     if isinstance(value, Money):
         return ShownAmount(Decimal(str(value.amount)), value.currency,
                            frozenset({value.currency}))
@@ -307,6 +311,13 @@ def read_amount(value: object, conventions: MoneyConventions = HOME_CONVENTIONS
     named = [a for a in amounts if a.currencies]
     first = named or amounts
     return first[0] if first else None
+
+
+def _money_or_none(value: Mapping[str, object]) -> Money | None:
+    try:
+        return Money.model_validate(value)
+    except ValueError:
+        return None
 
 
 def amount_of(value: object, conventions: MoneyConventions = HOME_CONVENTIONS
@@ -351,13 +362,13 @@ def shows_money(text: str, money: Money, conventions: MoneyConventions = HOME_CO
 
 
 def format_money(money: Money, locale: str = DEFAULT_LOCALE) -> str:
-    """An amount as ``locale`` writes it with its currency; no pence when it is whole
-    ("£5,000", "5.000 £", "₹1,00,000")."""
+    """An amount as ``locale`` writes it with its currency; no pence when it is whole, else
+    both digits ("£5,000", "£1,234.50", "5.000 £", "₹1,00,000")."""
     where = Locale.parse(locale)
     pattern = copy.copy(where.currency_formats["standard"])
-    pattern.frac_prec = (0, 2)
-    return pattern.apply(Decimal(str(money.amount)), where, currency=money.currency,
-                         currency_digits=False)
+    amount = Decimal(str(money.amount))
+    pattern.frac_prec = (0, 0) if amount == amount.to_integral_value() else (2, 2)
+    return pattern.apply(amount, where, currency=money.currency, currency_digits=False)
 
 
 __all__ = [

@@ -164,9 +164,17 @@ def test_a_note_shows_an_amount_only_with_its_currency() -> None:
 def test_a_packs_amount_and_formatting() -> None:
     assert as_money("€250") == Money(amount=250, currency="EUR")
     assert as_money(1850) == Money(amount=1850, currency="GBP")
+    # a pack's money value as its JSON holds it keeps its currency
+    assert as_money({"amount": 2400, "currency": "NZD"}) == Money(amount=2400, currency="NZD")
+    assert as_money({"amount": 2400, "currency": "nzd"}) is None  # not an ISO 4217 code
+    assert money_matches({"amount": 1250, "currency": "EUR"}, "€1,250.00",
+                         MoneyConventions(locale="en_IE", currency="EUR"))
+    assert not money_matches({"amount": 1250, "currency": "EUR"}, "£1,250.00")
     assert format_money(Money(amount=5000, currency="GBP")) == "£5,000"
     assert format_money(Money(amount=100000, currency="INR"), "en_IN") == "₹1,00,000"
-    assert format_money(Money(amount=1234.5, currency="EUR"), "de_DE") == "1.234,5\xa0€"
+    assert format_money(Money(amount=1234.5, currency="EUR"), "de_DE") == "1.234,50\xa0€"
+    assert format_money(Money(amount=1234.5, currency="GBP")) == "£1,234.50"
+    assert format_money(Money(amount=0.5, currency="GBP")) == "£0.50"
 
 
 def test_conventions_take_only_what_babel_knows() -> None:
