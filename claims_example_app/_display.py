@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from claims_corpus.formats.money import as_money, format_money
 from claims_reference_app import rules
 
 
@@ -23,6 +24,10 @@ def show_value(key: str, value: Any, type_words: dict[str, str], yes: str = "Yes
             return str(value)
     if kind == "money" and isinstance(value, int | float):
         return f"£{value:,.2f}".removesuffix(".00")
+    if kind == "money" and isinstance(value, dict):  # {"amount", "currency"}, as packs hold it
+        money = as_money(value)
+        if money is not None:
+            return format_money(money)
     if kind == "choice":
         return type_words.get(str(value), str(value))
     return str(value)
