@@ -23,6 +23,7 @@ GUIDE = Path(__file__).resolve().parents[2] / "docs" / "product-contract.md"
 def _normalise(text: str) -> str:
     text = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", text)
     text = re.sub(r"took [\d.]+ ms", "took N ms", text)
+    text = re.sub(r"in [\d.]+ ms\)", "in N ms)", text)
     return re.sub(r"after [\d.]+ s", "after N s", text).strip()
 
 
@@ -33,7 +34,7 @@ def _documented(name: str) -> str:
     return block.strip()
 
 
-@pytest.mark.parametrize("name", ["reference", "kestrel"])
+@pytest.mark.parametrize("name", ["reference", "kestrel", "heron"])
 def test_profile_check_output_is_the_documented_one(name: str, monkeypatch) -> None:
     monkeypatch.chdir(Path(__file__).resolve().parents[2])
     result = CliRunner().invoke(app, ["profile", "check", name, "--dev", "--reset",
