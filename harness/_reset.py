@@ -31,7 +31,7 @@ from claims_corpus.formats import Baseline, Setup
 from claims_records import ProfileError, SeedError, StateDump
 
 from ._mapping import to_product
-from ._stores import StoresAccess, from_env, lane_variables, open_stores
+from ._stores import StoresAccess, from_env, lane_variables, open_stores, redact_lane_secrets
 from .profile import Lane, Profile, url
 
 _PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
@@ -332,8 +332,9 @@ def run_clear_command(profile: Profile, lane: Lane, pack_id: str) -> None:
         stop_process_tree(proc)
     if proc.returncode != 0:
         lines = err.decode("utf-8", "replace").strip().splitlines()
+        last = redact_lane_secrets(profile, lane, lines[-1])[:200] if lines else ""
         raise SeedError(f"the reset command failed with exit code {proc.returncode}"
-                        + (f": {lines[-1][:200]}" if lines else ""), command=argv[0])
+                        + (f": {last}" if last else ""), command=argv[0])
 
 
 def fill_template(template: Any, values: dict[str, Any]) -> Any:

@@ -206,6 +206,15 @@ def lane_variables(profile: Profile, lane: Lane) -> dict[str, str]:
     return out
 
 
+def redact_lane_secrets(profile: Profile, lane: Lane, text: str) -> str:
+    """``text`` (a line a process that saw ``lane_variables`` printed) with the SQL URL, as the
+    harness and as the lane hold it, and its password replaced by ``***``."""
+    st = profile.stores
+    if st is None or not st.sql_url_env or not os.environ.get(st.sql_url_env):
+        return text
+    return _sql_target(profile, lane).redact(text)
+
+
 def _object_store(profile: Profile, lane: Lane) -> ObjectStore | None:
     from seed import S3Config, S3Objects
 

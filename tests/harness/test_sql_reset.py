@@ -461,3 +461,28 @@ def test_the_products_own_reset_is_verified_by_reading_the_sql_database(db, monk
     finally:
         loader.close()
         product.server.stop()
+
+
+def test_a_failing_reset_commands_last_line_never_shows_the_database_url(monkeypatch,
+                                                                         tmp_path):
+    """A command that fails saying the URL it was given (a driver's error often quotes it):
+    the line is shown with the URL and its password replaced by ***."""
+    from harness._reset import run_clear_command
+
+    url = "postgresql://app:s3cret-pw@db.example:5432/claims_test"
+    monkeypatch.setenv("T_SQL_URL", url)
+    say_and_fail = ("import os, sys; "
+                    "sys.exit('cannot connect to ' + os.environ['T_SQL_URL'] + "
+                    "' (password s3cret-pw)')")
+    prof = profile(
+        base_url=None,
+        lanes=[{"name": "lane2", "base_url": "http://127.0.0.1:9",
+                "database": "claims_test_lane2"}],
+        stores={"sql_url_env": "T_SQL_URL"},
+        reset={"adapter": "command+stores",
+               "command": {"argv": [sys.executable, "-c", say_and_fail]}})
+    with pytest.raises(SeedError) as err:
+        run_clear_command(prof, prof.resolved_lanes()[0], "CTL-M-001")
+    text = str(err.value)
+    assert "failed with exit code 1: cannot connect to *** (password ***)" in text
+    assert "s3cret" not in text and "db.example" not in text
