@@ -63,7 +63,8 @@ class ProductCommand:
     """How to start a product other than the reference app, one process per lane.
 
     Placeholders ``{name}`` in ``argv``, ``env``, ``base_url`` and ``staff_base_url`` are
-    filled per lane (``PRODUCT_PLACEHOLDERS``); secrets only ever go into ``env``.
+    filled per lane (``_start_product``; the names are those a profile's ``[dev]`` may use);
+    secrets only ever go into ``env``.
     """
 
     argv: tuple[str, ...]
