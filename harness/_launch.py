@@ -14,6 +14,7 @@ import contextlib
 import os
 import shutil
 import sys
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -198,13 +199,22 @@ async def open_browser(playwright: Playwright, choice: BrowserChoice
     # None is Playwright's default for both: its own Chromium
     channel = info.channel or None
     executable = info.executable if not channel and info.kind == "executable" else None
+    # Chromium's own temporary files (its singleton socket folder, which a browser that is
+    # killed or crashes leaves behind) go into a folder of this browser's, removed when the
+    # browser ends, however it ends.
+    scratch = Path(tempfile.mkdtemp(prefix="ch-browser-"))
     try:
         browser = await playwright.chromium.launch(
             headless=not choice.headed, args=CHROMIUM_ARGS, channel=channel,
-            executable_path=executable)
-    except PlaywrightError as exc:
-        raise HarnessError("the browser did not start", kind=info.kind, channel=info.channel,
-                           path=info.executable, error=_first_line(exc)) from exc
+            executable_path=executable, env={**os.environ, "TMPDIR": str(scratch)})
+    except BaseException as exc:
+        shutil.rmtree(scratch, ignore_errors=True)
+        if isinstance(exc, PlaywrightError):
+            raise HarnessError("the browser did not start", kind=info.kind,
+                               channel=info.channel, path=info.executable,
+                               error=_first_line(exc)) from exc
+        raise
+    browser.on("disconnected", lambda _: shutil.rmtree(scratch, ignore_errors=True))
     return browser, info.model_copy(update={"version": browser.version})
 
 

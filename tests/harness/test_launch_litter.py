@@ -1,0 +1,74 @@
+"""A launched browser's own temporary files stay in a folder of its own, removed when the
+browser ends, however it ends: a Chromium that is killed leaves its singleton socket folder
+behind, and a run must not leave it in the machine's temporary folder."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import async_playwright
+
+from harness import BrowserChoice
+from harness._launch import open_browser
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
+
+
+@pytest.fixture
+def short_tmp(monkeypatch) -> Iterator[Path]:
+    """A temporary folder with a short path (a Unix socket path is at most 107 bytes, and
+    Chromium's singleton socket lies two folders below it), made the process's own."""
+    folder = Path(tempfile.mkdtemp(prefix="t-", dir="/tmp"))
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _pids_with(variable: str) -> list[int]:
+    """Processes of this user whose environment holds ``variable`` (``NAME=value``)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                environ = (entry / "environ").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if variable.encode() in environ:
+                found.append(int(entry.name))
+    return found
+
+
+async def test_a_killed_browser_leaves_no_temporary_folder(short_tmp):
+    tmp_path = short_tmp
+    async with async_playwright() as pw:
+        browser, _ = await open_browser(pw, BrowserChoice())
+        ended = asyncio.Event()
+        browser.on("disconnected", lambda _: ended.set())
+        [scratch] = list(tmp_path.glob("ch-browser-*"))
+        page = await browser.new_page()
+        await page.set_content("<p>a page</p>")
+        assert any(p.name.startswith("org.chromium.Chromium.") for p in scratch.iterdir())
+        pids = _pids_with(f"TMPDIR={scratch}")
+        assert pids  # the browser's processes hold the folder as their TMPDIR
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.wait_for(ended.wait(), 30)
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_closed_browser_leaves_no_temporary_folder(short_tmp):
+    tmp_path = short_tmp
+    async with async_playwright() as pw:
+        browser, _ = await open_browser(pw, BrowserChoice())
+        assert len(list(tmp_path.glob("ch-browser-*"))) == 1
+        await browser.close()
+    assert list(tmp_path.iterdir()) == []
