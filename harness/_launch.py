@@ -175,6 +175,22 @@ def _first_line(exc: Exception) -> str:
     return text.splitlines()[0][:200] if text else type(exc).__name__
 
 
+# A Unix socket's path holds at most 107 bytes, and Chromium puts its singleton socket two
+# folders below its TMPDIR: a longer folder makes the launch fail.
+_SOCKET_PATH_MAX = 107
+_SINGLETON_TAIL = len("/ch-browser-xxxxxxxx/org.chromium.Chromium.xxxxxx/SingletonSocket")
+
+
+def _scratch_folder() -> Path | None:
+    """A new folder for the browser's own temporary files, in the process's temporary folder
+    or, when that path is too long for Chromium's singleton socket, in ``/tmp``; None (the
+    browser keeps its usual temporary folder) when neither fits."""
+    for base in (tempfile.gettempdir(), "/tmp"):
+        if os.path.isdir(base) and len(os.path.abspath(base)) + _SINGLETON_TAIL <= _SOCKET_PATH_MAX:
+            return Path(tempfile.mkdtemp(prefix="ch-browser-", dir=base))
+    return None
+
+
 async def open_browser(playwright: Playwright, choice: BrowserChoice
                        ) -> tuple[Browser, BrowserInfo]:
     """The browser for a run and what it is; ``browser.close()`` ends it (or, for a remote
@@ -202,19 +218,22 @@ async def open_browser(playwright: Playwright, choice: BrowserChoice
     # Chromium's own temporary files (its singleton socket folder, which a browser that is
     # killed or crashes leaves behind) go into a folder of this browser's, removed when the
     # browser ends, however it ends.
-    scratch = Path(tempfile.mkdtemp(prefix="ch-browser-"))
+    scratch = _scratch_folder()
     try:
         browser = await playwright.chromium.launch(
             headless=not choice.headed, args=CHROMIUM_ARGS, channel=channel,
-            executable_path=executable, env={**os.environ, "TMPDIR": str(scratch)})
+            executable_path=executable,
+            env={**os.environ, "TMPDIR": str(scratch)} if scratch else None)
     except BaseException as exc:
-        shutil.rmtree(scratch, ignore_errors=True)
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
         if isinstance(exc, PlaywrightError):
             raise HarnessError("the browser did not start", kind=info.kind,
                                channel=info.channel, path=info.executable,
                                error=_first_line(exc)) from exc
         raise
-    browser.on("disconnected", lambda _: shutil.rmtree(scratch, ignore_errors=True))
+    if scratch:
+        browser.on("disconnected", lambda _: shutil.rmtree(scratch, ignore_errors=True))
     return browser, info.model_copy(update={"version": browser.version})
 
 

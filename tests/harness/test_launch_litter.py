@@ -72,3 +72,27 @@ async def test_a_closed_browser_leaves_no_temporary_folder(short_tmp):
         assert len(list(tmp_path.glob("ch-browser-*"))) == 1
         await browser.close()
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_long_temporary_folder_still_starts_the_browser(tmp_path, monkeypatch):
+    # pytest's own temporary folders are long enough that Chromium's singleton socket path
+    # below them would pass the 107-byte limit of a Unix socket path
+    long = tmp_path / ("deep-" * 12)
+    long.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(long))
+    made: list[Path] = []
+    mkdtemp = tempfile.mkdtemp
+
+    def recording_mkdtemp(*args, **kwargs):
+        made.append(Path(mkdtemp(*args, **kwargs)))
+        return str(made[-1])
+
+    monkeypatch.setattr(tempfile, "mkdtemp", recording_mkdtemp)
+    async with async_playwright() as pw:
+        browser, _ = await open_browser(pw, BrowserChoice())
+        page = await browser.new_page()
+        await page.set_content("<p>a page</p>")
+        assert await page.inner_text("p") == "a page"
+        assert [p.parent for p in made] == [Path("/tmp")]
+        await browser.close()
+    assert list(long.iterdir()) == [] and not made[0].exists()
