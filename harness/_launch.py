@@ -178,16 +178,45 @@ def _first_line(exc: Exception) -> str:
 # A Unix socket's path holds at most 107 bytes, and Chromium puts its singleton socket two
 # folders below its TMPDIR: a longer folder makes the launch fail.
 _SOCKET_PATH_MAX = 107
-_SINGLETON_TAIL = len("/ch-browser-xxxxxxxx/org.chromium.Chromium.xxxxxx/SingletonSocket")
+_SCRATCH_PREFIX = "ch-browser-"
+_SINGLETON_TAIL = len(f"/{_SCRATCH_PREFIX}4194304-xxxxxxxx/org.chromium.Chromium.xxxxxx/"
+                      "SingletonSocket")
 
 
-def _scratch_folder() -> Path | None:
-    """A new folder for the browser's own temporary files, in the process's temporary folder
-    or, when that path is too long for Chromium's singleton socket, in ``/tmp``; None (the
-    browser keeps its usual temporary folder) when neither fits."""
+def _process_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # someone else's process
+        return False
+    return False
+
+
+def _sweep_scratch(base: str) -> None:
+    """Remove the scratch folders of processes that ended without removing them (killed)."""
+    for folder in Path(base).glob(f"{_SCRATCH_PREFIX}*-*"):
+        pid = folder.name[len(_SCRATCH_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and _process_gone(int(pid)) and _owned(folder):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _owned(folder: Path) -> bool:
+    try:
+        return folder.stat().st_uid == os.getuid()
+    except (OSError, AttributeError):
+        return False
+
+
+def scratch_folder() -> Path | None:
+    """A new folder for a launched browser's own temporary files (its TMPDIR), named after
+    this process, in the process's temporary folder or, when that path is too long for
+    Chromium's singleton socket, in ``/tmp``; None (the browser keeps its usual temporary
+    folder) when neither fits. Folders left by processes that were killed are removed."""
     for base in (tempfile.gettempdir(), "/tmp"):
         if os.path.isdir(base) and len(os.path.abspath(base)) + _SINGLETON_TAIL <= _SOCKET_PATH_MAX:
-            return Path(tempfile.mkdtemp(prefix="ch-browser-", dir=base))
+            _sweep_scratch(base)
+            return Path(tempfile.mkdtemp(prefix=f"{_SCRATCH_PREFIX}{os.getpid()}-", dir=base))
     return None
 
 
@@ -218,7 +247,7 @@ async def open_browser(playwright: Playwright, choice: BrowserChoice
     # Chromium's own temporary files (its singleton socket folder, which a browser that is
     # killed or crashes leaves behind) go into a folder of this browser's, removed when the
     # browser ends, however it ends.
-    scratch = _scratch_folder()
+    scratch = scratch_folder()
     try:
         browser = await playwright.chromium.launch(
             headless=not choice.headed, args=CHROMIUM_ARGS, channel=channel,

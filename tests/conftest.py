@@ -5,6 +5,7 @@ Chromium; and the marks and grouping that make the fast tier and the parallel ru
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Iterator
@@ -155,9 +156,24 @@ def browser() -> Iterator[object]:
         pytest.fail(f"Chromium not found at {CHROMIUM} (set CLAIMS_HARNESS_CHROMIUM)")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    with chromium_env() as env, sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+                              env=env)
         try:
             yield b
         finally:
             b.close()
+
+
+@contextlib.contextmanager
+def chromium_env() -> Iterator[dict[str, str]]:
+    """The environment of a Chromium a test starts itself: its own temporary files (the
+    singleton socket folder a killed Chromium leaves) in a folder removed afterwards."""
+    from harness._launch import scratch_folder
+
+    scratch = scratch_folder()
+    try:
+        yield {**os.environ, "TMPDIR": str(scratch)} if scratch else dict(os.environ)
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)

@@ -8,6 +8,8 @@ import asyncio
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +20,7 @@ from playwright.async_api import async_playwright
 from harness import BrowserChoice
 from harness._launch import open_browser
 
-pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
+pytestmark = [pytest.mark.browser]
 
 
 @pytest.fixture
@@ -47,6 +49,7 @@ def _pids_with(variable: str) -> list[int]:
     return found
 
 
+@pytest.mark.asyncio
 async def test_a_killed_browser_leaves_no_temporary_folder(short_tmp):
     tmp_path = short_tmp
     async with async_playwright() as pw:
@@ -65,6 +68,7 @@ async def test_a_killed_browser_leaves_no_temporary_folder(short_tmp):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.asyncio
 async def test_a_closed_browser_leaves_no_temporary_folder(short_tmp):
     tmp_path = short_tmp
     async with async_playwright() as pw:
@@ -74,6 +78,7 @@ async def test_a_closed_browser_leaves_no_temporary_folder(short_tmp):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.asyncio
 async def test_a_long_temporary_folder_still_starts_the_browser(tmp_path, monkeypatch):
     # pytest's own temporary folders are long enough that Chromium's singleton socket path
     # below them would pass the 107-byte limit of a Unix socket path
@@ -96,3 +101,20 @@ async def test_a_long_temporary_folder_still_starts_the_browser(tmp_path, monkey
         assert [p.parent for p in made] == [Path("/tmp")]
         await browser.close()
     assert list(long.iterdir()) == [] and not made[0].exists()
+
+
+def test_the_folder_of_a_killed_process_is_removed_at_the_next_launch(short_tmp):
+    from harness._launch import scratch_folder
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a process that has ended: its folder is litter
+    alive = os.getppid()  # a process that is running: its folder is in use
+    left = short_tmp / f"ch-browser-{gone.pid}-abcd1234"
+    in_use = short_tmp / f"ch-browser-{alive}-abcd1234"
+    other = short_tmp / "ch-browser-notapid"
+    for folder in (left, in_use, other):
+        (folder / "org.chromium.Chromium.x").mkdir(parents=True)
+    made = scratch_folder()
+    assert made is not None and made.parent == short_tmp
+    assert made.name.startswith(f"ch-browser-{os.getpid()}-")
+    assert not left.exists() and in_use.exists() and other.exists()

@@ -15,6 +15,7 @@ import pytest
 import harness
 from claims_records import HarnessError, RunRecord, StaffReading, TrialResult
 
+from ..conftest import chromium_env
 from .conftest import PACKS, profile_for, run_packs
 from .har_check import check_har
 
@@ -56,15 +57,17 @@ def _stop(proc: subprocess.Popen) -> None:
 @pytest.fixture
 def remote_chromium(tmp_path) -> Iterator[str]:
     """A headless Chromium listening for DevTools on a loopback port; yields its ws URL."""
-    proc = subprocess.Popen(
-        [CHROMIUM, "--headless", "--remote-debugging-address=127.0.0.1",
-         "--remote-debugging-port=0", f"--user-data-dir={tmp_path / 'profile'}",
-         "--no-sandbox", "--disable-gpu", "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        yield _first_match(proc, proc.stderr, r"ws://127\.0\.0\.1:\d+/devtools/browser/\S+")
-    finally:
-        _stop(proc)
+    with chromium_env() as env:
+        proc = subprocess.Popen(
+            [CHROMIUM, "--headless", "--remote-debugging-address=127.0.0.1",
+             "--remote-debugging-port=0", f"--user-data-dir={tmp_path / 'profile'}",
+             "--no-sandbox", "--disable-gpu", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            yield _first_match(proc, proc.stderr,
+                               r"ws://127\.0\.0\.1:\d+/devtools/browser/\S+")
+        finally:
+            _stop(proc)
 
 
 @pytest.fixture
@@ -75,12 +78,14 @@ def playwright_server(tmp_path) -> Iterator[str]:
     node, cli = compute_driver_executable()
     script = tmp_path / "server.js"
     script.write_text(SERVER_JS, encoding="utf-8")
-    proc = subprocess.Popen([str(node), str(script), str(Path(cli).parent), CHROMIUM],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        yield _first_match(proc, proc.stdout, r"ws://127\.0\.0\.1:\d+/\S+")
-    finally:
-        _stop(proc)
+    with chromium_env() as env:
+        proc = subprocess.Popen([str(node), str(script), str(Path(cli).parent), CHROMIUM],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                env=env)
+        try:
+            yield _first_match(proc, proc.stdout, r"ws://127\.0\.0\.1:\d+/\S+")
+        finally:
+            _stop(proc)
 
 
 def _check_full_evidence(run_dir: Path, kind: str, port: int) -> None:
