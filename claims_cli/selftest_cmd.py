@@ -39,7 +39,7 @@ def defects(
     turn_limit: Annotated[int, typer.Option(min=1, help="Most customer actions per trial.")]
     = 40,
     browser_executable: Annotated[str | None, typer.Option(
-        help="Chromium to launch (default $CLAIMS_HARNESS_CHROMIUM or /usr/bin/chromium).")]
+        help="Chromium to launch (default: as for run).")]
     = None,
 ) -> None:
     """Run the planted-defect panel; exit 1 unless every fault is caught with its own label

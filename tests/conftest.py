@@ -20,7 +20,11 @@ from seed import Stores, open_stores
 from .seed.postgres import PostgresServer, find_bin, running_postgres
 
 PACKS = Path(__file__).resolve().parents[1] / "packs"
-CHROMIUM = os.environ.get("CLAIMS_HARNESS_CHROMIUM", "/usr/bin/chromium")
+# The browser the tests launch: Chromium's headless shell where it is installed (what a headless
+# run picks, harness._launch), else the full Chromium.
+CHROMIUM = os.environ.get("CLAIMS_HARNESS_CHROMIUM") or next(
+    (p for p in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.path.isfile(p)),
+    "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 

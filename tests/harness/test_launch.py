@@ -59,10 +59,11 @@ def test_the_order_of_local_browsers(tmp_path):
 
 
 def test_without_playwrights_build_a_browser_of_this_machine_is_found(monkeypatch):
-    monkeypatch.setattr("harness._launch.system_browsers", lambda env=None: ["/opt/chrome"])
+    monkeypatch.setattr("harness._launch.system_browsers",
+                        lambda env=None, headless=False: ["/opt/chrome"])
     info = resolve_local(BrowserChoice(), _pw("/no/such/build"), env={})
     assert (info.kind, info.executable) == ("executable", "/opt/chrome")
-    monkeypatch.setattr("harness._launch.system_browsers", lambda env=None: [])
+    monkeypatch.setattr("harness._launch.system_browsers", lambda env=None, headless=False: [])
     with pytest.raises(HarnessError, match="no browser found") as err:
         resolve_local(BrowserChoice(), _pw(None), env={})
     for way in ("playwright install chromium", "--browser-channel", "--browser-cdp-url"):
@@ -82,6 +83,23 @@ def test_system_discovery_per_os(tmp_path):
     assert all(Path(p).is_file() for p in linux)
     if Path("/usr/bin/chromium").is_file():
         assert "/usr/bin/chromium" in linux
+    assert "/usr/bin/chromium-headless-shell" not in linux  # it cannot show a window
+
+
+def test_a_headless_run_prefers_chromiums_headless_shell(monkeypatch, tmp_path):
+    shell = _exe(tmp_path, "bin/chromium-headless-shell")
+    full = _exe(tmp_path, "bin/chromium")
+    monkeypatch.setattr("harness._launch._LINUX_HEADLESS_PATHS", (str(shell),))
+    monkeypatch.setattr("harness._launch._LINUX_PATHS", (str(full),))
+    monkeypatch.setattr("harness._launch._LINUX", ())
+    monkeypatch.setattr("harness._launch._LINUX_HEADLESS", ())
+    assert system_browsers("linux", {}, headless=True) == [str(shell), str(full)]
+    assert system_browsers("linux", {}) == [str(full)]
+    assert system_browsers("win32", {}, headless=True) == []  # Linux's package only
+    monkeypatch.setattr("sys.platform", "linux")
+    headless = resolve_local(BrowserChoice(), _pw(None), env={})
+    headed = resolve_local(BrowserChoice(headed=True), _pw(None), env={})
+    assert (headless.executable, headed.executable) == (str(shell), str(full))
 
 
 def test_recorded_endpoints_never_hold_a_path_or_query():
