@@ -68,6 +68,11 @@
   // stable_ms: the conversation's text unchanged, and every other condition holding, for that
   // long. A busy indicator that goes for a moment between two runs of the product (a
   // framework's chained events or reruns) starts the clock again when it comes back.
+  // Only time the page is seen running counts: a gap between two readings counts for at most
+  // MAX_STEP_MS. On a machine so busy that the page gets no time for a while, the page's own
+  // timers (a reply's second part) come late, and may come after the reading that ends the
+  // gap: the window then still has to pass with the page running.
+  const MAX_STEP_MS = 100;
   const complete = () => {
     const ok = idle();
     if (!C.stable_ms) return ok;
@@ -75,9 +80,11 @@
     const sig = ok ? (conv ? conv.innerText : "") + "\u0000" + replies.length : null;
     const now = performance.now();
     let st = window.__claimsHarnessStable;
-    if (!st) st = window.__claimsHarnessStable = { sig: null, since: now };
-    if (sig === null || st.sig !== sig) { st.sig = sig; st.since = now; }
-    return sig !== null && now - st.since >= C.stable_ms;
+    if (!st) st = window.__claimsHarnessStable = { sig: null, last: now, ran: 0 };
+    if (sig === null || st.sig !== sig) { st.sig = sig; st.ran = 0; }
+    else st.ran += Math.min(Math.max(now - st.last, 0), MAX_STEP_MS);
+    st.last = now;
+    return sig !== null && st.ran >= C.stable_ms;
   };
 
   // A new reply since prev: more replies, or the latest changed in place — only more replies

@@ -9,6 +9,9 @@
 - ``signal=none``   no signal at all (only "text stable for N ms" can tell);
 - ``delay=MS``      how long a reply takes (default 300);
 - ``chunks=MS``     the reply arrives in two parts MS apart;
+- ``stall=MS``      the page's main thread is held for MS just after the first part;
+- ``hold=MS``       the browser's page processes are stopped for MS just after the first part
+                    (a machine so busy that they get no time at all; the server does it);
 - ``late=MS``       after each reply, a second message MS later, composer disabled till then;
 - ``focus_busy=MS`` the product is busy for MS each time the composer gets the focus (it
                     starts some work of its own just as the customer starts typing);
@@ -24,7 +27,10 @@ replies, a queue, the message list rendered anew.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import threading
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -76,6 +82,9 @@ const reply = (text, done) => {
     if (chunks) {
       const li = bubble("bot", text.slice(0, 8));
       setTimeout(() => { li.textContent = text; busy(false); done && done(); }, chunks);
+      const stall = num("stall", 0), from = performance.now();
+      while (performance.now() - from < stall) { /* held */ }
+      if (num("hold", 0)) fetch("/hold?ms=" + num("hold", 0));
     } else { bubble("bot", text); busy(false); done && done(); }
   }, num("delay", 300));
 };
@@ -146,9 +155,52 @@ class RouteServer:
         self.httpd.server_close()
 
 
+def _renderers() -> list[int]:
+    """The Chromium page (renderer) processes started, at any depth, by this process."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    mine, found = {os.getpid()}, True
+    while found:
+        found = False
+        for pid, ppid in parents.items():
+            if ppid in mine and pid not in mine:
+                mine.add(pid)
+                found = True
+    out = []
+    for pid in mine:
+        try:
+            if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                out.append(pid)
+        except OSError:
+            continue
+    return out
+
+
+def hold_renderers(ms: float) -> None:
+    """Stop this process's Chromium page processes for ``ms`` milliseconds."""
+    pids = _renderers()
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        time.sleep(ms / 1000)
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGCONT)
+
+
 def page_routes(page: str) -> Callable[[str, Any], Route]:
-    """``page`` at / (any query string) and a reference runtime report at /api/runtime."""
+    """``page`` at / (any query string), a reference runtime report at /api/runtime, and
+    /hold?ms=N, which stops the browser's page processes for N ms."""
     def route(path: str, headers: Any) -> Route:
+        if path.startswith("/hold?"):
+            hold_renderers(float(path.split("ms=", 1)[1]))
+            return 200, "text/plain", b"held"
         if path.startswith("/api/runtime"):
             return 200, "application/json", b'{"runtime": "reference"}'
         if path.startswith("/?") or path == "/":

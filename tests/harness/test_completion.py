@@ -93,6 +93,18 @@ async def test_reply_in_two_chunks_waits_for_stable_text(server, browser, tmp_pa
     _never_behind(events)
 
 
+async def test_a_page_that_gets_no_time_for_a_while_is_not_read_half_replied(
+        server, browser, tmp_path):
+    """The page is held for 900 ms just after a reply's first part, so the timer of the
+    second part (300 ms) comes long after the stable window (500 ms) has passed by the clock:
+    the window counts only time the page was seen running, and the whole reply is read."""
+    result, events, _ = await _journey(server, browser, tmp_path,
+                                       "signal=none&chunks=300&hold=900", css=True,
+                                       stable_ms=500)
+    assert result.status == "agent_stopped", result.detail
+    _never_behind(events)
+
+
 async def test_a_too_short_stable_window_reads_half_a_reply(server, browser, tmp_path):
     """The control for the test above: the same page read too early shows a partial reply."""
     _, events, _ = await _journey(server, browser, tmp_path, "signal=none&chunks=600",
