@@ -80,7 +80,13 @@ def test_stop_resume_as_printed_and_a_second_resume_is_refused(tmp_path):
 
         _wait(holds_lock, 120, resumed)
         _wait(lambda: _lines(run_dir / "CTL-M-001/trial-2/journey.jsonl") >= 1, 300, resumed)
-        second = runner.invoke(app, args)
+        # held still while the second resume tries, so that it cannot finish first however
+        # fast its trials are
+        os.killpg(resumed.pid, signal.SIGSTOP)
+        try:
+            second = runner.invoke(app, args)
+        finally:
+            os.killpg(resumed.pid, signal.SIGCONT)
         assert second.exit_code == 2, second.output
         assert "this run is in use by another process" in second.output
         assert f"pid={resumed.pid}" in second.output
