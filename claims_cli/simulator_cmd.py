@@ -4,7 +4,9 @@ record-screens — record the simulator panel's screens from a run (thin wrapper
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,9 @@ def simulator(
     llm_base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint."),
     llm_model: str | None = typer.Option(None, help="Customer model name."),
     prompt_view: str | None = typer.Option(None, help="screen (default) | wide"),
+    llm_response_format: str | None = typer.Option(
+        None, help="Structured output: auto (default: each dialect in turn, once) | "
+        "json_schema | json_object_schema | guided_json | ollama_format | json_object | off."),
 ) -> None:
     """Play the customer through recorded product screens and audit every answer.
 
@@ -49,7 +54,7 @@ def simulator(
     """
     import claims_corpus
     from harness import panel
-    from harness.customers import LlmSettings
+    from harness.customers import LlmSettings, probe_dialect
     from scoring.fidelity import audit_trial
 
     with reported_errors(), contextlib.ExitStack() as stack:
@@ -64,8 +69,11 @@ def simulator(
                 server = stack.enter_context(panel.StandIn(panel.stand_in_behaviour(stand_in)))
                 llm_base_url, llm_model = server.base_url, llm_model or f"stand-in-{stand_in}"
             llm = LlmSettings.from_options(base_url=llm_base_url, model=llm_model,
-                                           prompt_view=prompt_view)
-            where = f"{llm.model} @ {llm.info().endpoint_host}, prompt view {llm.prompt_view}"
+                                           prompt_view=prompt_view,
+                                           response_format=llm_response_format)
+            llm = asyncio.run(probe_dialect(llm))
+            where = (f"{llm.model} @ {llm.info().endpoint_host}, prompt view {llm.prompt_view}, "
+                     f"structured output {_dialect_line(llm)}")
         else:
             where = "the scripted customer"
         recorded = panel.load_screens(screens or panel.SCREENS_DIR)
@@ -80,8 +88,12 @@ def simulator(
         outcomes = panel.run_panel(_factory(customer, llm), packs, recorded, audit_trial,
                                    list(pack) or None)
     seen: set[str] = set()
+    findings: Counter[str] = Counter()
+    packs_with: Counter[str] = Counter()
     for o in outcomes:
         seen |= o.labels
+        findings.update(f.rule for f in o.audit.findings)
+        packs_with.update(o.labels)
         t = o.trial
         tail = f" ({t.error_kind})" if t.error_kind else ""
         typer.echo(f"  {t.pack_id}: {len(t.events) - 1} step(s), ended {t.ended}{tail}, "
@@ -96,8 +108,29 @@ def simulator(
                    f"{', '.join(sorted(seen)) or 'nothing'}")
         raise typer.Exit(0 if caught else 1)
     typer.echo(f"{'TRUSTED' if not seen else 'SUSPECT'}: "
-               f"{', '.join(sorted(seen)) or 'no finding and no endpoint fault'}")
+               f"{_counts(findings, packs_with) or 'no finding and no endpoint fault'}")
     raise typer.Exit(0 if not seen else 1)
+
+
+def _counts(findings: Counter[str], packs_with: Counter[str]) -> str:
+    """Each rule broken with its findings and packs, each endpoint fault with its packs."""
+    parts = []
+    for label in sorted(packs_with, key=lambda k: (-findings[k], -packs_with[k], k)):
+        n, k = findings[label], packs_with[label]
+        parts.append(f"{label} {n} finding(s) in {k} pack(s)" if n
+                     else f"{label} in {k} pack(s)")
+    return ", ".join(parts)
+
+
+def _dialect_line(llm: Any) -> str:
+    """auto and what it settled on, and why each dialect before it was passed over."""
+    info = llm.info()
+    line = info.response_format or "auto"
+    if line == "auto":
+        line += f": {info.dialect or 'not settled'}"
+    passed = [f"{t.dialect} {t.outcome} ({t.detail})" for t in info.dialect_tries
+              if t.outcome != "used"]
+    return line + (f"; passed over: {'; '.join(passed)}" if passed else "")
 
 
 def record_screens(

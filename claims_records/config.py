@@ -19,7 +19,12 @@ from pydantic import Field, field_validator, model_validator
 from ._base import Strict
 
 PromptView = Literal["screen", "wide"]
-ResponseFormatMode = Literal["auto", "json_schema", "json_object", "off"]
+# How the customer model is asked for one JSON action (docs/llm-customer.md, "Dialects"):
+# json_schema (OpenAI), json_object_schema (llama.cpp, llama-cpp-python), guided_json (vLLM),
+# ollama_format (Ollama), json_object (any JSON, the schema in the prompt), off (the prompt
+# alone); auto tries them in that order once per run.
+ResponseFormatMode = Literal["auto", "json_schema", "json_object_schema", "guided_json",
+                             "ollama_format", "json_object", "off"]
 Tracing = Literal["on", "off", "retain-on-failure"]
 CustomerKind = Literal["scripted", "llm"]
 
@@ -94,8 +99,8 @@ class LlmConfig(Strict):
     malformed_retries: int | None = Field(None, ge=0, description="Times an unusable answer "
                                           "is asked again (default 2).")
     response_format: ResponseFormatMode | None = Field(
-        None, description="Structured output: auto | json_schema | json_object | off "
-        "(default auto).")
+        None, description="Structured output: auto | json_schema | json_object_schema | "
+        "guided_json | ollama_format | json_object | off (default auto).")
     prompt_view: PromptView | None = Field(
         None, description="What the customer model sees: screen (the standard; default) | "
         "wide (whole conversation and panels; labelled in every report).")

@@ -97,6 +97,7 @@ SimulatorErrorKind = Literal[
     "connection",        # the endpoint could not be reached
     "request_rejected",  # any other HTTP 4xx (key, model name, request shape)
     "malformed_output",  # an answer that is not one usable customer action
+    "replay_miss",       # a replayed customer met a prompt its recording does not hold
 ]
 
 
@@ -171,6 +172,17 @@ class ProductInfo(Strict):
         return data
 
 
+class DialectTry(Strict):
+    """One structured-output dialect tried by auto's probe at the start of a run."""
+
+    dialect: ResponseFormatMode = Field(description="The dialect tried.")
+    outcome: Literal["used", "refused", "ignored", "failed"] = Field(
+        description="used: the endpoint answered in the schema; refused: an HTTP error for "
+        "the request; ignored: an answer that does not follow the schema (the field was "
+        "not applied); failed: no answer at all (connection, timeout), probing stopped.")
+    detail: str = Field("", description="The status and message, or what was wrong.")
+
+
 class CustomerInfo(Strict):
     """The simulated customer of a run and every setting that shapes its answers."""
 
@@ -187,8 +199,14 @@ class CustomerInfo(Strict):
     malformed_retries: int | None = Field(
         None, description="Times an unusable answer is asked again before giving up.")
     response_format: ResponseFormatMode | None = Field(
-        None, description="Structured output: auto (JSON schema, falling back to none when "
-        "the endpoint refuses it), json_schema, json_object or off.")
+        None, description="Structured output asked for: auto (each dialect in turn, once per "
+        "run) or one dialect.")
+    dialect: ResponseFormatMode | None = Field(
+        None, description="The structured-output dialect the run's requests used: the one "
+        "asked for, or what auto settled on.")
+    dialect_tries: list[DialectTry] = Field(
+        default_factory=list, description="What auto's probe found, one entry per dialect "
+        "tried, in order.")
     prompt_view: PromptView | None = Field(
         None, description="What of the screen the customer model sees: 'screen' (the "
         "standard: latest reply, cards and dialogs needing action, action labels) or 'wide' "

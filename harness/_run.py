@@ -50,7 +50,7 @@ from ._recovery import storage_error
 from ._reset import ResetAdapter, make_reset
 from ._runtime import check_runtime
 from ._shard import Shard, apply_shard, default_durations
-from .customers import LlmSettings, make_customer
+from .customers import LlmSettings, make_customer, probe_dialect
 from .profile import Lane, Profile, load_profile
 from .staff import StaffSession
 from .trial import TrialRig, TrialSettings, run_trial
@@ -246,6 +246,8 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
     llm = ctx.llm
     if config.customer == "llm" and llm is None:
         llm = LlmSettings.from_options(**(config.llm.model_dump() if config.llm else {}))
+    if config.customer == "llm" and llm is not None:  # auto: the dialect, found once per run
+        llm = await probe_dialect(llm)
     if llm is not None:  # what the run records: the settings in force, never the key
         config = config.model_copy(update={"llm": llm.config()})
     labels = run_labels(config.self_test, config.no_reset, runtime.reported,

@@ -340,6 +340,8 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
     durations = [s.numbers.duration_s for s in sheets if s.numbers.duration_s is not None]
     costs = [s.numbers.cost_usd for s in sheets if s.numbers.cost_usd is not None]
     customer = run.customer.kind + (f" {run.customer.model}" if run.customer.model else "")
+    if run.customer.dialect:
+        customer += f", {run.customer.dialect}"
     if run.customer.prompt_view == "wide":
         customer += " [wide prompt view]"
     return RunSummary(

@@ -12,6 +12,7 @@ from ._base import Customer, CustomerContext, material_availability
 from ._endpoint import ENV_PREFIX, SDK_ENV, EndpointError, LlmSettings
 from ._llm import LlmCustomer
 from ._match import Synonyms
+from ._probe import probe as probe_dialect
 from ._scripted import ScriptedCustomer
 from ._tracker import JourneyTracker
 
@@ -62,4 +63,5 @@ __all__ = [
     "make_customer",
     "material_availability",
     "parse_action",
+    "probe_dialect",
 ]

@@ -46,13 +46,6 @@ def action_schema() -> dict[str, Any]:
             "additionalProperties": False}
 
 
-def schema_response_format() -> dict[str, Any]:
-    """The ``response_format`` that asks for one customer action."""
-    return {"type": "json_schema",
-            "json_schema": {"name": "customer_action", "strict": True,
-                            "schema": action_schema()}}
-
-
 def parse_action(text: str) -> CustomerAction:
     """Parse a model answer into a ``CustomerAction`` (raises ``ValueError``)."""
     body = _THINK.sub("", text, count=1).strip()

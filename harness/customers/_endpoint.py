@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, get_args
 from urllib.parse import urlsplit, urlunsplit
 
@@ -27,6 +27,7 @@ import openai
 
 from claims_records import (
     CustomerInfo,
+    DialectTry,
     LlmConfig,
     PromptView,
     ResponseFormatMode,
@@ -36,6 +37,7 @@ from claims_records import (
 )
 
 from .._redact import redact_literals
+from . import _dialects
 
 ENV_PREFIX = "CLAIMS_HARNESS_LLM_"
 SDK_ENV: dict[str, str] = {
@@ -91,6 +93,10 @@ class LlmSettings:
     prompt_view: str = "screen"
     price_prompt_per_mtok: float | None = None
     price_completion_per_mtok: float | None = None
+    # Set by auto's probe (``settled``), never by an option: what was asked for, and what
+    # the probe found; ``response_format`` is then the dialect settled on.
+    asked_format: str | None = None
+    dialect_tries: tuple[DialectTry, ...] = ()
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.base_url)
@@ -124,6 +130,8 @@ class LlmSettings:
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
         for name in cls.__dataclass_fields__:
+            if name in _PROBED:
+                continue
             value = options.get(name)
             source = "option"
             if value is None:
@@ -145,6 +153,19 @@ class LlmSettings:
                                  f"{ENV_PREFIX}MODEL)", field="model")
         return cls(**values)
 
+    def settled(self, dialect: str | None, tries: list[DialectTry]) -> LlmSettings:
+        """These settings after auto's probe: requests use ``dialect`` (None: the probe
+        settled nothing, each request finds its own), the records say auto and what the
+        probe found."""
+        return replace(self, response_format=dialect or "auto",
+                       asked_format=self.asked_format or self.response_format,
+                       dialect_tries=tuple(tries))
+
+    @property
+    def asked(self) -> str:
+        """The structured-output mode asked for (auto, or one dialect)."""
+        return self.asked_format or self.response_format
+
     def info(self) -> CustomerInfo:
         """What run.json records: everything that shapes the answers, never the key."""
         parts = urlsplit(self.base_url)
@@ -155,7 +176,10 @@ class LlmSettings:
             temperature=self.temperature, seed=self.seed, max_tokens=self.max_tokens,
             timeout_s=self.timeout_s, max_retries=self.max_retries,
             malformed_retries=self.malformed_retries,
-            response_format=self.response_format,  # type: ignore[arg-type]
+            response_format=self.asked,  # type: ignore[arg-type]
+            dialect=(None if self.response_format == "auto"
+                     else self.response_format),  # type: ignore[arg-type]
+            dialect_tries=list(self.dialect_tries),
             prompt_view=self.prompt_view,  # type: ignore[arg-type]
             price_prompt_per_mtok=self.price_prompt_per_mtok,
             price_completion_per_mtok=self.price_completion_per_mtok,
@@ -169,7 +193,7 @@ class LlmSettings:
             temperature=self.temperature, seed=self.seed, max_tokens=self.max_tokens,
             timeout_s=self.timeout_s, max_retries=self.max_retries,
             malformed_retries=self.malformed_retries,
-            response_format=self.response_format,  # type: ignore[arg-type]
+            response_format=self.asked,  # type: ignore[arg-type]
             prompt_view=self.prompt_view,  # type: ignore[arg-type]
             price_prompt_per_mtok=self.price_prompt_per_mtok,
             price_completion_per_mtok=self.price_completion_per_mtok)
@@ -185,6 +209,10 @@ class LlmSettings:
         params = {"temperature": self.temperature, "seed": self.seed,
                   "max_tokens": self.max_tokens}
         return {k: v for k, v in params.items() if v is not None}
+
+
+# Fields of the settings that auto's probe sets, never an option or a variable.
+_PROBED = frozenset({"asked_format", "dialect_tries"})
 
 
 class EndpointError(Exception):
@@ -227,12 +255,9 @@ def classify(exc: BaseException) -> str:
     return "malformed_output"  # an answer the SDK could not read (not JSON, wrong shape)
 
 
-def _refuses_response_format(exc: BaseException) -> bool:
-    return isinstance(exc, openai.APIStatusError) and exc.status_code in (400, 404, 422)
-
-
-# Endpoints (base URL, model) that refused structured output in this process: asked without.
-_NO_STRUCTURED_OUTPUT: set[tuple[str, str]] = set()
+# The dialect each endpoint (base URL, model) settled on in this process, when auto found it
+# request by request rather than by a probe: later requests start there.
+_SETTLED: dict[tuple[str, str], ResponseFormatMode] = {}
 
 
 class Endpoint:
@@ -247,11 +272,14 @@ class Endpoint:
             api_key=settings.api_key or NO_KEY, base_url=settings.base_url,
             organization=settings.organization, project=settings.project,
             timeout=settings.timeout_s, max_retries=settings.max_retries, http_client=http)
-        mode = settings.response_format
-        if mode == "auto":  # the JSON schema until the endpoint refuses it, then nothing
-            refused = (settings.base_url, settings.model) in _NO_STRUCTURED_OUTPUT
-            mode = "off" if refused else "json_schema"
-        self.response_format = mode
+        self._key = (settings.base_url, settings.model)
+        self._auto = settings.response_format == "auto"
+        self._schema: dict[str, Any] = {}
+        # auto without a probe: each dialect in turn until the endpoint takes one
+        self.response_format: ResponseFormatMode = (
+            _SETTLED.get(self._key, _dialects.ORDER[0]) if self._auto
+            else _dialects.named(settings.response_format))
+        self.tries: list[DialectTry] = []  # what this endpoint's requests found (auto)
 
     async def _on_request(self, request: Any) -> None:
         self._statuses.append(None)
@@ -269,37 +297,42 @@ class Endpoint:
             return text
         return redact_literals(text, [self.settings.api_key])
 
-    def body(self, messages: list[dict[str, Any]], schema_format: dict[str, Any]
-             ) -> dict[str, Any]:
-        """The request body for the current structured-output mode."""
+    def body(self, messages: list[dict[str, Any]], schema: dict[str, Any]) -> dict[str, Any]:
+        """The request body asking for an answer to ``schema`` in the current dialect."""
+        self._schema = schema
         body: dict[str, Any] = {"model": self.settings.model, "messages": messages,
                                 **self.settings.sampling()}
-        if self.response_format == "json_schema":
-            body["response_format"] = schema_format
-        elif self.response_format == "json_object":
-            body["response_format"] = {"type": "json_object"}
-        return body
+        return _dialects.apply(self.response_format, body, schema)
+
+    async def _create(self, body: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        """One request; in ``auto`` without a settled dialect, an HTTP error for the request
+        moves on to the next dialect (and is asked again in it) until one is taken;
+        ``self.tries`` says what each refused. Returns the answer and the body it answered."""
+        while True:
+            try:
+                result = await self.client.chat.completions.create(**_dialects.split(body))
+            except openai.APIStatusError as exc:
+                nxt = _dialects.after(self.response_format)
+                if not (self._auto and nxt and _dialects.refused(exc)):
+                    raise
+                self.tries.append(DialectTry(dialect=self.response_format, outcome="refused",
+                                             detail=self.scrub(_dialects.describe(exc)) or ""))
+                self.response_format = _SETTLED[self._key] = nxt
+                body = _dialects.apply(nxt, body, self._schema)
+                continue
+            return result, body
 
     async def complete(self, body: dict[str, Any]) -> Completion:
         """One chat completion; raises ``EndpointError`` with a kind when it fails.
 
-        In ``auto`` mode an endpoint that refuses ``response_format`` (HTTP 400/404/422) is
-        asked once more without it, and never with it again; ``Completion.body`` is what
-        was finally sent.
+        In ``auto`` mode without a probe, an endpoint that refuses the dialect's fields is
+        asked again in the next dialect (``_dialects.ORDER``), which later requests keep;
+        ``Completion.body`` is what was finally sent.
         """
         self._statuses = []
         started = time.monotonic()
         try:
-            try:
-                result = await self.client.chat.completions.create(**body)
-            except openai.APIStatusError as exc:
-                if not (self.settings.response_format == "auto" and "response_format" in body
-                        and _refuses_response_format(exc)):
-                    raise
-                self.response_format = "off"
-                _NO_STRUCTURED_OUTPUT.add((self.settings.base_url, self.settings.model))
-                body = {k: v for k, v in body.items() if k != "response_format"}
-                result = await self.client.chat.completions.create(**body)
+            result, body = await self._create(body)
         except Exception as exc:  # every SDK error, and an answer it could not decode
             error = f"{type(exc).__name__}: {exc}".replace("\n", " ")[:ERROR_TEXT_LIMIT]
             raise EndpointError(classify(exc), self.scrub(error) or "",

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from claims_corpus import CustomerView, LeakGuard
 from claims_records import CustomerAction, CustomerModelCall, ScreenReading, SimulatorError
 
-from ._action import exact_label, misfit, parse_action, schema_response_format
+from ._action import action_schema, exact_label, misfit, parse_action
 from ._base import CustomerContext
 from ._endpoint import Endpoint, EndpointError, LlmSettings
 
@@ -40,7 +40,7 @@ class LlmCustomer:
         self._build = build_messages
         self._repair = build_repair
         self._endpoint = Endpoint(settings)
-        self._format = schema_response_format()
+        self._schema = action_schema()
         self.retries = 0
 
     async def aclose(self) -> None:
@@ -63,7 +63,7 @@ class LlmCustomer:
         for attempt in range(1, attempts + 1):
             if attempt > 1:
                 self.retries += 1
-            body = self._endpoint.body(messages, self._format)
+            body = self._endpoint.body(messages, self._schema)
             call = CustomerModelCall(step=ctx.step, attempt=attempt, ts=_now(), request=body,
                                      response_format=self._endpoint.response_format)
             try:

@@ -126,7 +126,9 @@ def _llm_run(dev_env, tmp_path: Path, server: FakeOpenAI, run_id: str, **setting
     """CTL-M-001 once with the llm customer on ``server``; (record, trial folder, result)."""
     from harness.customers import LlmSettings
 
-    llm = LlmSettings(base_url=server.base_url, model=run_id, **settings)
+    # one dialect named: auto would probe the endpoint first, taking the queued replies
+    llm = LlmSettings(base_url=server.base_url, model=run_id,
+                      **{"response_format": "json_schema", **settings})
     record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
                                 packs=["CTL-M-001"], customer="llm", llm=llm,
                                 run_id=run_id)

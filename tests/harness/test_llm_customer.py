@@ -17,6 +17,7 @@ from claims_records import CustomerAction, CustomerModelCall, ScreenReading, Sim
 from harness.customers import (
     CustomerContext,
     LlmSettings,
+    action_schema,
     make_customer,
     material_availability,
     parse_action,
@@ -186,18 +187,22 @@ async def test_a_click_must_name_a_control_on_the_screen_and_takes_its_exact_lab
 
 
 @pytest.mark.asyncio
-async def test_an_endpoint_refusing_structured_output_is_asked_without_it():
+async def test_an_endpoint_refusing_the_dialect_is_asked_in_the_next_one():
+    """auto without a probe (``_probe``): a request refused as malformed is asked again in the
+    next dialect, which later requests to that endpoint keep."""
     with FakeOpenAI() as server:
         server.queue(400, {"error": {"message": "response_format is not supported"}})
         server.queue(200, completion(SAY_REG))
         action, calls, _ = await _decide(server, _settings(server.url, model="no-schema-model"))
         assert action.kind == "say"
-        assert "response_format" in server.requests[0]
-        assert "response_format" not in server.requests[1]
-        assert calls[0].response_format == "off" and "response_format" not in calls[0].request
+        assert server.requests[0]["response_format"]["type"] == "json_schema"
+        asked = {"type": "json_object", "schema": action_schema()}
+        assert server.requests[1]["response_format"] == asked
+        assert calls[0].response_format == "json_object_schema"
+        assert calls[0].request["response_format"] == asked
         server.queue(200, completion(SAY_REG))
         await _decide(server, _settings(server.url, model="no-schema-model"))
-        assert "response_format" not in server.requests[2]  # remembered for the endpoint
+        assert server.requests[2]["response_format"] == asked  # remembered for the endpoint
         server.queue(200, completion(SAY_REG))
         await _decide(server, _settings(server.url, response_format="json_object"))
     assert server.requests[3]["response_format"] == {"type": "json_object"}
