@@ -25,6 +25,7 @@ from ._base import (
 from ._json import JsonField, JsonValue
 from ._store import (
     HUMAN_FILE,
+    MODEL_CALLS_FILE,
     RUN_FILE,
     SHEET_FILE,
     SUMMARY_FILE,
@@ -34,6 +35,7 @@ from ._store import (
     is_finished_trial,
     is_run_folder,
     read_model,
+    read_model_calls,
     read_optional,
     read_run_record,
     read_sheet,
@@ -283,6 +285,7 @@ __all__ = [
     "atomic_output",
     "field_of",
     "HUMAN_FILE",
+    "MODEL_CALLS_FILE",
     "RUN_FILE",
     "SHEET_FILE",
     "SUMMARY_FILE",
@@ -290,6 +293,7 @@ __all__ = [
     "is_finished_trial",
     "is_run_folder",
     "read_model",
+    "read_model_calls",
     "read_optional",
     "read_run_record",
     "read_sheet",

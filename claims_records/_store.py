@@ -1,8 +1,9 @@
 """The one place that reads and writes records: typed, atomic, errors naming file and field.
 
 A run folder holds ``run.json`` (``RunRecord``) and one folder per trial with ``trial.json``
-(``TrialResult``), ``sheet.json`` (``Sheet``, written by the scorer) and the evidence; the
-run's ``summary.json`` (``RunSummary``) sits beside ``run.json``. Code above this floor names
+(``TrialResult``), ``sheet.json`` (``Sheet``, written by the scorer), ``customer-model.jsonl``
+(``CustomerModelCall`` per line) and the evidence; the run's ``summary.json`` (``RunSummary``)
+sits beside ``run.json``. Code above this floor names
 none of these files and parses none of them by hand: it calls the functions here.
 """
 
@@ -16,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from ._atomic import write_model_atomic
 from .errors import HarnessError, RunRecordError
-from .run import RunRecord, TrialResult
+from .run import CustomerModelCall, RunRecord, TrialResult
 from .sheet import RunSummary, Sheet
 
 M = TypeVar("M", bound=BaseModel)
@@ -26,6 +27,7 @@ TRIAL_FILE = "trial.json"
 SHEET_FILE = "sheet.json"
 SUMMARY_FILE = "summary.json"
 HUMAN_FILE = "human.json"
+MODEL_CALLS_FILE = "customer-model.jsonl"
 
 
 def field_of(exc: ValidationError) -> str:
@@ -85,6 +87,31 @@ def find_run_record(folder: Path) -> RunRecord | None:
         return read_run_record(folder)
     except RunRecordError:
         return None
+
+
+def read_model_calls(trial_dir: Path, **context: object) -> list[CustomerModelCall]:
+    """The customer model's calls a trial folder records (``customer-model.jsonl``), in
+    order; none when the file is absent. A line that is not one call raises
+    ``RunRecordError`` naming the file, the line and the field."""
+    path = Path(trial_dir) / MODEL_CALLS_FILE
+    if not path.is_file():
+        return []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RunRecordError(f"cannot read {path.name}: {exc}", file=str(path),
+                             **context) from exc
+    calls: list[CustomerModelCall] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            calls.append(CustomerModelCall.model_validate_json(line))
+        except ValidationError as exc:
+            raise RunRecordError(f"invalid {path.name}: {exc.errors()[0]['msg']}",
+                                 file=str(path), line=n, field=field_of(exc),
+                                 **context) from exc
+    return calls
 
 
 def write_run_record(run_dir: Path, record: RunRecord) -> Path:

@@ -30,7 +30,7 @@ CustomerKind = Literal["scripted", "llm"]
 
 # The run fields that change what one trial does: shards of one run must agree on them.
 TRIAL_FIELDS = ("trials", "customer", "tracing", "turn_limit", "stuck_after", "dev",
-                "no_reset", "allow_unreported_runtime", "packs")
+                "no_reset", "allow_unreported_runtime", "packs", "replay")
 
 
 def sanitized_url(url: str | None) -> str | None:
@@ -177,6 +177,17 @@ class RunConfig(RunSettings):
                                 "the run.")
     panel: str | None = Field(None, description="The defect panel (selftest defects) the run "
                               "belongs to.")
+    replay: str | None = Field(
+        None, min_length=1, description="The run whose customer this run replays (`--replay`), "
+        "by its folder: each trial's LLM customer is answered from that run's recorded calls "
+        "of the same pack and trial, matched by prompt hash; no endpoint is called, and a "
+        "prompt the recording does not hold ends the trial as simulator_error (replay_miss).")
+
+    @model_validator(mode="after")
+    def _replay_is_llm(self) -> RunConfig:
+        if self.replay is not None and self.customer != "llm":
+            raise ValueError("a replay plays an LLM customer: customer must be llm")
+        return self
 
     def trial_fields(self) -> dict[str, Any]:
         """The fields that change what a trial does (shards of one run agree on them)."""

@@ -424,6 +424,15 @@ class CustomerModelCall(Strict):
     usage: TokenUsage = Field(default_factory=TokenUsage)
     cost_usd: float | None = None
     latency_s: float | None = None
+    prompt_hash: str | None = Field(
+        None, description="sha256 (hex) of the canonical JSON of what decides the answer: "
+        "the request's messages, model and sampling parameters, without its structured-output "
+        "fields (response_format, guided_json, format). A replay (`run --replay`) finds the "
+        "answer by it. Absent in records written before it was kept.")
+    replayed: bool = Field(
+        False, description="The call was answered from the recording of the run that "
+        "run.json's options.replay names, not by an endpoint: no request was sent, usage and "
+        "cost are zero, and 'request' holds the recorded request's structured-output fields.")
 
 
 class StaffCheck(Strict):
