@@ -13,6 +13,7 @@ from ._endpoint import ENV_PREFIX, SDK_ENV, EndpointError, LlmSettings
 from ._llm import LlmCustomer
 from ._match import Synonyms
 from ._probe import probe as probe_dialect
+from ._replay import RecordedTrial, Recording, prompt_key
 from ._scripted import ScriptedCustomer
 from ._tracker import JourneyTracker
 
@@ -20,13 +21,20 @@ from ._tracker import JourneyTracker
 def make_customer(
     kind: str, view: CustomerView, pack_dir: Path, llm: LlmSettings | None = None,
     confirm_labels: list[str] | None = None, money: MoneyConventions = HOME_CONVENTIONS,
+    replay: RecordedTrial | None = None,
 ) -> Customer:
     """A customer of ``kind`` ('scripted' or 'llm') for one trial of the pack at ``pack_dir``.
 
     ``confirm_labels`` are the product's own words for its confirm / submit controls (from
     the profile), which the scripted customer treats like a confirm control; ``money`` is how
     the product shows amounts, by which the scripted customer reads a summary's amounts.
+    ``replay``, the same trial of a recorded run (``Recording.trial``), makes the llm
+    customer answer from that recording instead of an endpoint.
     """
+    if replay is not None and kind != "llm":
+        from claims_records import SimulatorError
+
+        raise SimulatorError("only the llm customer can be replayed", field="customer")
     if kind == "scripted":
         return ScriptedCustomer(view, confirm_labels=confirm_labels, money=money)
     if kind == "llm":
@@ -40,6 +48,7 @@ def make_customer(
             guard=claims_corpus.LeakGuard.for_runtime(pack_dir),
             build_messages=claims_corpus.build_customer_messages,
             build_repair=claims_corpus.build_repair_messages,
+            replay=replay,
         )
     from claims_records import SimulatorError
 
@@ -57,6 +66,8 @@ __all__ = [
     "JourneyTracker",
     "LlmCustomer",
     "LlmSettings",
+    "RecordedTrial",
+    "Recording",
     "ScriptedCustomer",
     "Synonyms",
     "action_schema",
@@ -64,4 +75,5 @@ __all__ = [
     "material_availability",
     "parse_action",
     "probe_dialect",
+    "prompt_key",
 ]

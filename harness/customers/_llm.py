@@ -5,7 +5,9 @@ memory + the visible screen, in the run's prompt view) and passes the runtime le
 before it is sent. The answer must be one ``CustomerAction`` (``_action``) that fits the
 screen. An unusable answer is asked again, with a note saying what was wrong, up to
 ``malformed_retries`` times; transport failures are retried by the ``openai`` client alone
-(``_endpoint``). What cannot be recovered is a ``SimulatorError`` with its kind.
+(``_endpoint``). What cannot be recovered is a ``SimulatorError`` with its kind. Every call is
+recorded with its prompt's key (``_replay.prompt_key``); a replayed customer (``run
+--replay``) asks its recording (``_replay.Replay``) in place of the endpoint.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from claims_records import CustomerAction, CustomerModelCall, ScreenReading, Sim
 from ._action import action_schema, exact_label, misfit, parse_action
 from ._base import CustomerContext
 from ._endpoint import Endpoint, EndpointError, LlmSettings
+from ._replay import RecordedTrial, Replay, prompt_key
 
 
 def _now() -> str:
@@ -28,18 +31,23 @@ def _now() -> str:
 
 
 class LlmCustomer:
-    """A customer played by a chat model, deciding from its view and the screen only."""
+    """A customer played by a chat model, deciding from its view and the screen only.
+
+    With ``replay`` (a recorded trial), the model's answers come from that recording and no
+    endpoint is ever asked."""
 
     def __init__(self, view: CustomerView, settings: LlmSettings, *, guard: LeakGuard,
                  build_messages: Callable[..., list[dict[str, str]]],
-                 build_repair: Callable[[str, str], list[dict[str, str]]]) -> None:
+                 build_repair: Callable[[str, str], list[dict[str, str]]],
+                 replay: RecordedTrial | None = None) -> None:
         self.view = view
         self.settings = settings
         self.info = settings.info()
         self._guard = guard
         self._build = build_messages
         self._repair = build_repair
-        self._endpoint = Endpoint(settings)
+        self._endpoint: Endpoint | Replay = (Replay(settings, replay) if replay is not None
+                                             else Endpoint(settings))
         self._schema = action_schema()
         self.retries = 0
 
@@ -65,7 +73,9 @@ class LlmCustomer:
                 self.retries += 1
             body = self._endpoint.body(messages, self._schema)
             call = CustomerModelCall(step=ctx.step, attempt=attempt, ts=_now(), request=body,
-                                     response_format=self._endpoint.response_format)
+                                     response_format=self._endpoint.response_format,
+                                     prompt_hash=prompt_key(body),
+                                     replayed=isinstance(self._endpoint, Replay))
             try:
                 done = await self._endpoint.complete(body)
             except EndpointError as exc:
