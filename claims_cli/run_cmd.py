@@ -71,6 +71,28 @@ def _given_config(ctx: typer.Context, resume: bool) -> dict:
     return out
 
 
+def _replaying(ctx: typer.Context, given: dict, base, replay: str, runs_dir: Path,
+               resume: bool):
+    """The configuration a replay of run ``replay`` starts from (the recorded run's customer
+    settings, corpora, packs and trials); ``given`` keeps only what the command line gives
+    for those, and names the replayed run by its folder."""
+    import harness
+
+    if resume:
+        raise typer.BadParameter("a resumed run keeps what it replays; drop --replay",
+                                 param_hint="--replay")
+    recording = harness.Recording.open(replay, runs_dir)
+    explicit = _given_config(ctx, True)
+    if explicit.get("customer", "llm") != "llm":
+        raise typer.BadParameter("a replay plays the LLM customer of the run it replays",
+                                 param_hint="--customer")
+    for key in ("customer", "corpora", "packs", "trials"):
+        if key not in explicit:
+            given.pop(key, None)
+    given["replay"] = str(recording.run_dir)
+    return base.merged(recording.defaults())
+
+
 def _declaration(items: list[str]) -> dict[str, str] | None:
     """``--declare-runtime KEY=VALUE`` options as the run configuration's table (None when
     none is given)."""
@@ -125,6 +147,12 @@ def run(
     resume: str | None = typer.Option(
         None, help="Finish the interrupted run with this id: its packs, trials and options come "
         "from its run.json (an option given here wins); finished trials are kept."),
+    replay: str | None = typer.Option(
+        None, "--replay", metavar="RUN", help="Replay the customer of run RUN (an id in "
+        "--runs-dir, or a run folder): each trial's LLM customer is answered from RUN's "
+        "recorded calls of the same pack and trial, matched by prompt hash; no model is "
+        "called, and a prompt RUN does not hold ends the trial as simulator_error "
+        "(replay_miss). The customer settings, corpora, packs and trials default to RUN's."),
     shard: str | None = typer.Option(
         None, "--shard", help="Run only shard i of n of the trials, e.g. 2/4 (split the same "
         "way on every machine; merge the shards with `claims-harness merge`)."),
@@ -197,6 +225,8 @@ def run(
         given = _given_config(ctx, bool(resume))
         recorded = harness.recorded_config(runs_dir / resume) if resume else None
         base = recorded or RunConfig()
+        if replay:
+            base = _replaying(ctx, given, base, replay, runs_dir, bool(resume))
         dev_given = given.pop("dev", {})
         if dev or base.dev is not None:
             given["dev"] = dev_given

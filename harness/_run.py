@@ -50,7 +50,7 @@ from ._recovery import storage_error
 from ._reset import ResetAdapter, make_reset
 from ._runtime import check_runtime
 from ._shard import Shard, apply_shard, default_durations
-from .customers import LlmSettings, make_customer, probe_dialect
+from .customers import LlmSettings, Recording, make_customer, probe_dialect
 from .profile import Lane, Profile, load_profile
 from .staff import StaffSession
 from .trial import TrialRig, TrialSettings, run_trial
@@ -243,9 +243,14 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
     token = ctx.seed_token if ctx.seed_token is not None else profile.seed_token()
     if not config.no_reset:  # a reset that cannot work (no seed token) refuses before any record
         make_reset(profile, lanes[0], roots[0], token).close()
+    recording = Recording.open(config.replay, ctx.runs_dir) if config.replay else None
+    if recording is not None:  # the replayed run's customer settings, unless given
+        config = recording.applied(config)
     llm = ctx.llm
     if config.customer == "llm" and llm is None:
         llm = LlmSettings.from_options(**(config.llm.model_dump() if config.llm else {}))
+    if recording is not None and llm is not None:  # a replay asks no endpoint anything
+        llm = recording.settled(llm)
     if config.customer == "llm" and llm is not None:  # auto: the dialect, found once per run
         llm = await probe_dialect(llm)
     if llm is not None:  # what the run records: the settings in force, never the key
@@ -306,9 +311,16 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
     confirm_labels = list(profile.customer_screen.confirm_labels)
     customer, money = config.customer, profile.money()
 
-    def factory(view: Any, pack_dir: Path) -> Any:
-        return make_customer(customer, view, pack_dir, llm, confirm_labels=confirm_labels,
-                             money=money)
+    def customers_for(pack_id: str, trial: int) -> Callable[[Any, Path], Any]:
+        """How trial ``trial`` of ``pack_id`` makes its customer (a replay's reads that
+        trial's recording, within the trial: a damaged one is the trial's error)."""
+
+        def factory(view: Any, pack_dir: Path) -> Any:
+            replay = recording.trial(pack_id, trial) if recording is not None else None
+            return make_customer(customer, view, pack_dir, llm, confirm_labels=confirm_labels,
+                                 money=money, replay=replay)
+
+        return factory
 
     baseline_root = corpora.first.root  # corpora run together share one baseline
 
@@ -323,8 +335,8 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
     choice = ctx.browser or BrowserChoice(executable=config.browser.executable,
                                           channel=config.browser.channel,
                                           headed=config.headed)
-    await _run_pending(record, run_dir, lanes, corpora, profile, reset_for, factory, settings,
-                       choice, ctx.progress)
+    await _run_pending(record, run_dir, lanes, corpora, profile, reset_for, customers_for,
+                       settings, choice, ctx.progress)
     record.finished_at = _now()
     write_run_record(run_dir, record)
     return record, run_dir
@@ -374,7 +386,8 @@ def _recorded_corpora(run_dir: Path) -> list[Path]:
 
 async def _run_pending(record: RunRecord, run_dir: Path, lanes: list[Lane], corpora: Any,
                        profile: Profile, reset_for: Callable[[Lane], ResetAdapter],
-                       factory: Callable[[Any, Path], Any], settings: TrialSettings,
+                       customers_for: Callable[[str, int], Callable[[Any, Path], Any]],
+                       settings: TrialSettings,
                        choice: BrowserChoice, progress: Callable[[TrialProgress], None]
                        ) -> None:
     from playwright.async_api import async_playwright
@@ -422,7 +435,9 @@ async def _run_pending(record: RunRecord, run_dir: Path, lanes: list[Lane], corp
                             staff = StaffSession(browser, profile.staff_side(), lane,
                                                  profile.browser.extra_headers())
                         result = await run_trial(
-                            TrialRig(browser, profile, lane, client, factory, settings, staff),
+                            TrialRig(browser, profile, lane, client,
+                                     customers_for(entry.pack_id, entry.trial), settings,
+                                     staff),
                             corpora.pack_dir(entry.pack_id), entry.trial, run_dir / entry.path)
                         record.trials[i] = _entry_from(result, entry.path)
                         write_run_record(run_dir, record)

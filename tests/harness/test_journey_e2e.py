@@ -207,6 +207,56 @@ def test_llm_customer_completes_a_journey_with_permitted_prompts_only(dev_env, t
     assert summary.fidelity.audited_trials == 1 and summary.fidelity.suspect_trials == 0
 
 
+def _customer_blocks(trial: Path) -> list[str]:
+    """The customer's messages as transcript.md writes them."""
+    text = (trial / "transcript.md").read_text(encoding="utf-8")
+    return [block.split("\n\n", 1)[0] for block in text.split("**Customer:**\n\n")[1:]]
+
+
+def test_a_replayed_run_repeats_the_customer_byte_for_byte_without_a_model(dev_env, tmp_path):
+    """A run recorded against the stand-in, which then stops, is replayed on the same
+    product: the customer sends the same messages and takes the same actions, and no
+    server is asked anything (with auto asked for, not even its probe)."""
+    import harness
+    from claims_records import CustomerModelCall, LlmConfig, RunConfig
+    from harness.panel import well_behaved
+
+    with FakeOpenAI(default=well_behaved) as server:
+        _, first, result = _llm_run(dev_env, tmp_path, server, "recorded",
+                                    response_format="json_schema", timeout_s=10)
+    assert result.status == "completed", result.detail
+    with FakeOpenAI(default=well_behaved) as watcher:  # a silent new call would land here
+        ctx = harness.RunContext(profile=profile_for(dev_env), runs_dir=tmp_path / "runs",
+                                 run_id="replayed", seed_token=dev_env.seed_token)
+        config = RunConfig(corpora=[str(PACKS)], packs=["CTL-M-001"], customer="llm",
+                           replay="recorded",
+                           llm=LlmConfig(base_url=watcher.base_url, response_format="auto"))
+        record, run_dir = harness.run(config, ctx)
+        assert watcher.requests == []
+    again = run_dir / "CTL-M-001" / "trial-1"
+    replayed = TrialResult.model_validate_json((again / "trial.json").read_text())
+    assert replayed.status == "completed", replayed.detail
+    assert record.options.replay == str(first.parent.parent.resolve())
+    assert (record.customer.model, record.customer.response_format,
+            record.customer.dialect) == ("recorded", "auto", "json_schema")
+
+    def actions(trial: Path) -> list[str]:
+        return [e.action.model_dump_json() for e in _events(trial) if e.action]
+
+    def calls(trial: Path) -> list[CustomerModelCall]:
+        lines = (trial / "customer-model.jsonl").read_text(encoding="utf-8").splitlines()
+        return [CustomerModelCall.model_validate_json(line) for line in lines]
+
+    assert len(actions(first)) > 5 and actions(again) == actions(first)
+    assert _customer_blocks(again) == _customer_blocks(first)
+    assert replayed.customer_messages == result.customer_messages
+    before, after = calls(first), calls(again)
+    assert [c.prompt_hash for c in after] == [c.prompt_hash for c in before]
+    assert [c.reply for c in after] == [c.reply for c in before]
+    assert all(c.replayed and c.http_statuses == [] for c in after)
+    assert not any(c.replayed for c in before)
+
+
 def test_product_killed_mid_journey_is_a_product_error_and_the_run_continues(
         tmp_path_factory, tmp_path):
     env = start_env(tmp_path_factory, lanes=2)
