@@ -134,17 +134,67 @@ def _dialect_line(llm: Any) -> str:
 
 
 def record_screens(
-    run: Path = typer.Argument(..., help="Run folder (holds run.json).", exists=True,
-                               file_okay=False),
-    out: Path = typer.Option(..., help="Folder to write <pack-id>.json into."),
+    run: Path | None = typer.Argument(None, help="Run folder (holds run.json); or --reference.",
+                                      exists=True, file_okay=False),
+    out: Path | None = typer.Option(
+        None, help="Folder to write <pack-id>.json into (with --reference, default: the "
+        "shipped screens, harness/panel/screens)."),
+    reference: bool = typer.Option(
+        False, "--reference", help="Run the corpus on the reference app (dev mode, scripted "
+        "customer) and record it; the folder is replaced only once the recording is complete."),
+    packs: Path = typer.Option(Path("packs"), help="Corpus folder (with --reference)."),
+    pack: list[str] = typer.Option(
+        [], "--pack", help="Pack id (repeatable; with --reference; default all): only these "
+        "packs' files are replaced, the folder's others are kept."),
+    lanes: int = typer.Option(1, min=1, help="Lanes to start (with --reference)."),
 ) -> None:
-    """Record the screens of each pack's first completed trial of RUN for the panel."""
+    """Record the simulator panel's screens: each pack's first completed trial of RUN, or,
+    with --reference, of a fresh run of the corpus on the reference app.
+
+    With --reference the output folder afterwards holds the screens of every pack that
+    completed (and, with --pack, the other packs' files as they were); an interrupted or
+    failed recording leaves it as it was. Exit 1 when a pack gave no screens.
+    """
     from harness import panel
 
-    with reported_errors():
-        written = panel.record_screens(run, out)
-    for path in written:
-        typer.echo(f"wrote {path}")
-    if not written:
-        typer.echo("no completed trial to record", err=True)
+    if reference == (run is not None):
+        raise typer.BadParameter("give a run folder, or --reference to record the current "
+                                 "corpus on the reference app", param_hint="RUN / --reference")
+    if run is not None:
+        if out is None:
+            raise typer.BadParameter("a folder to write into is needed with RUN",
+                                     param_hint="--out")
+        if pack or lanes != 1:
+            raise typer.BadParameter("--pack and --lanes go with --reference",
+                                     param_hint="--pack / --lanes")
+        with reported_errors():
+            written = panel.record_screens(run, out)
+        for path in written:
+            typer.echo(f"wrote {path}")
+        if not written:
+            typer.echo("no completed trial to record", err=True)
+            raise typer.Exit(1)
+        return
+    from ._progress import run_progress
+    from ._stop import sigterm_as_interrupt
+
+    target = out or panel.SCREENS_DIR
+    try:
+        with reported_errors(), sigterm_as_interrupt(), \
+                run_progress(list(pack), 1) as progress:
+            done = panel.rerecord_screens(packs, target, lanes, list(pack) or None, progress)
+    except KeyboardInterrupt:
+        typer.secho(f"interrupted; {target} was left as it was", err=True,
+                    fg=typer.colors.YELLOW)
+        raise typer.Exit(130) from None
+    kept = f", {len(done.kept)} other file(s) kept" if done.kept else ""
+    typer.echo(f"recorded {len(done.written)} pack(s) of corpus {done.corpus_version} on the "
+               f"reference app in {done.seconds:.0f} s{kept} -> {target}")
+    if done.missing:
+        typer.secho("not recorded: " + ", ".join(f"{p} ({s})" for p, s in
+                                                 sorted(done.missing.items())),
+                    err=True, fg=typer.colors.YELLOW)
+    if not done.swapped:
+        typer.echo(f"nothing recorded; {target} was left as it was", err=True)
+    if done.missing or not done.swapped:
         raise typer.Exit(1)
