@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import claims_corpus
 from claims_cli import app
 from harness import make_customer, panel
 from harness.customers import LlmSettings
@@ -29,18 +28,29 @@ def _panel(behaviour: str, packs: list[str] | None = None, **settings):
                                panel.load_screens(), audit_trial, packs)
 
 
-@pytest.mark.parametrize("prompt_view", ["screen", "wide"])
-def test_the_well_behaved_stand_in_gives_no_finding_over_every_recorded_pack(prompt_view):
-    outcomes = _panel("well_behaved", prompt_view=prompt_view)
-    recorded = set(panel.load_screens())  # the authored packs' screens, recorded once
-    assert {o.trial.pack_id for o in outcomes} == recorded
-    assert len(recorded) >= 18 and recorded <= {p.name for p in claims_corpus.list_packs(PACKS)}
+def _authored() -> list[str]:
+    from claims_corpus.authoring import load_table
+
+    return sorted(r.id for r in load_table().pack if r.hand_written)
+
+
+# The screen view (the standard) over every recorded pack; the wide view, which changes only
+# what the prompt holds, over the authored packs (a fifth of the calls).
+@pytest.mark.parametrize(("prompt_view", "which"), [("screen", "all"), ("wide", "authored")])
+def test_the_well_behaved_stand_in_gives_no_finding_over_the_recorded_packs(prompt_view, which):
+    recorded = panel.load_screens()  # every pack of the corpus (test_panel_screens.py)
+    wanted = sorted(recorded) if which == "all" else _authored()
+    outcomes = _panel("well_behaved", wanted, prompt_view=prompt_view)
+    assert [o.trial.pack_id for o in outcomes] == wanted and len(wanted) >= 18
+    kinds: set[str] = set()
     for o in outcomes:
         t = o.trial
         assert o.labels == set(), (t.pack_id, o.audit.findings)
-        assert t.ended == "screens_exhausted" and len(t.events) >= 8, t.pack_id
-        kinds = {e.action.kind for e in t.events[1:]}
-        assert {"say", "click", "upload"} <= kinds, (t.pack_id, kinds)  # it really played
+        # it really played: an answer to every recorded screen
+        assert t.ended == "screens_exhausted", t.pack_id
+        assert len(t.events) == len(recorded[t.pack_id].screens) + 1, t.pack_id
+        kinds |= {e.action.kind for e in t.events[1:]}
+    assert {"say", "click", "upload", "sign_in"} <= kinds, kinds
 
 
 @pytest.mark.parametrize("behaviour", [b for b in panel.STAND_INS if b != "well_behaved"])

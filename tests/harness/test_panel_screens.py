@@ -1,5 +1,6 @@
-"""``selftest record-screens --reference`` records the simulator panel's screens again on the
-reference app, swapping the folder in only when the recording is complete."""
+"""The simulator panel's shipped screens are kept current: they are recorded from the current
+corpus, one file per public pack; and ``selftest record-screens --reference`` records them
+again on the reference app, swapping the folder in only when the recording is complete."""
 
 from __future__ import annotations
 
@@ -26,6 +27,31 @@ from harness import panel
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 VERSION = claims_corpus.corpus_identity(PACKS)[0]
 runner = CliRunner()
+
+
+def test_the_shipped_screens_are_recorded_from_the_current_corpus():
+    """Fails when the corpus moves on (a new version, a pack added or removed) without the
+    screens being recorded again."""
+    public = {p.name for p in claims_corpus.list_packs(PACKS)}
+    files = {path.name: PanelScreens.model_validate_json(path.read_text(encoding="utf-8"))
+             for path in sorted(panel.SCREENS_DIR.glob("*.json"))}
+    problems: dict[str, list[str]] = {}
+    for name, screens in files.items():
+        if name != f"{screens.pack_id}.json":
+            problems.setdefault("a file named for another pack", []).append(name)
+        if screens.corpus_version != VERSION:
+            problems.setdefault(f"recorded with corpus {screens.corpus_version}",
+                                []).append(screens.pack_id)
+        if screens.pack_id not in public:
+            problems.setdefault("not in the corpus any more", []).append(screens.pack_id)
+    missing = sorted(public - {s.pack_id for s in files.values()})
+    if missing:
+        problems["no recorded screens"] = missing
+    assert not problems, (
+        f"the panel's screens ({panel.SCREENS_DIR}) are not those of corpus {VERSION}: "
+        + "; ".join(f"{what}: {len(ids)} ({', '.join(ids)})" for what, ids in problems.items())
+        + f". Record them again with `{panel.RERECORD_COMMAND} --lanes 2` "
+        "(docs/llm-customer.md) and commit the folder.")
 
 
 # --- the command, with the dev environment and the run replaced by fakes (no browser) ---

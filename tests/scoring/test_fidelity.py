@@ -170,7 +170,7 @@ def test_the_scripted_customer_keeps_every_rule_on_every_recorded_screen():
 
     outcomes = panel.run_panel(lambda view, pack_dir: make_customer("scripted", view, pack_dir),
                                PACKS, panel.load_screens(), audit_trial)
-    recorded = panel.load_screens()  # the authored packs' screens, recorded once
+    recorded = panel.load_screens()  # every pack of the corpus, recorded once
     assert len(outcomes) == len(recorded) >= 18
     assert set(recorded) <= {p.name for p in claims_corpus.list_packs(PACKS)}
     for o in outcomes:
