@@ -47,6 +47,7 @@ from claims_records import (
     TrialResult,
 )
 from harness import Profile, ResetAdapter, ResetOutcome, TrialRig, TrialSettings, run_trial
+from tests.seed._procs import descendants
 
 CHAT_PAGE = """<!doctype html><html><head><style>.hidden{display:none}</style></head>
 <body><main>
@@ -157,23 +158,8 @@ class RouteServer:
 
 def _renderers() -> list[int]:
     """The Chromium page (renderer) processes started, at any depth, by this process."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    mine, found = {os.getpid()}, True
-    while found:
-        found = False
-        for pid, ppid in parents.items():
-            if ppid in mine and pid not in mine:
-                mine.add(pid)
-                found = True
     out = []
-    for pid in mine:
+    for pid in descendants(os.getpid()):
         try:
             if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 out.append(pid)
