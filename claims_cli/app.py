@@ -8,6 +8,7 @@ from . import (
     corpus_cmd,
     dev_cmd,
     merge_cmd,
+    model_cmd,
     nightly_cmd,
     profile_cmd,
     review_cmd,
@@ -44,6 +45,7 @@ seed_cmd.register(app)
 dev_cmd.register(app)
 run_cmd.register(app)
 merge_cmd.register(app)
+model_cmd.register(app)
 nightly_cmd.register(app)
 profile_cmd.register(app)
 score_cmd.register(app)

