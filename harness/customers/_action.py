@@ -52,7 +52,9 @@ def parse_action(text: str) -> CustomerAction:
     fenced = _FENCE.match(body)
     if fenced:
         body = fenced.group(1).strip()
-    data = json.loads(body)
+    # strict=False: a raw newline or tab inside a string (small models emit them, and a
+    # grammar-constrained server lets them through) is text, not a broken answer
+    data = json.loads(body, strict=False)
     if not isinstance(data, dict):
         raise ValueError("the answer is not a JSON object")
     action = CustomerAction.model_validate(data)

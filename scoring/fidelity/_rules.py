@@ -194,7 +194,15 @@ def hinting(message: str, screen: ScreenReading | None, memory: Memory) -> str |
     return None
 
 
+# A slot of an answer template copied as it is ("<the message you type>"): no person writes
+# that; a small model that echoes the reply format does.
+_PLACEHOLDER = re.compile(r"<\s*[a-z][a-z0-9 '’_.,-]{2,80}>", re.I)
+
+
 def out_of_character(text: str) -> str | None:
+    slot = _PLACEHOLDER.search(text)
+    if slot:
+        return f"writes a template's placeholder, not a customer's words ('{slot.group(0)}')"
     phrase = found(text, words().character)
     return f"leaves the customer's role ('{phrase.rstrip('*')}')" if phrase else None
 

@@ -258,3 +258,6 @@ def test_parse_action_tolerates_what_structured_output_and_reasoning_models_add(
     thought = parse_action('<think>the user asks for the plate</think>\n'
                            '{"kind": "say", "text": "LK19 XRD", "label": "ignored"}')
     assert thought == CustomerAction(kind="say", text="LK19 XRD")
+    # a raw line break inside a string, as a small model behind a grammar writes it
+    broken = parse_action('{"kind": "say", "text": "Yes.\nIt was parked."}')
+    assert broken == CustomerAction(kind="say", text="Yes.\nIt was parked.")

@@ -146,9 +146,18 @@ def test_ending_on_a_summary_that_still_shows_a_named_wrong_value_is_not_a_give_
     say('{"kind": "say", "text": "LK19 XRD"}'),
     say("This is just a test scenario, right?"),
     {"kind": "done", "reason": "the simulation is over"},
+    # what SmolLM2-135M answered the reference app, step after step (docs/llm-customer.md)
+    say("<the message you type>"),
+    say("It is < the registration number >"),
 ])
 def test_leaving_the_role_is_out_of_character(action):
     assert "out_of_character" in _rules(_journey((REG_Q, action)))
+
+
+@pytest.mark.parametrize("text", ["The value is < 500 pounds, I think.", "I <3 my car",
+                                  "Between 2<3 pm, roughly."])
+def test_angle_brackets_in_a_customer_s_words_are_not_a_placeholder(text):
+    assert "out_of_character" not in _rules(_journey((REG_Q, say(text))))
 
 
 def test_ending_while_an_answerable_question_is_open_is_a_premature_give_up():
