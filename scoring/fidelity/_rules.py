@@ -130,9 +130,27 @@ def invented(message: str, memory: Memory) -> tuple[str, str] | None:
             bad.append(v)
     if not bad:
         return None
-    listed = ", ".join(f"{v.kind} '{v.text}'" for v in bad)
+    listed = ", ".join(f"{v.kind} '{v.text}'{_against(v, memory)}" for v in bad)
     return (f"{listed}: in neither the facts, the persona, the first message, the files nor "
             "the agent's own text", ", ".join(v.text for v in bad))
+
+
+def _against(value: Value, memory: Memory) -> str:
+    """The customer's facts of the invented value's kind, which it contradicts: those the
+    agent's latest text asks about when it asks about any, else all of that kind (two at
+    most), as " where the customer knows <topic> = <value>"."""
+    def kinds(v: Value) -> set[str]:
+        return {"date", "month"} if v.kind in ("date", "month") else {v.kind}
+
+    same = [f for f in memory.view.facts
+            if any(kinds(x) & kinds(value) for x in extract(str(f.value)))]
+    if len(same) > 1 and memory.agent_texts:
+        asked = [f for f in same if asks_about(f, memory.agent_texts[-1])]
+        same = asked or same
+    if not same:
+        return ""
+    known = "; ".join(f"{f.topic} = {f.value}" for f in same[:2])
+    return f" where the customer knows {known}"
 
 
 def volunteered(message: str, memory: Memory) -> tuple[str, str] | None:

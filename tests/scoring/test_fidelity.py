@@ -64,6 +64,19 @@ def test_invented_values_are_caught(text):
     assert _rules(_journey((WHERE_Q, say(text)))) == ["invented"]
 
 
+def test_an_invented_value_is_named_beside_the_fact_it_contradicts():
+    when = "When did it happen?"
+    [finding] = audit_trial(_journey((when, say("It happened on 3 February 2026."))),
+                            VIEW).findings
+    date = next(f for f in VIEW.facts if f.key == "incident_date")
+    assert finding.rule == "invented" and finding.value == "3 February 2026"
+    assert f"date '3 February 2026' where the customer knows {date.topic} = {date.value}" \
+        in finding.evidence
+    # an amount: the customer has no money fact in this pack, so none is named
+    [money] = audit_trial(_journey((WHERE_Q, say("It cost about £2,400."))), VIEW).findings
+    assert "where the customer knows" not in money.evidence
+
+
 @pytest.mark.parametrize("text", [
     "At the traffic lights on Hallam Road, where it meets Crookes Road, in Sheffield.",
     "Hallam Road, Sheffield, on 12/03/2026.",            # a fact's date in another format
