@@ -77,12 +77,13 @@ def rerecord_screens(packs_root: Path | str = Path("packs"), out_dir: Path | str
                         file=str(packs_root))
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     result = Rerecording(corpus_version=version, out_dir=out_dir)
-    runs = Path(tempfile.mkdtemp(prefix="claims-screens-runs-"))
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.recording-", dir=out_dir.parent))
+    runs: Path | None = None
     try:
         staging.chmod(0o755)
+        runs = Path(tempfile.mkdtemp(prefix="claims-screens-runs-"))
         config = RunConfig(corpora=[str(packs_root)], customer="scripted",
-                           packs=list(pack_ids or []), lanes=lanes, dev=DevConfig())
+                           packs=wanted if pack_ids else [], lanes=lanes, dev=DevConfig())
         with dev_product(load_profile("reference"), lanes, packs_root) as (pointed, env):
             record, run_dir = run(config, RunContext(
                 profile=pointed, runs_dir=runs, run_id=f"screens-{version}",
@@ -101,7 +102,8 @@ def rerecord_screens(packs_root: Path | str = Path("packs"), out_dir: Path | str
             _swap_in(staging, out_dir)
             result.written = [out_dir / p.name for p in written]
     finally:
-        shutil.rmtree(runs, ignore_errors=True)
+        if runs is not None:
+            shutil.rmtree(runs, ignore_errors=True)
         shutil.rmtree(staging, ignore_errors=True)
     result.seconds = round(time.monotonic() - started, 1)
     return result
