@@ -44,6 +44,7 @@ LONGEST_FIRST = [
     "tests/test_reference_corpus.py",
     "scoring-real-runs",
     "tests/claims_cli/test_selftest_cmd.py",
+    "tests/harness/test_real_model.py",
     "tests/test_example_corpus.py",
     "tests/harness/test_remote_browser.py",
     "tests/harness/test_journey_e2e.py",
