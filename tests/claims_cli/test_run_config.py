@@ -15,19 +15,15 @@ from claims_cli import app
 from claims_nightly import load_config, run_config
 from claims_records import (
     RUN_FORMAT_VERSION,
-    CorpusInfo,
-    CustomerInfo,
     DevConfig,
-    HarnessInfo,
     NightlyConfig,
-    ProductInfo,
     RunConfig,
-    RunRecord,
     RunSettings,
-    TrialEntry,
     read_run_record,
     write_run_record,
 )
+
+from .conftest import bare_record
 
 REPO = Path(__file__).resolve().parents[2]
 PACKS = REPO / "packs"
@@ -43,35 +39,11 @@ FORMAT_1_OPTIONS = {
 }
 
 
-def _record(run_id: str, options: RunConfig | None = None) -> RunRecord:
-    return RunRecord(
-        run_id=run_id, created_at="2026-03-12T00:00:00+00:00",
-        harness=HarnessInfo(version="0"), corpus=CorpusInfo(version="0", hash="h", path="p"),
-        product=ProductInfo(profile="reference", base_urls=["http://127.0.0.1:1"],
-                            runtime="reference"),
-        customer=CustomerInfo(kind="scripted"), options=options or RunConfig(),
-        trials=[TrialEntry(pack_id="CTL-M-001", trial=1, path="CTL-M-001/trial-1")])
-
-
 def _format_1(run_dir: Path, options: dict) -> None:
-    data = json.loads(_record(run_dir.name).model_dump_json())
+    data = json.loads(bare_record(run_dir.name).model_dump_json())
     data.update(version="1", options=options)
     run_dir.mkdir(parents=True)
     (run_dir / "run.json").write_text(json.dumps(data), encoding="utf-8")
-
-
-@pytest.fixture
-def captured(monkeypatch):
-    """``harness.run`` replaced by one that records what the command line asked for."""
-    calls: list[tuple[RunConfig, harness.RunContext]] = []
-
-    def fake_run(config, ctx):
-        calls.append((config, ctx))
-        run_dir = Path(ctx.runs_dir) / (ctx.resume or ctx.run_id)
-        return _record(run_dir.name, config), run_dir
-
-    monkeypatch.setattr(harness, "run", fake_run)
-    return calls
 
 
 def test_the_configuration_is_strict():
@@ -87,7 +59,7 @@ def test_the_configuration_is_strict():
 def test_run_json_records_the_configuration_as_that_type(tmp_path):
     config = RunConfig(corpora=[str(PACKS)], packs=["CTL-M-001"], trials=3,
                        dev=DevConfig(runtime="model", faults=["ask_twice"]), shard="1/2")
-    write_run_record(tmp_path, _record("r", config))
+    write_run_record(tmp_path, bare_record("r", config))
     back = read_run_record(tmp_path)
     assert back.version == RUN_FORMAT_VERSION
     assert isinstance(back.options, RunConfig) and back.options == config
@@ -126,7 +98,7 @@ def test_resume_takes_the_recorded_options_and_an_option_given_wins(tmp_path, ca
     assert config.corpora == [str(PACKS)] and config.browser.executable == "/opt/chr"
     assert ctx.browser.executable == "/opt/chr"
 
-    write_run_record(runs / "old", _record("old", config))  # now a format-2 record
+    write_run_record(runs / "old", bare_record("old", config))  # now a format-2 record
     result = runner.invoke(app, ["run", "--resume", "old", "--runs-dir", str(runs),
                                  "--tracing", "off"])
     assert result.exit_code == 0, result.output

@@ -7,19 +7,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import harness
 from claims_cli import app
 from claims_records import (
-    CorpusInfo,
-    CustomerInfo,
-    HarnessInfo,
     LlmConfig,
-    ProductInfo,
     RunConfig,
-    RunRecord,
-    TrialEntry,
     write_run_record,
 )
+
+from .conftest import bare_record
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 runner = CliRunner()
@@ -28,17 +23,6 @@ runner = CliRunner()
 def _said(result) -> str:
     """The command's output as one line (rich's error box wraps and frames it)."""
     return " ".join(result.output.replace("│", " ").split())
-
-
-def _record(run_id: str, options: RunConfig, kind: str = "llm") -> RunRecord:
-    return RunRecord(
-        run_id=run_id, created_at="2026-03-12T00:00:00+00:00",
-        harness=HarnessInfo(version="0"), corpus=CorpusInfo(version="0", hash="h", path="p"),
-        product=ProductInfo(profile="reference", base_urls=["http://127.0.0.1:1"],
-                            runtime="reference"),
-        customer=CustomerInfo(kind=kind), options=options,
-        trials=[TrialEntry(pack_id="CTL-M-001", trial=n, path=f"CTL-M-001/trial-{n}")
-                for n in (1, 2)])
 
 
 @pytest.fixture
@@ -50,22 +34,8 @@ def recorded(tmp_path) -> Path:
                       seed=7, response_format="auto"))
     run_dir = tmp_path / "runs" / "rec"
     run_dir.mkdir(parents=True)
-    write_run_record(run_dir, _record("rec", options))
+    write_run_record(run_dir, bare_record("rec", options, trials=2))
     return run_dir
-
-
-@pytest.fixture
-def captured(monkeypatch):
-    """``harness.run`` replaced by one that records what the command line asked for."""
-    calls: list[tuple[RunConfig, harness.RunContext]] = []
-
-    def fake_run(config, ctx):
-        calls.append((config, ctx))
-        run_dir = Path(ctx.runs_dir) / (ctx.resume or ctx.run_id)
-        return _record(run_dir.name, config), run_dir
-
-    monkeypatch.setattr(harness, "run", fake_run)
-    return calls
 
 
 def test_a_replay_takes_the_recorded_customer_packs_and_trials_unless_given(
@@ -105,7 +75,7 @@ def test_a_replay_is_refused_without_a_run_or_with_another_customer(
 def test_a_scripted_run_is_not_replayed(tmp_path, captured):
     run_dir = tmp_path / "runs" / "plain"
     run_dir.mkdir(parents=True)
-    write_run_record(run_dir, _record("plain", RunConfig(), kind="scripted"))
+    write_run_record(run_dir, bare_record("plain", RunConfig(), trials=2))
     result = runner.invoke(app, ["run", "--replay", "plain", "--runs-dir",
                                  str(tmp_path / "runs")])
     assert result.exit_code == 2 and "only an LLM customer" in _said(result), result.output

@@ -1,0 +1,48 @@
+"""What the command-line tests share: a bare run record, and ``harness.run`` replaced by one
+that records what the command line asked for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import harness
+from claims_records import (
+    CorpusInfo,
+    CustomerInfo,
+    HarnessInfo,
+    ProductInfo,
+    RunConfig,
+    RunRecord,
+    TrialEntry,
+)
+
+
+def bare_record(run_id: str, options: RunConfig | None = None, kind: str | None = None,
+                trials: int = 1) -> RunRecord:
+    """A run record of CTL-M-001 on the reference app with ``trials`` trials; the customer's
+    kind is the options' unless ``kind`` says otherwise."""
+    options = options or RunConfig()
+    return RunRecord(
+        run_id=run_id, created_at="2026-03-12T00:00:00+00:00",
+        harness=HarnessInfo(version="0"), corpus=CorpusInfo(version="0", hash="h", path="p"),
+        product=ProductInfo(profile="reference", base_urls=["http://127.0.0.1:1"],
+                            runtime="reference"),
+        customer=CustomerInfo(kind=kind or options.customer), options=options,
+        trials=[TrialEntry(pack_id="CTL-M-001", trial=n, path=f"CTL-M-001/trial-{n}")
+                for n in range(1, trials + 1)])
+
+
+@pytest.fixture
+def captured(monkeypatch):
+    """``harness.run`` replaced by one that records what the command line asked for."""
+    calls: list[tuple[RunConfig, harness.RunContext]] = []
+
+    def fake_run(config, ctx):
+        calls.append((config, ctx))
+        run_dir = Path(ctx.runs_dir) / (ctx.resume or ctx.run_id)
+        return bare_record(run_dir.name, config), run_dir
+
+    monkeypatch.setattr(harness, "run", fake_run)
+    return calls
