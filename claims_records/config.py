@@ -183,6 +183,14 @@ class RunConfig(RunSettings):
         "of the same pack and trial, matched by prompt hash; no endpoint is called, and a "
         "prompt the recording does not hold ends the trial as simulator_error (replay_miss).")
 
+    @field_validator("shard")
+    @classmethod
+    def _shard_given(cls, value: str | None) -> str | None:
+        # An empty --shard would otherwise read as "no shard" and run every trial.
+        if value is not None and not value.strip():
+            raise ValueError(f"a shard is written i/n, e.g. 2/4; got {value!r}")
+        return value
+
     @model_validator(mode="after")
     def _replay_is_llm(self) -> RunConfig:
         if self.replay is not None and self.customer != "llm":

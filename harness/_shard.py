@@ -30,7 +30,15 @@ from claims_records import (
 )
 
 HISTORY_FILE = "history.json"
-_SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
+_SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$", re.ASCII)
+MAX_SHARDS = 1000
+"""The most shards a run is split into (a plan holds one load per shard)."""
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` for an error message: a very long value cut down to its ends."""
+    shown = repr(text)
+    return shown if len(shown) <= limit else f"{shown[:18]}…{shown[-18:]} ({len(text)} chars)"
 
 
 @dataclass(frozen=True)
@@ -45,11 +53,16 @@ class Shard:
         m = _SHARD.match(text or "")
         if not m:
             raise HarnessError("a shard is written i/n, e.g. 2/4 (1 <= i <= n)",
-                               field="shard", value=text)
-        index, total = int(m[1]), int(m[2])
+                               field="shard", value=_shown(text or ""))
+        digits = [m[1].lstrip("0") or "0", m[2].lstrip("0") or "0"]
+        if any(len(d) > len(str(MAX_SHARDS)) for d in digits) or int(digits[1]) > MAX_SHARDS:
+            raise HarnessError(f"a run is split into at most {MAX_SHARDS} shards (i/n with "
+                               f"1 <= i <= n <= {MAX_SHARDS})", field="shard",
+                               value=_shown(text))
+        index, total = int(digits[0]), int(digits[1])
         if total < 1 or not 1 <= index <= total:
             raise HarnessError("a shard is written i/n with 1 <= i <= n", field="shard",
-                               value=text)
+                               value=_shown(text))
         return cls(index, total)
 
     def __str__(self) -> str:
