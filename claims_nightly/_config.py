@@ -13,6 +13,8 @@ from pydantic import ValidationError
 
 from claims_records import BrowserConfig, ConfigError, NightlyConfig, RunConfig, RunSettings
 
+CORPUS_MANIFEST = "manifest.json"  # what makes a folder a corpus
+
 
 @dataclass(frozen=True)
 class Night:
@@ -53,15 +55,43 @@ def load_config(path: Path | str) -> Night:
                            field=where) from None
     base = path.parent
 
-    def resolve(p: str) -> Path:
-        q = Path(p).expanduser()
+    def resolve(p: str, field: str) -> Path:
+        if "\0" in p:
+            raise ConfigError("a path cannot hold a NUL character", file=str(path), field=field,
+                              value=repr(p))
+        try:
+            q = Path(p).expanduser()
+        except RuntimeError:  # ~user of no such user
+            raise ConfigError("a path's ~user names no user of this machine", file=str(path),
+                              field=field, value=p) from None
         return q if q.is_absolute() else (base / q).resolve()
 
     profile = config.profile
     if profile.endswith(".toml") or "/" in profile or "\\" in profile:
-        profile = str(resolve(profile))
-    return Night(config=config, path=path, runs_dir=resolve(config.runs_dir),
-                 corpora=[resolve(c) for c in config.corpora], profile=profile)
+        profile = str(resolve(profile, "profile"))
+    return Night(config=config, path=path, runs_dir=resolve(config.runs_dir, "runs_dir"),
+                 corpora=[resolve(c, f"corpora[{i}]") for i, c in enumerate(config.corpora)],
+                 profile=profile)
+
+
+def check_paths(night: Night) -> None:
+    """Refuse a night whose folders cannot work, before anything runs or is written: each
+    problem names the configuration file, the key and the path."""
+    for i, corpus in enumerate(night.corpora):
+        where = {"file": str(night.path), "field": f"corpora[{i}]", "path": str(corpus)}
+        if not corpus.exists():
+            raise ConfigError("the corpus folder does not exist", **where)
+        if not corpus.is_dir():
+            raise ConfigError("the corpus is not a folder", **where)
+        if not (corpus / CORPUS_MANIFEST).is_file():
+            raise ConfigError(f"the corpus folder holds no {CORPUS_MANIFEST}", **where)
+    runs = night.runs_dir
+    where = {"file": str(night.path), "field": "runs_dir", "path": str(runs)}
+    if runs.exists() and not runs.is_dir():
+        raise ConfigError("the runs folder is a file, not a folder", **where)
+    above = next((p for p in runs.parents if p.exists()), None)
+    if above is not None and not above.is_dir():
+        raise ConfigError(f"the runs folder cannot be made: {above} is a file", **where)
 
 
 def run_config(night: Night, shard: Any = None) -> RunConfig:

@@ -35,7 +35,7 @@ def load_history(runs_dir: Path) -> HistoryIndex:
         return HistoryIndex()
     try:
         return HistoryIndex.model_validate_json(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
+    except (OSError, ValueError) as exc:
         raise RunRecordError(f"the history index is unreadable: {exc}".splitlines()[0],
                              file=str(path)) from exc
 

@@ -32,7 +32,7 @@ from claims_records import (
 )
 
 from ._baseline import compare_with, find_baseline, pack_changes
-from ._config import Night, load_config, run_setup
+from ._config import Night, check_paths, load_config, run_setup
 from ._history import INDEX_FILE, add_night, load_history
 
 EXIT_OK, EXIT_FAILED, EXIT_INFRASTRUCTURE = 0, 1, 2
@@ -261,6 +261,8 @@ def run_night(config: Path | str, *, night_id: str | None = None, shard: str | N
               merge_shards: bool = False, say: Say = print) -> NightResult:
     """The whole night for ``config`` (see the module docstring)."""
     night = load_config(config)
+    check_paths(night)
+    load_history(night.runs_dir)  # an unreadable history stops the night before it runs
     started = _now()
     if shard is not None or merge_shards:
         if not night_id:
