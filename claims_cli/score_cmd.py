@@ -111,8 +111,13 @@ def compare(run: RunArg,
             out: Annotated[Path | None, typer.Option(help="Write the comparison JSON here.")]
             = None,
             corpus: CorpusOpt = None, seed: SeedOpt = None,
-            resamples: ResamplesOpt = None) -> None:
-    """Paired per-pack comparison of RUN against a baseline run."""
+            resamples: ResamplesOpt = None,
+            difference: Annotated[float, typer.Option(
+                min=0.001, max=1.0, help="A difference of success rates to size the run for: "
+                "prints how many paired packs would detect it.")] = 0.1) -> None:
+    """Paired per-pack comparison of RUN against a baseline run: says too thin below the
+    minimum of packs and trials, corrects the per-pack tests for many packs (Holm–Bonferroni)
+    and prints the smallest difference the run could have detected."""
     import scoring
 
     with reported_errors():
@@ -122,9 +127,19 @@ def compare(run: RunArg,
             resamples=resamples or scoring.DEFAULT_RESAMPLES,
             allow_different_scorer=allow_different_scorer)
     for d in result.packs:
+        tested = ("" if d.adjusted_p_value is None
+                  else f", adjusted p {d.adjusted_p_value:.3g}: {d.verdict}")
         typer.echo(f"  {d.pack_id}: {_pct(d.run_rate)} vs {_pct(d.baseline_rate)} "
-                   f"({d.difference:+.3f})")
-    typer.echo(f"{result.verdict.upper()}: {result.explanation}")
+                   f"({d.difference:+.3f}{tested})")
+    head = "TOO THIN" if result.too_thin else result.verdict.upper()
+    typer.echo(f"{head}: {result.explanation}")
+    if result.detectable_difference is not None and result.spread is not None:
+        typer.echo(f"smallest difference this run could detect: "
+                   f"{result.detectable_difference:.3f} ({result.power:.0%} power, two-sided "
+                   f"alpha {result.alpha}, {len(result.packs)} paired pack(s), spread "
+                   f"{result.spread:.3f}); a difference of {difference:.2f} needs about "
+                   f"{scoring.packs_needed(result.spread, difference, result.alpha, result.power)}"
+                   " paired pack(s) at this spread")
     if out is not None:
         out.write_text(result.model_dump_json(indent=2) + "\n", encoding="utf-8")
         typer.echo(f"wrote {out}")

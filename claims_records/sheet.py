@@ -499,6 +499,16 @@ class PackDifference(Strict):
     difference: float = Field(description="run_rate - baseline_rate.")
     run_n: int
     baseline_n: int
+    run_c: int | None = Field(None, description="Successful scorable trials in the run.")
+    baseline_c: int | None = Field(None, description="Successful scorable trials in the "
+                                   "baseline.")
+    p_value: float | None = Field(None, description="Two-sided Fisher's exact test of this "
+                                  "pack's successes in the run against the baseline.")
+    adjusted_p_value: float | None = Field(None, description="p_value after Holm–Bonferroni "
+                                           "over every paired pack of the comparison.")
+    verdict: ComparisonVerdict | None = Field(None, description="This pack alone: better or "
+                                              "worse when adjusted_p_value <= alpha, else "
+                                              "inconclusive.")
 
 
 class Comparison(Strict):
@@ -524,3 +534,17 @@ class Comparison(Strict):
     resamples: int
     verdict: ComparisonVerdict
     explanation: str
+    too_thin: bool = Field(False, description="Too few paired packs or trials for any verdict "
+                           "(docs/scoring.md, Comparing two runs); the verdict is then "
+                           "inconclusive.")
+    alpha: float = Field(0.05, description="Two-sided level of the per-pack tests (family-wise, "
+                         "after the correction) and of the detectable difference.")
+    power: float = Field(0.8, description="Power of the detectable difference.")
+    correction: str | None = Field(None, description="The multiple-comparison correction over "
+                                   "the per-pack tests.")
+    spread: float | None = Field(None, description="Standard deviation of the per-pack "
+                                 "differences used for the detectable difference: the observed "
+                                 "one or the conservative bound, whichever is larger.")
+    detectable_difference: float | None = Field(
+        None, description="The smallest true mean difference this design detects with "
+        "probability `power` at level `alpha`.")

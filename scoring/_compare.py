@@ -3,6 +3,7 @@ their JUnit XML."""
 
 from __future__ import annotations
 
+import math
 import random
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -14,13 +15,30 @@ from claims_records import (
     Comparison,
     ComparisonVerdict,
     PackDifference,
+    PackSummary,
     RunSummary,
     ScoringError,
     read_model,
 )
 
-from ._stats import DEFAULT_RESAMPLES, DEFAULT_SEED, cluster_bootstrap_ci, mean, pass_hat_k
+from ._stats import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    MIN_PACKS_FOR_CI,
+    cluster_bootstrap_ci,
+    detectable_difference,
+    fisher_exact,
+    holm,
+    mean,
+    pass_hat_k,
+    sample_sd,
+)
 from ._summary import CorpusRoots, score_run
+
+# The per-pack tests' family-wise level and the power of the detectable difference.
+ALPHA = 0.05
+POWER = 0.8
+CORRECTION = "Holm–Bonferroni"
 
 
 def load_summary(run_dir: Path | str, corpus_root: CorpusRoots = None) -> RunSummary:
@@ -50,6 +68,10 @@ def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool 
             allow_different_scorer: bool = False) -> Comparison:
     """Per-pack success-rate differences (run - baseline) with a paired bootstrap CI.
 
+    The verdict is inconclusive when the comparison is too thin (see ``_too_thin``); every
+    pack also gets Fisher's exact test, Holm-corrected over the paired packs; the comparison
+    records the smallest difference the design could detect (``_sensitivity``).
+
     Refuses runs of different corpus versions, and runs scored by different scorers (or by
     an unrecorded one), unless allowed: re-scoring the older run is the usual way out.
     """
@@ -70,29 +92,30 @@ def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool 
             "compare anyway", run=run.run_id, baseline=baseline.run_id, field="corpus_version")
     mine = {p.pack_id: p for p in run.packs if p.success_rate is not None}
     theirs = {p.pack_id: p for p in baseline.packs if p.success_rate is not None}
-    shared = sorted(set(mine) & set(theirs))
-    diffs: list[PackDifference] = []
-    for pid in shared:
-        run_rate, baseline_rate = mine[pid].success_rate, theirs[pid].success_rate
-        assert run_rate is not None and baseline_rate is not None  # kept above
-        diffs.append(PackDifference(pack_id=pid, run_rate=run_rate, baseline_rate=baseline_rate,
-                                    difference=run_rate - baseline_rate,
-                                    run_n=mine[pid].n, baseline_n=theirs[pid].n))
+    diffs = _pack_differences([(mine[pid], theirs[pid]) for pid in sorted(set(mine) & set(theirs))])
     values = [d.difference for d in diffs]
+    est = mean(values)
+    spread, detectable = _sensitivity(diffs)
+    thin = _too_thin(diffs)
     low: float | None = None
     high: float | None = None
-    if values:
+    if values and not thin:
         low, high = cluster_bootstrap_ci(values, random.Random(seed), resamples)
-    est = mean(values)
     verdict: ComparisonVerdict
-    if low is None or high is None:
+    if not values:
         verdict, why = "inconclusive", "no pack was scored in both runs"
-    elif low > 0:
+    elif thin:
+        verdict, why = "inconclusive", f"too thin for a verdict: {thin}"
+    elif low is not None and low > 0:
         verdict, why = "better", f"the whole interval [{low:+.3f}, {high:+.3f}] is above zero"
-    elif high < 0:
+    elif high is not None and high < 0:
         verdict, why = "worse", f"the whole interval [{low:+.3f}, {high:+.3f}] is below zero"
     else:
         verdict, why = "inconclusive", f"the interval [{low:+.3f}, {high:+.3f}] includes zero"
+    explanation = (f"{len(diffs)} paired pack(s), mean difference {est:+.3f}: {why}"
+                   if est is not None else why)
+    if diffs:
+        explanation += "; " + _per_pack_line(diffs)
     return Comparison(
         run_id=run.run_id, baseline_run_id=baseline.run_id,
         corpus_version=run.corpus_version, baseline_corpus_version=baseline.corpus_version,
@@ -102,10 +125,72 @@ def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool 
         only_in_run=sorted(set(mine) - set(theirs)),
         only_in_baseline=sorted(set(theirs) - set(mine)),
         mean_difference=est, low=low, high=high, seed=seed, resamples=resamples,
-        verdict=verdict,
-        explanation=f"{len(diffs)} paired pack(s), mean difference "
-                    f"{est:+.3f}: {why}" if est is not None else why,
+        verdict=verdict, explanation=explanation, too_thin=bool(thin), alpha=ALPHA,
+        power=POWER, correction=CORRECTION if diffs else None, spread=spread,
+        detectable_difference=detectable,
     )
+
+
+def _pack_differences(pairs: list[tuple[PackSummary, PackSummary]]) -> list[PackDifference]:
+    """One difference per paired pack, with its Fisher's exact test and the Holm-adjusted
+    p-value over all of them (a per-pack claim is made only after the correction)."""
+    p_values = [fisher_exact(r.c, r.n, b.c, b.n) for r, b in pairs]
+    adjusted = holm(p_values)
+    diffs: list[PackDifference] = []
+    for (r, b), p, adj in zip(pairs, p_values, adjusted, strict=True):
+        assert r.success_rate is not None and b.success_rate is not None  # kept by the caller
+        difference = r.success_rate - b.success_rate
+        verdict: ComparisonVerdict = ("inconclusive" if adj > ALPHA
+                                      else "better" if difference > 0 else "worse")
+        diffs.append(PackDifference(
+            pack_id=r.pack_id, run_rate=r.success_rate, baseline_rate=b.success_rate,
+            difference=difference, run_n=r.n, baseline_n=b.n, run_c=r.c, baseline_c=b.c,
+            p_value=p, adjusted_p_value=adj, verdict=verdict))
+    return diffs
+
+
+def _sensitivity(diffs: list[PackDifference]) -> tuple[float | None, float | None]:
+    """(spread, detectable difference) of the paired design. The spread is the larger of the
+    observed standard deviation of the per-pack differences and the conservative bound: the
+    trial-sampling spread every pack would have at a 50 % success rate,
+    sqrt(mean(1/(4 n_run) + 1/(4 n_baseline))), so that identical outcomes never claim a
+    run could see any difference."""
+    if not diffs:
+        return None, None
+    spread = max(sample_sd([d.difference for d in diffs]) or 0.0, _bound(diffs))
+    return spread, detectable_difference(spread, len(diffs), ALPHA, POWER)
+
+
+def _bound(diffs: list[PackDifference]) -> float:
+    """The conservative spread: decided by the design (packs, trials), never the outcomes."""
+    return math.sqrt(math.fsum(0.25 / d.run_n + 0.25 / d.baseline_n for d in diffs)
+                     / len(diffs))
+
+
+def _too_thin(diffs: list[PackDifference]) -> str:
+    """Why the comparison is too thin for a verdict ('' when it is not): fewer than
+    MIN_PACKS_FOR_CI paired packs, or so few trials that even the largest possible difference
+    (100 % against 0 %) is beyond what the design detects by the conservative bound alone."""
+    if not diffs:
+        return ""
+    if len(diffs) < MIN_PACKS_FOR_CI:
+        return f"{len(diffs)} paired pack(s), fewer than the minimum {MIN_PACKS_FOR_CI}"
+    trials = ", ".join(sorted({f"{d.run_n}/{d.baseline_n}" for d in diffs}))
+    bound = detectable_difference(_bound(diffs), len(diffs), ALPHA, POWER)
+    if bound > 1.0:
+        return (f"with {len(diffs)} paired pack(s) of {trials} scorable trial(s) (run/baseline) "
+                f"even a 100 % vs 0 % difference is below what the run could detect "
+                f"({bound:.2f} at {POWER:.0%} power)")
+    return ""
+
+
+def _per_pack_line(diffs: list[PackDifference]) -> str:
+    """The per-pack claims after the correction, in one line."""
+    named = [f"{d.pack_id} {d.verdict} (adjusted p {d.adjusted_p_value:.3g})" for d in diffs
+             if d.verdict in ("better", "worse") and d.adjusted_p_value is not None]
+    head = (f"per pack, Fisher's exact test with {CORRECTION} over {len(diffs)} pack(s) "
+            f"(family-wise alpha {ALPHA})")
+    return f"{head}: " + (", ".join(named) if named else "no single pack differs")
 
 
 @dataclass

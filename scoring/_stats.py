@@ -1,4 +1,5 @@
-"""Statistics: unbiased pass@k / pass^k and seeded cluster bootstraps. Pure Python.
+"""Statistics: unbiased pass@k / pass^k, seeded cluster bootstraps, Fisher's exact test with
+Holm's correction and the detectable difference of a paired design. Pure Python.
 
 Every resampling function takes an explicit ``random.Random``; nothing uses a global RNG.
 """
@@ -9,6 +10,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from statistics import NormalDist
 from typing import TypeVar
 
 from claims_records import ScoringError
@@ -104,3 +106,66 @@ def cohen_kappa(pairs: Sequence[tuple[str, str]]) -> float | None:
     if expected >= 1.0:
         return None
     return (observed - expected) / (1.0 - expected)
+
+
+def fisher_exact(c1: int, n1: int, c2: int, n2: int) -> float:
+    """Two-sided p-value of Fisher's exact test on successes c1 of n1 against c2 of n2: the
+    chance, with the margins fixed, of a table no more likely than the one seen. Exact, so no
+    RNG."""
+    if not (0 <= c1 <= n1 and 0 <= c2 <= n2) or n1 + n2 == 0:
+        raise ScoringError(f"Fisher's exact test needs 0 <= c <= n (c1={c1}, n1={n1}, "
+                           f"c2={c2}, n2={n2})")
+    total, successes = n1 + n2, c1 + c2
+    whole = math.comb(total, successes)
+
+    def prob(x: int) -> float:
+        return math.comb(n1, x) * math.comb(n2, successes - x) / whole
+
+    seen = prob(c1)
+    lo, hi = max(0, successes - n2), min(n1, successes)
+    p = math.fsum(q for q in (prob(x) for x in range(lo, hi + 1)) if q <= seen * (1 + 1e-9))
+    return min(1.0, p)
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm–Bonferroni adjusted p-values, in the given order: the i-th smallest p times
+    (m - i + 1), made non-decreasing, capped at 1. Rejecting where the adjusted value is at
+    most alpha keeps the chance of any false claim among the m at most alpha."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def detectable_difference(spread: float, clusters: int, alpha: float = 0.05,
+                          power: float = 0.8) -> float:
+    """The smallest true mean difference a paired design over ``clusters`` packs, whose
+    per-pack differences have standard deviation ``spread``, detects with probability
+    ``power`` at two-sided level ``alpha``: (z(1 - alpha/2) + z(power)) * spread / sqrt(n).
+    A normal approximation: with few packs it understates the difference."""
+    if clusters < 1:
+        raise ScoringError("a detectable difference needs at least one pack")
+    z = NormalDist()
+    return (z.inv_cdf(1.0 - alpha / 2.0) + z.inv_cdf(power)) * spread / math.sqrt(clusters)
+
+
+def packs_needed(spread: float, difference: float, alpha: float = 0.05,
+                 power: float = 0.8) -> int:
+    """Paired packs needed to detect ``difference`` (see detectable_difference)."""
+    if difference <= 0:
+        raise ScoringError("the difference to detect must be above zero", field="difference")
+    z = NormalDist()
+    k = (z.inv_cdf(1.0 - alpha / 2.0) + z.inv_cdf(power)) * spread / difference
+    return max(1, math.ceil(k * k - 1e-9))
+
+
+def sample_sd(values: Sequence[float]) -> float | None:
+    """Sample standard deviation (n - 1); None below two values."""
+    if len(values) < 2:
+        return None
+    m = math.fsum(values) / len(values)
+    return math.sqrt(math.fsum((v - m) ** 2 for v in values) / (len(values) - 1))

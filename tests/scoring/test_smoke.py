@@ -49,7 +49,8 @@ def test_faults_score_clearly_lower_with_their_failure_modes(real_runs, variant)
         assert EXPECTED_MODES[variant] & set(sheet.failure_modes), (
             sheet.pack_id, sheet.failure_modes, sheet.explanation)
     verdict = compare(summary, reference)
-    assert verdict.verdict == "worse", verdict.explanation
+    # one trial on each of three packs: too thin for a verdict (docs/scoring.md)
+    assert verdict.too_thin and verdict.verdict == "inconclusive", verdict.explanation
     assert verdict.mean_difference == pytest.approx(-1.0)
 
 
