@@ -41,8 +41,13 @@ def import_(run: RunArg,
     """Read the handlers' files and compute agreement: handler vs product, vs oracle, and
     handler vs handler (Cohen's kappa with a bootstrap interval, confusion matrices)."""
     import scoring
+    from claims_records import blind_review
 
     with reported_errors():
+        # Refused before anything is kept: oversized files, one person twice, and kept files
+        # that would replace one another.
+        blind_review.check_handler_files(
+            files, run / blind_review.BLIND_REVIEW_DIR / blind_review.KEPT_HANDLERS_DIR)
         result = scoring.import_blind_reviews(
             run, files, corpus, seed=scoring.DEFAULT_SEED if seed is None else seed,
             resamples=resamples or scoring.DEFAULT_RESAMPLES)

@@ -14,14 +14,25 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator
 
 from ._base import Strict
+from ._store import read_model
+from .errors import RunRecordError
 from .terms import TriageClass, known_reason_codes
 
 BLIND_REVIEW_FORMAT_VERSION = "1"
+BLIND_REVIEW_DIR = "blind-review"
+KEPT_HANDLERS_DIR = "handlers"  # <run>/blind-review/handlers/<export>/<stem>.json
+MAX_HANDLER_FILE_BYTES = 2 * 1024 * 1024
+"""The largest handler file ``review import`` reads (100 claims with long notes is ~100 KB)."""
+MAX_HANDLER_NAME = 120
 AgreementTarget = Literal["triage_class", "review_required"]
 
 
@@ -99,9 +110,89 @@ class HandlerReview(Strict):
 
     version: str = Field(BLIND_REVIEW_FORMAT_VERSION)
     export_id: str
-    handler: str = Field(min_length=1, description="Who reviewed.")
+    handler: str = Field(min_length=1, description="Who reviewed (kept as ``handler_name``: "
+                         "Unicode NFKC, spaces collapsed).")
     saved_at: str
     decisions: dict[str, HandlerDecision] = Field(description="neutral id -> decision.")
+
+    @field_validator("handler")
+    @classmethod
+    def _one_name(cls, v: str) -> str:
+        name = handler_name(v)
+        if not name:
+            raise ValueError("a handler's name cannot be empty or only spaces")
+        if len(name) > MAX_HANDLER_NAME:
+            raise ValueError(f"a handler's name is at most {MAX_HANDLER_NAME} characters")
+        odd = next((c for c in name if unicodedata.category(c)[0] == "C"), None)
+        if odd is not None:
+            raise ValueError(f"a handler's name cannot hold the control or format character "
+                             f"U+{ord(odd):04X}")
+        return name
+
+
+def handler_name(text: str) -> str:
+    """A person's name as recorded: Unicode NFKC (full-width letters, ligatures and
+    non-breaking spaces become plain ones), every run of spaces one space, none at the ends."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def handler_key(name: str) -> str:
+    """Who a name stands for: names with one key (differing only in case, spacing or
+    Unicode form) are one person."""
+    return handler_name(name).casefold()
+
+
+def handler_file_stem(name: str) -> str:
+    """The name of a handler's kept file (without ``.json``): ASCII letters and digits of the
+    normalised name, lower case, joined by hyphens."""
+    return re.sub(r"[^a-z0-9]+", "-", handler_name(name).lower()).strip("-") or "handler"
+
+
+def check_handler_files(files: Sequence[Path], kept_root: Path | None = None
+                        ) -> list[HandlerReview]:
+    """Read the handlers' files for an import, refusing before anything is written: a file
+    over ``MAX_HANDLER_FILE_BYTES``, two files from one person (``handler_key``), two
+    people whose kept files would share a name, and, with ``kept_root``
+    (``<run>/blind-review/handlers``), a file that would replace another person's kept
+    review of the same export. Errors name the file and the handler."""
+    reviews: list[HandlerReview] = []
+    by_key: dict[str, Path] = {}
+    by_stem: dict[tuple[str, str], tuple[str, Path]] = {}
+    for path in map(Path, files):
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            raise RunRecordError(f"cannot read {path.name}: {exc.strerror}",
+                                 file=str(path)) from exc
+        if size > MAX_HANDLER_FILE_BYTES:
+            raise RunRecordError(f"a handler file is at most {MAX_HANDLER_FILE_BYTES} bytes; "
+                                 f"this one has {size}", file=str(path))
+        review = read_model(HandlerReview, path)
+        key, stem = handler_key(review.handler), handler_file_stem(review.handler)
+        if key in by_key:
+            raise RunRecordError("two files from one handler (names that differ only in "
+                                 "case, spacing or Unicode form are one person)",
+                                 file=str(path), other=str(by_key[key]),
+                                 handler=repr(review.handler))
+        other = by_stem.get((review.export_id, stem))
+        if other is not None:
+            raise RunRecordError(f"two handlers whose kept files would both be {stem}.json; "
+                                 "tell them apart in the 'handler' field",
+                                 file=str(path), other=str(other[1]),
+                                 handler=repr(review.handler), other_handler=repr(other[0]))
+        if kept_root is not None:
+            kept = Path(kept_root) / review.export_id / f"{stem}.json"
+            if kept.is_file():
+                earlier = read_model(HandlerReview, kept)
+                if handler_key(earlier.handler) != key:
+                    raise RunRecordError(
+                        f"would replace {earlier.handler!r}'s review kept from an earlier "
+                        "import; tell them apart in the 'handler' field", file=str(path),
+                        kept=str(kept), handler=repr(review.handler))
+        by_key[key] = path
+        by_stem[(review.export_id, stem)] = (review.handler, path)
+        reviews.append(review)
+    return reviews
 
 
 class ConfusionMatrix(Strict):
