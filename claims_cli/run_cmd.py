@@ -36,7 +36,7 @@ _CONFIG_PATH: dict[str, tuple[str, ...]] = {
     "declare_runtime": ("declared_runtime",),
 }
 _NOT_CONFIG = {"dev", "runs_dir", "run_id", "resume", "shard_durations", "browser_cdp_url",
-               "browser_ws_endpoint"}
+               "browser_ws_endpoint", "base_url"}
 
 
 def _given_config(ctx: typer.Context, resume: bool) -> dict:
@@ -121,6 +121,33 @@ def _merged(base, given: dict):
                                  ) from None
 
 
+def _pointed(prof, base_url: list[str], dev: bool):
+    """The profile pointed where this run goes, and the seed token to use (None: the
+    profile's environment variable): ``--base-url`` when given; else the stack a running
+    `dev up` serves, when the profile is one it serves (``harness._stack`` has the rule);
+    else the profile as it is."""
+    import os
+
+    import harness
+
+    if base_url:
+        if dev:
+            raise typer.BadParameter("--dev starts its own product; drop --base-url",
+                                     param_hint="--base-url")
+        return harness.with_base_urls(prof, base_url), None
+    if dev or not harness.serves_profile(prof):
+        return prof, None
+    stack, note = harness.running_stack()
+    if note:
+        typer.secho(f"note: {note}", err=True, fg=typer.colors.YELLOW)
+    if stack is None:
+        return prof, None
+    urls = ", ".join(ln.base_url or "" for ln in stack.lanes)
+    typer.echo(f"running stack of dev up (pid {stack.pid}): {urls}")
+    token = None if os.environ.get(prof.seed.token_env) else harness.stack_seed_token(stack)
+    return harness.point_at_stack(prof, stack), token
+
+
 def _recorded_profile(profile: str) -> str:
     """A profile file by absolute path (a resume works from anywhere); a name as given."""
     path = Path(profile)
@@ -131,6 +158,11 @@ def run(
     ctx: typer.Context,
     profile: str = typer.Option("reference", help="Product profile: a TOML path or a shipped "
                                 "profile name."),
+    base_url: list[str] = typer.Option(
+        [], "--base-url", metavar="URL", help="The product's URL instead of the profile's: once "
+        "for one lane, once per lane for several (each lane's seed route is URL + the "
+        "profile's seed path). Without it and without --dev, the reference profile runs "
+        "against the stack a running `dev up` wrote to .claims-harness.stack.json."),
     packs: list[Path] = typer.Option(
         [Path("packs")], "--packs", help="Corpus folder; repeat it to run several corpora "
         "together (a held-out corpus beside packs/), each with its own manifest and id prefix. "
@@ -249,7 +281,8 @@ def run(
             if unknown:
                 raise typer.BadParameter(f"unknown fault(s) {', '.join(unknown)}; known: "
                                          f"{', '.join(known)}", param_hint="--fault")
-        prof = harness.load_profile(config.profile)
+        prof, stack_token = _pointed(harness.load_profile(config.profile), base_url,
+                                     config.dev is not None)
         if config.shard:
             harness.Shard.parse(config.shard)
         browser = browser_opts.browser_choice(config.browser.executable, config.browser.channel,
@@ -264,7 +297,7 @@ def run(
         run_ctx = harness.RunContext(
             profile=prof, runs_dir=runs_dir,
             run_id=None if resume else (run_id or harness.new_run_id()), resume=resume,
-            llm=llm, browser=browser,
+            llm=llm, browser=browser, seed_token=stack_token,
             shard_durations=harness.load_durations(shard_durations) if shard_durations
             else None)
         run_id_now = resume or run_ctx.run_id

@@ -231,6 +231,7 @@ from .sheet import (
     SuspectTrial,
     TrialFacts,
 )
+from .stack import DEV_STACK_FILE, DEV_STACK_FORMAT_VERSION, DevStack, StackLane
 from .state import (
     STATE_FORMAT_VERSION,
     DocumentChange,
@@ -275,10 +276,15 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "blind-review-agreement.schema.json": BlindReviewAgreement,
     "defect-panel.schema.json": DefectPanel,
     "panel-screens.schema.json": PanelScreens,
+    "dev-stack.schema.json": DevStack,
 }
 
 __all__ = [
     "SCHEMAS",
+    "DEV_STACK_FILE",
+    "DEV_STACK_FORMAT_VERSION",
+    "DevStack",
+    "StackLane",
     "find_run_record",
     "JsonField",
     "JsonValue",

@@ -29,6 +29,19 @@ from ._run import (
 )
 from ._runtime import RuntimeInfo, check_runtime
 from ._shard import Shard, load_durations
+from ._stack import (
+    next_steps,
+    point_at_stack,
+    powershell_env,
+    remove_stack_file,
+    running_stack,
+    serves_profile,
+    stack_record,
+    stack_seed_token,
+    with_base_urls,
+    write_powershell_env,
+    write_stack_file,
+)
 from .customers import (
     Customer,
     CustomerContext,
@@ -85,6 +98,17 @@ __all__ = [
     "check_profile",
     "check_runtime",
     "dev_product",
+    "next_steps",
+    "point_at_stack",
+    "powershell_env",
+    "remove_stack_file",
+    "running_stack",
+    "serves_profile",
+    "stack_record",
+    "stack_seed_token",
+    "with_base_urls",
+    "write_powershell_env",
+    "write_stack_file",
     "execute",
     "load_profile",
     "make_reset",
