@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,11 @@ def up(
     runtime: str = typer.Option("reference", help="reference | controlled | model"),
     fault: list[str] = typer.Option([], "--fault", help="Fault switch for the reference app."),
     env_file: Path = typer.Option(Path(".claims-harness.env"),
-                                  help="Where to write the environment variables."),
+                                  help="Where to write the environment variables (and their "
+                                  "PowerShell form, the same name + .ps1)."),
+    stack_file: Path = typer.Option(None, help="Where to write the running stack for "
+                                    "`claims-harness run` (default: .claims-harness.stack.json "
+                                    "beside the env file; removed on stop)."),
     mongo_uri: str = typer.Option(None, help="Use this MongoDB instead of an embedded one."),
     s3_endpoint: str = typer.Option(None, help="Use this S3 endpoint instead of an embedded one."),
     s3_access_key: str = typer.Option(None, help="S3 access key (with --s3-endpoint; the "
@@ -34,6 +39,8 @@ def up(
                                  "folder (default: a temporary one, removed on stop)."),
 ) -> None:
     """Start what is missing, print every URL, write the env file, stop all on Ctrl-C."""
+    import harness
+    from claims_records import DEV_STACK_FILE
     from seed import S3Config, start_dev
 
     stop = threading.Event()
@@ -49,9 +56,16 @@ def up(
                         mongo_uri=mongo_uri, s3=s3, log_dir=log_dir, **kwargs)
         try:
             path = env.write_env_file(env_file)
+            ps1 = harness.write_powershell_env(env.env_vars(), f"{env_file}.ps1")
+            stack_file = stack_file or env_file.parent / DEV_STACK_FILE
+            stack = harness.write_stack_file(harness.stack_record(env, path), stack_file)
             for line in env.describe():
                 typer.echo(line)
             typer.echo(f"env file  {path.resolve()}")
+            typer.echo(f"          {ps1.resolve()} (PowerShell)")
+            typer.echo(f"stack     {stack.resolve()}")
+            for line in harness.next_steps(sys.argv[0], Path.cwd(), stack):
+                typer.echo(line)
             typer.echo("ready; press Ctrl-C to stop", err=False)
             try:
                 while not stop.wait(0.5):
@@ -59,6 +73,8 @@ def up(
             except KeyboardInterrupt:
                 pass
         finally:
+            if stack_file is not None:
+                harness.remove_stack_file(stack_file)
             env.close()
             signal.signal(signal.SIGTERM, previous)
             typer.echo("stopped")
