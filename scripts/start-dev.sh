@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
-# Start the local development environment (stores, reference app or seed route per lane).
+# Start the local development environment (stores, reference app and seed route per lane) from
+# any shell, no virtual environment needed: installs what is missing the way scripts/demo.sh
+# does (a Chromium for the runs, the project in the active virtual environment or ./.venv:
+# scripts/setup-env.sh), then runs `claims-harness dev up` from that environment. It prints
+# every URL and the next command, writes .claims-harness.env (+ .ps1) and
+# .claims-harness.stack.json, and runs until Ctrl-C (or SIGTERM), which stops everything.
 # Every option is passed on: see `claims-harness dev up --help`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec claims-harness dev up "$@"
+
+bash scripts/install-browser.sh
+BIN="$(bash scripts/setup-env.sh)"
+exec "$BIN/claims-harness" dev up "$@"
