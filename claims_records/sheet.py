@@ -81,6 +81,7 @@ FAILURE_MODES: tuple[str, ...] = (
     "upload_not_acknowledged",
     "unrequested_handoff",
     "waiting_list_missing",
+    "unasked_item",
     "data_leak",
     "state_mismatch",
     "unexpected_change",
@@ -176,8 +177,9 @@ class TrialFacts(Strict):
         None, description="First customer message to the claim number on screen, from the "
         "journey timestamps; None when no claim number was shown.")
     further_contact: list[str] | None = Field(
-        None, description="Why the claim needs further contact (waiting_list_item, "
-        "contact_request, handoff, no_claim_number, return_for_info); [] when it needs none; "
+        None, description="Why the claim needs further contact (unasked_item: a waiting-list "
+        "item the customer never asked for; contact_request, handoff, no_claim_number, "
+        "return_for_info); [] when it needs none; "
         "None when it cannot be told (the waiting list is not shown and nothing else says so).")
 
 

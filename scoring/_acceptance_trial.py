@@ -7,8 +7,11 @@ Pure functions of the trial record and the staff reading:
 - ``report_duration_s``: from the first customer message (its step's timestamp less the time
   the message took to type) to the first screen showing a claim number;
 - ``further_contact``: why the claim needs the customer contacted again — an item on the staff
-  waiting list, a contact request, a hand-off, no claim number, or a staff decision to return
-  the claim for information.
+  waiting list the customer never asked for (``waiting_items``, the definition the
+  ``waiting_list`` component uses: it fails there as ``unasked_item`` too), a contact request,
+  a hand-off, no claim number, or a staff decision to return the claim for information. A
+  question of the customer's on the waiting list (the opening message's included) is asked
+  for: it passes ``waiting_list`` and is not further contact.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from claims_corpus.formats import Labels
 from claims_records import JourneyEvent, StaffReading
 
 from ._claim_checks import region_hidden
@@ -24,13 +28,14 @@ from ._journey_checks import (
     claim_number_of,
     expected_waiting_items,
     questions_in,
+    waiting_items,
 )
 from ._record import TrialRecord
 
 # A staff decision that sends the claim back to the customer for more information.
 RETURN_FOR_INFO = "return_for_info"
 # Reasons a claim needs further contact, in the order they are reported.
-CONTACT_REASONS: tuple[str, ...] = ("waiting_list_item", "contact_request", "handoff",
+CONTACT_REASONS: tuple[str, ...] = ("unasked_item", "contact_request", "handoff",
                                     "no_claim_number", RETURN_FOR_INFO)
 
 
@@ -64,7 +69,8 @@ def report_duration_s(events: list[JourneyEvent]) -> float | None:
 
 
 def further_contact(rec: TrialRecord, staff: StaffReading | None,
-                    decisions: Iterable[str] = ()) -> list[str] | None:
+                    decisions: Iterable[str] = (), labels: Labels | None = None
+                    ) -> list[str] | None:
     """Reasons for further contact ([] for none); None when it cannot be told: the waiting
     list was not read (or is not shown) and nothing else says the claim needs contact.
 
@@ -72,8 +78,8 @@ def further_contact(rec: TrialRecord, staff: StaffReading | None,
     the claim back to the customer)."""
     reasons = []
     list_read = staff is not None and not region_hidden(staff, "waiting_list")
-    if list_read and staff is not None and staff.waiting_list:
-        reasons.append("waiting_list_item")
+    if list_read and waiting_items(rec, staff, labels).unasked:
+        reasons.append("unasked_item")
     if expected_waiting_items(rec)[1]:
         reasons.append("contact_request")
     stop = (rec.result.stop_reason if rec.result is not None else

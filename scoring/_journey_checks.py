@@ -16,7 +16,9 @@ The rules (docs/scoring.md, "Journey"):
 - an *unacknowledged upload* is a file the customer uploaded that the next screen neither
   refused visibly nor acknowledged (``unacknowledged_uploads``);
 - an *unrequested hand-off* ends the journey with a person taking over though the customer
-  never asked for one (``unrequested_handoff``).
+  never asked for one (``unrequested_handoff``);
+- the staff waiting list holds what the customer asked for and nothing else
+  (``waiting_items``: the one definition ``check_waiting_list`` and further contact share).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import re
 import statistics
 from dataclasses import dataclass, field
 
+from claims_corpus.formats import Labels
 from claims_corpus.formats.matching import norm_text
 from claims_records import (
     ComponentResult,
@@ -33,6 +36,7 @@ from claims_records import (
     JourneyEvent,
     JsonValue,
     StaffReading,
+    StaffWaitingItem,
     TrialStatus,
 )
 
@@ -305,15 +309,60 @@ def is_person_request(text: str) -> bool:
     return any(p in text.lower() for p in PERSON_REQUESTS)
 
 
-def check_waiting_list(rec: TrialRecord, staff: StaffReading | None) -> ComponentResult:
+@dataclass(frozen=True)
+class WaitingItems:
+    """The staff waiting list read against what the customer asked: the one definition the
+    ``waiting_list`` component and further contact (acceptance) share."""
+
+    questions: list[str]
+    """Questions asked after the opening message: each expected on the list."""
+    contacts: int
+    """Contact requests made (typed or clicked): a contact request expected on the list."""
+    asked: list[StaffWaitingItem]
+    """Items the customer asked for: a question of theirs in their words (the opening
+    message's included), or a contact request after one of theirs, a question of theirs or a
+    second incident they reported (pressure ``two_claims``)."""
+    unasked: list[StaffWaitingItem]
+    """Items the customer never asked for (``unasked_item``)."""
+
+
+def _same_words(item: str, message: str) -> bool:
+    a, b = norm_text(item), norm_text(message)
+    return bool(a) and bool(b) and (a in b or b in a)
+
+
+def waiting_items(rec: TrialRecord, staff: StaffReading | None,
+                  labels: Labels | None = None) -> WaitingItems:
+    """What the customer asked for and which waiting-list items answer it.
+
+    A question item is asked for when its text and one of the customer's messages holding a
+    ``?`` (the opening message included: a question there may be queued, though the journey
+    is not required to) contain one another, compared by ``norm_text``. A contact request
+    item is asked for when the customer asked for a person, asked any question, or reported a
+    second incident (``two_claims``). Everything else is unasked.
+    """
+    questions, contacts = expected_waiting_items(rec)
+    asked_texts = [t for t in customer_messages(rec) if "?" in t]
+    two_claims = labels is not None and "two_claims" in labels.pressure
+    contact_ok = bool(contacts or asked_texts or two_claims)
+    asked: list[StaffWaitingItem] = []
+    unasked: list[StaffWaitingItem] = []
+    for item in staff.waiting_list if staff is not None else []:
+        kind = norm_text(item.kind).replace(" ", "_")
+        ok = (any(_same_words(item.text, t) for t in asked_texts)
+              or (kind == "contact_request" and contact_ok))
+        (asked if ok else unasked).append(item)
+    return WaitingItems(questions, contacts, asked, unasked)
+
+
+def check_waiting_list(rec: TrialRecord, staff: StaffReading | None,
+                       labels: Labels | None = None) -> ComponentResult:
+    """Every question and contact request of the customer's on the waiting list, and nothing
+    there the customer never asked for (``waiting_items``)."""
     if region_hidden(staff, "waiting_list"):
         return hidden("waiting_list", staff, "a waiting list")
-    questions, contacts = expected_waiting_items(rec)
-    if not questions and not contacts:
-        shown = len(staff.waiting_list) if staff else 0
-        return component("waiting_list", "pass", "the customer asked no question and made no "
-                         f"contact request; nothing expected ({shown} item(s) shown)",
-                         questions=[], contact_requests=0)
+    w = waiting_items(rec, staff, labels)
+    questions, contacts = w.questions, w.contacts
     items = staff.waiting_list if staff is not None else []
     shown_q = [norm_text(i.text) for i in items if norm_text(i.kind) == "question"]
     shown_c = sum(1 for i in items if norm_text(i.kind).replace(" ", "_") == "contact_request")
@@ -324,11 +373,25 @@ def check_waiting_list(rec: TrialRecord, staff: StaffReading | None) -> Componen
         problems.append(f"question(s) not on the waiting list: {'; '.join(missing)}")
     if contacts and shown_c == 0:
         problems.append(f"{contacts} contact request(s), none on the waiting list")
-    details: dict[str, JsonValue] = {"questions": list(questions), "contact_requests": contacts,
-                                     "missing": list(missing), "shown_contact_requests": shown_c}
     if missing or (contacts and shown_c == 0):
         modes.append("waiting_list_missing")
+    if w.unasked:
+        problems.append(f"{len(w.unasked)} item(s) on the waiting list the customer never "
+                        "asked for: " + "; ".join(f"{i.kind}: {i.text[:120]!r}"
+                                                 for i in w.unasked))
+        modes.append("unasked_item")
+    details: dict[str, JsonValue] = {
+        "questions": list(questions), "contact_requests": contacts, "missing": list(missing),
+        "shown_contact_requests": shown_c,
+        "asked_items": [{"kind": i.kind, "text": i.text} for i in w.asked],
+        "unasked_items": [{"kind": i.kind, "text": i.text} for i in w.unasked]}
     if problems:
         return component("waiting_list", "fail", "; ".join(problems), modes, **details)
+    if not questions and not contacts:
+        return component("waiting_list", "pass", "the customer asked no question after the "
+                         "opening message and made no contact request; "
+                         f"{len(items)} item(s) shown, all asked for by the customer",
+                         **details)
     return component("waiting_list", "pass", f"{len(questions)} question(s) and {contacts} "
-                     "contact request(s) all on the waiting list", **details)
+                     "contact request(s) all on the waiting list, nothing there unasked",
+                     **details)

@@ -50,7 +50,7 @@ def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None,
         check_facts(staff, labels, pack.known_facts, rec.money),
         check_incident_datetime(staff, labels),
         check_journey(rec),
-        check_waiting_list(rec, staff),
+        check_waiting_list(rec, staff, labels),
         check_privacy(rec, pack.other_customer),
         check_state(rec.state_before, rec.state_after, labels.expected_end_state,
                     rec.state_readable),
@@ -90,7 +90,8 @@ def _count(listed: JsonValue) -> int:
     return len(listed) if isinstance(listed, list) else 0
 
 
-def _numbers(rec: TrialRecord, components: list[ComponentResult]) -> TrialFacts:
+def _numbers(rec: TrialRecord, components: list[ComponentResult], labels: Labels
+             ) -> TrialFacts:
     journey = next((c for c in components if c.name == "journey" and c.status in SCORED), None)
     if journey is not None:
         repeated = _count(journey.details["repeated_questions"])
@@ -114,7 +115,7 @@ def _numbers(rec: TrialRecord, components: list[ComponentResult]) -> TrialFacts:
         total_tokens=res.tokens.total_tokens if res else 0,
         agent_questions=agent_questions(rec.events),
         report_duration_s=report_duration_s(rec.events),
-        further_contact=further_contact(rec, rec.staff),
+        further_contact=further_contact(rec, rec.staff, labels=labels),
     )
 
 
@@ -185,7 +186,7 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         review_required=labels.review.review_required,
         components=components,
         failure_modes=modes,
-        numbers=_numbers(record, components),
+        numbers=_numbers(record, components, labels),
         grader=grader_record(pack.staff_script.decision if pack.staff_script else None,
                              components),
         human_file=HUMAN_FILE if human is not None else None,

@@ -104,6 +104,8 @@ class Variant:
     hidden: tuple[str, ...] = ()  # staff regions not shown
     customer_question: str | None = None
     question_on_list: bool = True
+    opening: str = "Someone drove into the back of my car."  # the opening message
+    waiting: tuple[tuple[str, str], ...] = ()  # more waiting-list items: (kind, text)
     extra_change: bool = False    # an unexpected change in a collection not allowed
     cost: float | None = 0.01
     turn_s: float = 1.0
@@ -129,7 +131,7 @@ def _events(labels: Labels, v: Variant) -> list[dict[str, Any]]:
             "screenshot": f"screens/{step:03d}-turn.png",
         })
 
-    add("", {"kind": "say", "text": "Someone drove into the back of my car."})
+    add("", {"kind": "say", "text": v.opening})
     for key, value in labels.expected_facts.items():
         answer = {"kind": "say", "text": SAYS.get(key, str(value))}
         add(QUESTIONS[key], answer)
@@ -157,6 +159,7 @@ def _staff(labels: Labels, v: Variant) -> dict[str, Any]:
     waiting = []
     if v.customer_question and v.question_on_list:
         waiting.append({"kind": "question", "text": v.customer_question})
+    waiting += [{"kind": kind, "text": text} for kind, text in v.waiting]
     return {
         "claim_number": None if v.no_claim else "NWF-2026-000123",
         "found": not v.no_claim,

@@ -61,12 +61,12 @@ def test_a_clean_run_meets_every_criterion_with_intervals():
 def test_further_contact_below_the_share_is_not_met_and_the_gate_fails():
     sheets = _corpus()
     for s in sheets[:3]:
-        s.numbers.further_contact = ["waiting_list_item"]
+        s.numbers.further_contact = ["unasked_item"]
     report = _eval(sheets)
     nfc = _crit(report, "no_further_contact")
     assert nfc.status == "not_met" and nfc.estimate == pytest.approx(0.7)
     assert nfc.low is not None and nfc.low < 0.7 < nfc.high
-    assert "3 waiting_list_item" in nfc.explanation
+    assert "3 unasked_item" in nfc.explanation
     gate = acceptance_gate(report)
     assert not gate.passed and "no_further_contact not met" in gate.message
 
@@ -157,8 +157,11 @@ def test_trial_measures_from_a_recorded_journey(tmp_path):
 
 
 def test_further_contact_reasons(tmp_path):
+    # the customer's own question on the waiting list is asked for, not further contact
     rec, _ = _record(tmp_path / "q", Variant(customer_question="Will my premium go up?"))
-    assert further_contact(rec, rec.staff) == ["waiting_list_item"]
+    assert further_contact(rec, rec.staff) == []
+    rec, _ = _record(tmp_path / "u", Variant(waiting=(("question", "Premium review"),)))
+    assert further_contact(rec, rec.staff) == ["unasked_item"]
     rec, _ = _record(tmp_path / "n", Variant(no_claim=True))
     assert further_contact(rec, rec.staff) == ["no_claim_number"]
     rec, _ = _record(tmp_path / "h", Variant(hidden=("waiting_list",)))
