@@ -24,6 +24,7 @@ from ._marks import PageSelectors
 from ._reset import make_reset, setup_and_files
 from ._runtime import check_runtime
 from .profile import READ_REGIONS, Lane, Profile, url
+from .profile._selectors import selector_fields
 from .staff import CLAIM_REGIONS, WAITING_REGIONS, StaffSession, open_claim
 
 # Staff decision controls looked for on the claim page (never clicked by the check).
@@ -210,6 +211,24 @@ def _conversation_lines(profile: Profile) -> list[Line]:
     return out
 
 
+async def _selector_lines(browser: Any, profile: Profile) -> list[Line]:
+    """A FAIL line for every selector of the profile that Playwright cannot parse (tried on a
+    blank page, so nothing else can fail), naming its key and the selector."""
+    page = await browser.new_page()
+    lines = []
+    try:
+        for key, selector in selector_fields(profile):
+            try:
+                await page.locator(selector).count()
+            except PlaywrightError as exc:
+                why = str(exc).splitlines()[0].removeprefix("Locator.count: ")
+                lines.append(Line("selector", False, f"{key} = {selector!r} is not a valid "
+                                  f"selector: {_shorten(why, 160)}"))
+    finally:
+        await page.close()
+    return lines
+
+
 async def _customer_side(browser: Any, profile: Profile, lane: Lane, report: CheckReport
                          ) -> None:
     context = await browser.new_context(viewport=VIEWPORT,
@@ -316,9 +335,16 @@ async def check_profile(profile: Profile, packs_root: Path, claim: str | None = 
         choice = browser or BrowserChoice(executable=browser_executable)
         chromium, _ = await open_browser(pw, choice)
         try:
-            await _customer_side(chromium, profile, lane, report)
-            if profile.capabilities.staff_side:
-                await _staff_side(chromium, profile, lane, claim, Path(packs_root), report)
+            bad = await _selector_lines(chromium, profile)
+            report.lines += bad
+            if bad:
+                report.lines.append(Line("start page", None, f"not opened: {len(bad)} "
+                                         "selector(s) of the profile do not parse (above)"))
+            else:
+                await _customer_side(chromium, profile, lane, report)
+                if profile.capabilities.staff_side:
+                    await _staff_side(chromium, profile, lane, claim, Path(packs_root),
+                                      report)
         finally:
             await chromium.close()
     return report
