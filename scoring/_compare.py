@@ -39,6 +39,8 @@ from ._summary import CorpusRoots, score_run
 ALPHA = 0.05
 POWER = 0.8
 CORRECTION = "Holm–Bonferroni"
+# Packs named in the explanation's per-pack line at most (every pack's test is in ``packs``).
+NAMED_PACKS = 10
 
 
 def load_summary(run_dir: Path | str, corpus_root: CorpusRoots = None) -> RunSummary:
@@ -174,7 +176,7 @@ def _too_thin(diffs: list[PackDifference]) -> str:
     if not diffs:
         return ""
     if len(diffs) < MIN_PACKS_FOR_CI:
-        return f"{len(diffs)} paired pack(s), fewer than the minimum {MIN_PACKS_FOR_CI}"
+        return f"fewer than the minimum of {MIN_PACKS_FOR_CI} paired packs"
     trials = ", ".join(sorted({f"{d.run_n}/{d.baseline_n}" for d in diffs}))
     bound = detectable_difference(_bound(diffs), len(diffs), ALPHA, POWER)
     if bound > 1.0:
@@ -190,7 +192,9 @@ def _per_pack_line(diffs: list[PackDifference]) -> str:
              if d.verdict in ("better", "worse") and d.adjusted_p_value is not None]
     head = (f"per pack, Fisher's exact test with {CORRECTION} over {len(diffs)} pack(s) "
             f"(family-wise alpha {ALPHA})")
-    return f"{head}: " + (", ".join(named) if named else "no single pack differs")
+    more = f" and {len(named) - NAMED_PACKS} more" if len(named) > NAMED_PACKS else ""
+    return f"{head}: " + (", ".join(named[:NAMED_PACKS]) + more if named
+                          else "no single pack differs")
 
 
 @dataclass

@@ -39,7 +39,7 @@ def test_one_pack_one_trial_is_too_thin_with_no_verdict(tmp_path):
                                  "--resamples", "200"])
     assert result.exit_code == 0, result.output
     assert "TOO THIN:" in result.output and "WORSE" not in result.output
-    assert "fewer than the minimum 3" in result.output
+    assert "fewer than the minimum of 3 paired packs" in result.output
     import scoring
 
     c = compare(scoring.load_summary(bad), scoring.load_summary(good), resamples=200)
@@ -130,3 +130,14 @@ def test_detectable_difference_and_packs_needed():
     assert packs_needed(0.5, 0.14008) == 100
     with pytest.raises(ScoringError):
         packs_needed(0.5, 0.0)
+
+
+def test_the_explanation_names_ten_packs_and_counts_the_rest(tmp_path):
+    import scoring
+
+    good, bad = _compare(tmp_path, 12, 6)
+    c = compare(scoring.load_summary(bad), scoring.load_summary(good), resamples=200)
+    # 6/6 against 0/6 on each of 12 packs: adjusted p = 12 * 2/924 = 0.026, each one worse
+    assert [d.verdict for d in c.packs] == ["worse"] * 12
+    assert "CTL-M-010 worse" in c.explanation and "CTL-M-011" not in c.explanation
+    assert c.explanation.endswith("and 2 more")
