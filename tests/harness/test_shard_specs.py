@@ -4,6 +4,7 @@ the value and a non-zero exit, before any trial runs; good ones still reach the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -51,10 +52,10 @@ def _ids(value: object) -> str:
 
 
 @pytest.fixture
-def captured(monkeypatch):
-    calls: list = []
+def captured(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    calls: list[object] = []
 
-    def fake_run(config, ctx):
+    def fake_run(config: Any, ctx: Any) -> tuple[Any, Path]:
         calls.append(config)
         run_dir = Path(ctx.runs_dir) / (ctx.resume or ctx.run_id)
         return bare_record(run_dir.name, config), run_dir
@@ -81,7 +82,7 @@ def test_good_shard_specs_still_parse(spec: str, shard: Shard) -> None:
 
 @pytest.mark.parametrize(("spec", "named"), BAD, ids=_ids)
 def test_run_refuses_a_bad_shard_in_one_line_before_running(
-        spec: str, named: str, captured, tmp_path: Path) -> None:
+        spec: str, named: str, captured: list[Any], tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     result = CliRunner().invoke(app, ["run", "--runs-dir", str(runs), "--run-id", "s1",
                                       "--shard", spec])
@@ -93,8 +94,28 @@ def test_run_refuses_a_bad_shard_in_one_line_before_running(
 
 
 @pytest.mark.parametrize(("spec", "shard"), GOOD[:3], ids=_ids)
-def test_run_takes_a_good_shard(spec: str, shard: Shard, captured, tmp_path: Path) -> None:
+def test_run_takes_a_good_shard(spec: str, shard: Shard, captured: list[Any],
+                                tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["run", "--runs-dir", str(tmp_path), "--run-id", "s1",
                                       "--shard", spec])
     assert result.exit_code == 0, result.output
     assert Shard.parse(captured[0].shard) == shard
+
+
+NIGHT_BAD = [("", "''"), ("   ", "'   '"), ("0/2", "'0/2'"), (HUGE, "5002 chars"),
+             ("1/1001", "at most 1000")]
+
+
+@pytest.mark.parametrize(("spec", "named"), NIGHT_BAD, ids=_ids)
+def test_nightly_refuses_a_bad_shard_in_one_line_before_running(
+        spec: str, named: str, captured: list[object], tmp_path: Path) -> None:
+    (tmp_path / "packs").mkdir()
+    (tmp_path / "packs" / "manifest.json").write_text("{}\n", encoding="utf-8")
+    config = tmp_path / "nightly.toml"
+    config.write_text('name = "n"\ncorpora = ["packs"]\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["nightly", str(config), "--night-id", "n1",
+                                      "--shard", spec])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert "field=shard" in result.output and named in result.output
+    assert captured == [] and not (tmp_path / "runs").exists()
