@@ -64,7 +64,7 @@ class PageSelectors:
             except PlaywrightError as exc:
                 text = str(exc).lower()
                 if "selector" in text and ("parse" in text or "unknown engine" in text):
-                    raise ProfileError("not a valid Playwright selector", field=selector,
+                    raise ProfileError("not a valid Playwright selector", selector=repr(selector),
                                        error=str(exc).splitlines()[0]) from exc
                 raise
 
@@ -96,7 +96,7 @@ async def first_match(page: Page, alternatives: list[str], what: str) -> Locator
             if await loc.count():
                 return loc.first
         except PlaywrightError as exc:
-            raise ProfileError(f"the {what} selector cannot be used", field=selector,
+            raise ProfileError(f"the {what} selector cannot be used", selector=repr(selector),
                                error=str(exc).splitlines()[0]) from exc
     return page.locator(alternatives[-1]).first
 
