@@ -33,6 +33,7 @@ KEPT_HANDLERS_DIR = "handlers"  # <run>/blind-review/handlers/<export>/<stem>.js
 MAX_HANDLER_FILE_BYTES = 2 * 1024 * 1024
 """The largest handler file ``review import`` reads (100 claims with long notes is ~100 KB)."""
 MAX_HANDLER_NAME = 120
+_EXPORT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # one path segment, never '..'
 AgreementTarget = Literal["triage_class", "review_required"]
 
 
@@ -168,6 +169,10 @@ def check_handler_files(files: Sequence[Path], kept_root: Path | None = None
             raise RunRecordError(f"a handler file is at most {MAX_HANDLER_FILE_BYTES} bytes; "
                                  f"this one has {size}", file=str(path))
         review = read_model(HandlerReview, path)
+        if not _EXPORT_ID.fullmatch(review.export_id):
+            raise RunRecordError("an export id is letters, digits, '.', '_' and '-' (as "
+                                 "'br-1a2b3c4d')", file=str(path), field="export_id",
+                                 value=repr(review.export_id[:60]))
         key, stem = handler_key(review.handler), handler_file_stem(review.handler)
         if key in by_key:
             raise RunRecordError("two files from one handler (names that differ only in "

@@ -46,6 +46,10 @@ def _sized(size: int) -> Callable[[Path], Path]:
     return make
 
 
+def _export(export_id: str) -> Callable[[Path], Path]:
+    return lambda path: _write(path, _review("Cy Moss", export_id))
+
+
 # (case, handler names of the files given, an earlier import's kept handler or None,
 #  what the one line must say)
 SameOrBad = list[tuple[str, list[str | Callable[[Path], Path]], str | None, str]]
@@ -72,6 +76,9 @@ CASES: SameOrBad = [
     ("no letters a file name can keep", ["\u674e\u96f7", "\u738b\u82b3"], None,
      "handler.json"),
     ("earlier import kept another person", ["Ann-Lee"], "Ann Lee", "would replace"),
+    ("export id climbing out of the run", [_export("../../../outside")], None,
+     "an export id is"),
+    ("export id with a slash", [_export("br-1/x")], None, "an export id is"),
     ("a 120 MB file", [_sized(120 * 1024 * 1024)], None, "at most"),
     ("one byte over the limit", [_sized(MAX_HANDLER_FILE_BYTES + 1)], None, "at most"),
 ]
