@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
+from claims_records import DEV_STACK_FILE, DevStack
 from seed import SeedClient
 from tests.seed._procs import (
     STOP_WAIT_S,
@@ -69,6 +70,11 @@ def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_s
         assert values["CLAIMS_HARNESS_LANE1_SEED_URL"] == seed_urls[0]
         assert values["CLAIMS_HARNESS_LANE2_DATABASE"] == "claims_dev_lane2"
         assert values["CLAIMS_HARNESS_SEED_TOKEN"] not in printed  # the token stays in the file
+        stack = DevStack.model_validate_json((tmp_path / DEV_STACK_FILE).read_text())
+        assert (stack.pid, stack.product, [ln.seed_url for ln in stack.lanes]) == (
+            proc.pid, "seed_route", seed_urls)
+        assert values["CLAIMS_HARNESS_SEED_TOKEN"] not in (tmp_path / DEV_STACK_FILE).read_text()
+        assert (tmp_path / "dev.env.ps1").read_text().startswith("$env:CLAIMS_HARNESS_")
         for i, url in enumerate(seed_urls, start=1):
             with SeedClient(url, values["CLAIMS_HARNESS_SEED_TOKEN"], timeout=10) as client:
                 assert client.health() == {"ok": True, "database": f"claims_dev_lane{i}",
@@ -88,6 +94,7 @@ def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_s
     assert "stopped" in rest
     assert still_alive(children) == []
     assert group_members(proc.pid) == set()
+    assert not (tmp_path / DEV_STACK_FILE).exists()  # removed on stop
 
 
 def test_dev_up_rejects_an_unknown_runtime():

@@ -1,6 +1,7 @@
 """A manual run as a new user makes one: scripts/start-dev.sh from a shell with no virtual
 environment active, then the `run` command it prints (no --dev, no URL flag) finds the running
-stack, then score and report; stopping start-dev leaves nothing running and no stack file."""
+stack, then score and report; `run --base-url` reaches the same product by its URL; stopping
+start-dev leaves nothing running and no stack file."""
 
 from __future__ import annotations
 
@@ -99,6 +100,17 @@ def test_start_dev_then_run_with_no_url_flags_then_score_report_and_stop(tmp_pat
             assert done.returncode == 0, done.stdout + done.stderr
         assert (run_dir / "summary.json").is_file()
         assert (run_dir / "report" / "index.html").is_file()
+
+        # --base-url names the product itself; no stack file is looked at (none here)
+        token = dict(line.split("=", 1) for line in env_file.read_text().splitlines()
+                     if line)["CLAIMS_HARNESS_SEED_TOKEN"]
+        direct = subprocess.run(
+            [*exe, "run", "--pack", "CTL-M-001", "--packs", str(REPO / "packs"), "--runs-dir",
+             str(runs), "--base-url", app_url], cwd=tmp_path,
+            env={**env, "CLAIMS_HARNESS_SEED_TOKEN": token}, capture_output=True, text=True,
+            timeout=STOP_WAIT_S)
+        assert direct.returncode == 0, direct.stdout + direct.stderr
+        assert "running stack" not in direct.stdout and "1 completed" in direct.stdout
 
         proc.send_signal(signal.SIGINT)
         rest = wait_stopped(proc, "scripts/start-dev.sh after Ctrl-C")[0]
