@@ -145,9 +145,11 @@ class ModelAgent:
                         raise ModelUnavailable("the model returned an empty reply")
                     j.say(text)
                     return
-                messages.append(
-                    {"role": "assistant", "content": answer.get("content"), "tool_calls": calls}
-                )
+                # A tool-call turn without text goes back with empty text: the API allows
+                # null, absent or a string, and llama-cpp-python's server takes only a string
+                # (null fails its validation, absent its chat template: HTTP 500 both ways).
+                messages.append({"role": "assistant", "content": answer.get("content") or "",
+                                 "tool_calls": calls})
                 for call in calls:
                     result = self._run_tool(j, call)
                     messages.append(
@@ -172,7 +174,10 @@ class ModelAgent:
                 model=self.model, temperature=0,
                 # plain dicts in the shapes the API documents
                 messages=cast("list[ChatCompletionMessageParam]", messages),
-                tools=cast("list[ChatCompletionToolParam]", TOOLS))
+                tools=cast("list[ChatCompletionToolParam]", TOOLS),
+                # the API's default with tools, said out loud: llama-cpp-python's
+                # chatml-function-calling offers the tools only when it is sent
+                tool_choice="auto")
         except Exception as exc:  # every SDK error, and an answer it could not decode
             raise ModelUnavailable(_reason(exc, self.timeout_s)) from exc
         choices = getattr(result, "choices", None)

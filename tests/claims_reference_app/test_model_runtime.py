@@ -153,6 +153,12 @@ def test_model_runtime_completes_a_tool_calling_turn(make_app, fake_model) -> No
         "role": "user",
         "content": f"My car was hit. Policy {POLICY}.",
     }
+    # tool_choice said out loud: llama-cpp-python's chatml-function-calling offers the tools
+    # only then; a tool-call turn goes back with empty text, never null (its server refuses it)
+    assert first["body"]["tool_choice"] == "auto"
+    said = second["body"]["messages"][-2]
+    assert said["role"] == "assistant" and said["content"] == ""
+    assert said["tool_calls"][0]["function"]["name"] == "record_fact"
     tool_msg = second["body"]["messages"][-1]
     assert tool_msg["role"] == "tool" and tool_msg["tool_call_id"] == "call_1"
     assert json.loads(tool_msg["content"])["ok"] is True
