@@ -23,6 +23,10 @@ def up(
     no_app: bool = typer.Option(False, "--no-app",
                                 help="Serve only the seed route per lane, no reference app."),
     runtime: str = typer.Option("reference", help="reference | controlled | model"),
+    model: str = typer.Option(
+        "auto", help="With --runtime model, where the app's model answers: auto (the embedded "
+        "model unless CLAIMS_APP_MODEL_BASE_URL is set) | local (the embedded model, started "
+        "and stopped with the rest) | env (the CLAIMS_APP_MODEL_* variables)."),
     fault: list[str] = typer.Option([], "--fault", help="Fault switch for the reference app."),
     env_file: Path = typer.Option(Path(".claims-harness.env"),
                                   help="Where to write the environment variables (and their "
@@ -53,7 +57,7 @@ def up(
             s3.secret_key = os.environ.get("CLAIMS_HARNESS_S3_SECRET_KEY") or s3.secret_key
         kwargs: dict[str, Any] = {} if baseline is None else {"baseline_path": baseline}
         env = start_dev(lanes=lanes, app=not no_app, runtime=runtime, faults=fault,
-                        mongo_uri=mongo_uri, s3=s3, log_dir=log_dir, **kwargs)
+                        mongo_uri=mongo_uri, s3=s3, log_dir=log_dir, model=model, **kwargs)
         try:
             path = env.write_env_file(env_file)
             ps1 = harness.write_powershell_env(env.env_vars(), f"{env_file}.ps1")

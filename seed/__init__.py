@@ -1,7 +1,16 @@
 """Seed route and stores: reset and load a pack's setup, dump and diff state."""
 
 from ._client import SeedClient
-from ._dev import RUNTIMES, DevEnvironment, Lane, ProductCommand, lane_names, start_dev
+from ._dev import (
+    MODEL_SOURCES,
+    RUNTIMES,
+    DevEnvironment,
+    Lane,
+    ProductCommand,
+    lane_names,
+    start_dev,
+    wants_local_model,
+)
 from ._direct import apply_scoped, check_database_name, dump_stores
 from ._guard import (
     DEFAULT_ALLOWED_DB_PATTERN,
@@ -12,7 +21,7 @@ from ._guard import (
 )
 from ._jsonsafe import id_key, json_safe
 from ._loader import SeedResult, last_reset, reset_and_load, unfinished_reset
-from ._local_model import LocalModel, model_file, start_local_model
+from ._local_model import TOOLS_CHAT_FORMAT, LocalModel, model_file, start_local_model
 from ._names import (
     ENVIRONMENT_COLLECTION,
     ENVIRONMENT_DOC_ID,
@@ -57,6 +66,7 @@ __all__ = [
     "InvalidSetupError",
     "Lane",
     "LocalModel",
+    "MODEL_SOURCES",
     "PRODUCTION_KIND",
     "PRODUCTION_KINDS",
     "RUNTIMES",
@@ -66,6 +76,7 @@ __all__ = [
     "SeedResult",
     "SeedSettings",
     "Stores",
+    "TOOLS_CHAT_FORMAT",
     "check_bucket_name",
     "check_database_allowed",
     "check_not_production",
@@ -86,4 +97,5 @@ __all__ = [
     "start_embedded_s3",
     "start_local_model",
     "unfinished_reset",
+    "wants_local_model",
 ]

@@ -3,6 +3,12 @@
 ``start_dev`` starts whatever is missing and returns a ``DevEnvironment`` that stops all of it
 on ``close()``. Every child process runs in its own process group, so stopping it also stops
 anything it started.
+
+The reference app's ``model`` runtime needs a model endpoint. ``model="auto"`` (the default)
+starts the embedded model (``_local_model``) for it when the environment names none
+(``CLAIMS_APP_MODEL_BASE_URL`` unset or empty), so ``run --dev --runtime model`` works on a
+machine with no model service; ``"local"`` starts it whatever the environment says; ``"env"``
+never does, leaving the app to the ``CLAIMS_APP_MODEL_*`` variables.
 """
 
 from __future__ import annotations
@@ -21,13 +27,15 @@ from pathlib import Path
 
 import httpx
 
-from claims_records import SeedError, write_text_atomic
+from claims_records import SeedError, SimulatorError, write_text_atomic
 
+from ._local_model import TOOLS_CHAT_FORMAT, LocalModel, start_local_model
 from ._route import SEED_PREFIX, create_seed_app
 from ._server import BackgroundServer
 from ._settings import ENV_PREFIX, SeedSettings
 from .stores import (
     SPAWN_OPTIONS,
+    EmbeddedProcess,
     S3Config,
     Stores,
     free_port,
@@ -40,6 +48,17 @@ RUNTIMES = ("reference", "controlled", "model")
 # The reference app refuses fault switches from its environment; say so before starting it.
 APP_FAULTS_ENV = "CLAIMS_APP_FAULTS"
 APP_ENV_PREFIX = "CLAIMS_APP_"  # the reference app's settings (claims_reference_app._settings)
+APP_MODEL_URL_ENV = APP_ENV_PREFIX + "MODEL_BASE_URL"
+APP_MODEL_KEY_ENV = APP_ENV_PREFIX + "MODEL_API_KEY"
+# The app's model request settings with the embedded model, unless the environment sets
+# them: its server runs one request at a time and cannot stop a generation whose client gave
+# up, so a retry only waits behind a runaway answer; and a timeout below the harness's wait
+# for a reply (60 s in the reference profile) lets the app say so on screen itself.
+EMBEDDED_MODEL_SETTINGS = {APP_ENV_PREFIX + "MODEL_TIMEOUT_S": "30",
+                           APP_ENV_PREFIX + "MODEL_MAX_RETRIES": "0"}
+# Where the ``model`` runtime's endpoint comes from: ``auto`` the embedded model unless
+# CLAIMS_APP_MODEL_BASE_URL is set, ``local`` the embedded model, ``env`` the environment.
+MODEL_SOURCES = ("auto", "local", "env")
 DEFAULT_BASELINE = Path("packs/baseline.json")
 DEFAULT_DATABASE = "claims_dev"  # lane N's database is <database>_laneN
 _DATABASE_STEM = re.compile(r"[A-Za-z0-9_]{1,50}")
@@ -110,7 +129,10 @@ class DevEnvironment:
     # logs say why) or keep_logs is set.
     temporary_logs: bool = False
     keep_logs: bool = False
+    # The embedded model the app's ``model`` runtime talks to, when start_dev started it.
+    model: LocalModel | None = None
     _stores: Stores | None = field(default=None, repr=False)
+    _model: EmbeddedProcess | None = field(default=None, repr=False)
     _apps: list[_AppProcess] = field(default_factory=list, repr=False)
     _servers: list[BackgroundServer] = field(default_factory=list, repr=False)
 
@@ -163,6 +185,9 @@ class DevEnvironment:
         out = [f"MongoDB   {self.mongo_uri}", f"S3        {self.s3.endpoint}"]
         if any(lane.base_url for lane in self.lanes):
             out.append(f"runtime   {self.runtime}")
+        if self.model is not None:
+            out.append(f"model     {self.model.model} at {self.model.base_url} (embedded, "
+                       f"chat format {TOOLS_CHAT_FORMAT})")
         for lane in self.lanes:
             if lane.base_url:
                 out.append(f"{lane.name}     app  {lane.base_url}")
@@ -184,6 +209,9 @@ class DevEnvironment:
             for server in self._servers:
                 server.stop()
             self._servers.clear()
+            if self._model is not None:
+                self._model.stop()
+                self._model = None
             if self._stores is not None:
                 self._stores.close()
                 self._stores = None
@@ -233,6 +261,8 @@ def app_command(lane: tuple[str, str, str], port: int, env: DevEnvironment,
             "--database", database, "--s3-endpoint", env.s3.endpoint,
             "--s3-access-key", env.s3.access_key, "--bucket", bucket,
             "--runtime", env.runtime, "--enable-seed-route"]
+    if env.model is not None:
+        argv += ["--model-base-url", env.model.base_url, "--model-name", env.model.model]
     if baseline is not None:
         argv += ["--baseline", str(baseline)]
     for fault in faults:
@@ -242,11 +272,45 @@ def app_command(lane: tuple[str, str, str], port: int, env: DevEnvironment,
 
 def app_environment(env: DevEnvironment) -> dict[str, str]:
     """The environment of a started product: the parent's plus the secrets it needs (the seed
-    token, the S3 secret key, and the MongoDB URI, which may hold a password)."""
-    return {**os.environ,
-            ENV_PREFIX + "SEED_TOKEN": env.seed_token,
-            APP_ENV_PREFIX + "S3_SECRET_KEY": env.s3.secret_key,
-            APP_ENV_PREFIX + "MONGO_URI": env.mongo_uri}
+    token, the S3 secret key, and the MongoDB URI, which may hold a password). An app talking
+    to the embedded model gets no model API key (one meant for another endpoint stays home)
+    and ``EMBEDDED_MODEL_SETTINGS`` where the environment sets none."""
+    out = {**os.environ,
+           ENV_PREFIX + "SEED_TOKEN": env.seed_token,
+           APP_ENV_PREFIX + "S3_SECRET_KEY": env.s3.secret_key,
+           APP_ENV_PREFIX + "MONGO_URI": env.mongo_uri}
+    if env.model is not None:
+        out.pop(APP_MODEL_KEY_ENV, None)
+        out.update({k: v for k, v in EMBEDDED_MODEL_SETTINGS.items() if not out.get(k)})
+    return out
+
+
+def wants_local_model(runtime: str, model: str, app: bool = True,
+                      environ: dict[str, str] | None = None) -> bool:
+    """Whether ``start_dev`` starts the embedded model: only for the reference app's ``model``
+    runtime; ``local`` always, ``auto`` when the environment names no model endpoint
+    (``CLAIMS_APP_MODEL_BASE_URL`` unset or empty), ``env`` never."""
+    if model not in MODEL_SOURCES:
+        raise SeedError(f"unknown model source; choose one of {', '.join(MODEL_SOURCES)}",
+                        model=model)
+    if model == "local" and (runtime != "model" or not app):
+        raise SeedError("the embedded model is for the reference app's model runtime "
+                        "(--runtime model)", runtime=runtime, app=app)
+    if runtime != "model" or not app or model == "env":
+        return False
+    env = os.environ if environ is None else environ
+    return model == "local" or not env.get(APP_MODEL_URL_ENV, "").strip()
+
+
+def _start_model(env: DevEnvironment) -> None:
+    """Start the embedded model with a chat format that makes tool calls, logging into the
+    environment's log folder; a failure is the dev environment's (``SeedError``)."""
+    try:
+        env.model, env._model = start_local_model(chat_format=TOOLS_CHAT_FORMAT,
+                                                  log=env.log_dir / "model.log")
+    except SimulatorError as exc:
+        raise SeedError(f"the embedded model for the model runtime did not start: "
+                        f"{exc.message}", **exc.context) from exc
 
 
 def _fill(text: str, values: dict[str, str]) -> str:
@@ -286,7 +350,7 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
               baseline_path: Path | None | object = _DEFAULT, log_dir: Path | None = None,
               app_start_timeout: float = 60.0,
               product: ProductCommand | None = None,
-              database: str = DEFAULT_DATABASE) -> DevEnvironment:
+              database: str = DEFAULT_DATABASE, model: str = "auto") -> DevEnvironment:
     """Start stores (when not given) and one product or seed server per lane.
 
     ``product`` starts another product by its own command instead of the reference app
@@ -296,7 +360,9 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
     so a product whose guard allows only its own names gets them.
 
     ``faults`` are the reference app's fault switches, the only way they reach it: a
-    ``CLAIMS_APP_FAULTS`` in the environment is refused. ``baseline_path`` defaults to
+    ``CLAIMS_APP_FAULTS`` in the environment is refused. ``model`` says where the ``model``
+    runtime's endpoint comes from (``wants_local_model``); the embedded model, when started,
+    is ``env.model``, logs to ``model.log`` and stops with the rest. ``baseline_path`` defaults to
     ``packs/baseline.json`` when that file exists. Raises ``SeedError`` (with the log path)
     if anything fails to start; whatever was already started is stopped again.
     """
@@ -307,6 +373,7 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
     if not _DATABASE_STEM.fullmatch(database):
         raise SeedError("the lanes' database name must be 1 to 50 letters, digits or "
                         "underscores", database=database)
+    local_model = wants_local_model(runtime, model, app and product is None)
     if app and os.environ.get(APP_FAULTS_ENV, "").strip():
         raise SeedError(f"{APP_FAULTS_ENV} is set in the environment; fault switches come only "
                         f"from this run's own options (--fault NAME): unset {APP_FAULTS_ENV}",
@@ -327,6 +394,8 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
         env.tokens = {"reset_token": secrets.token_urlsafe(24),
                       "staff_token": secrets.token_urlsafe(24)}
     try:
+        if local_model:
+            _start_model(env)
         if product is not None:
             env.data_dir = Path(tempfile.mkdtemp(prefix="claims-harness-data-"))
             env.files_dir().mkdir()
