@@ -20,25 +20,11 @@ from tests.seed._procs import (
     STOP_WAIT_S,
     descendants,
     group_members,
+    read_until,
     still_alive,
     stop_command,
     wait_stopped,
 )
-
-
-def _read_until(proc: subprocess.Popen, marker: str, timeout: float) -> list[str]:
-    lines: list[str] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            if proc.poll() is not None:
-                break
-            continue
-        lines.append(line.rstrip("\n"))
-        if marker in line:
-            return lines
-    raise AssertionError(f"{marker!r} not printed in time; got: {lines}")
 
 
 def _env_file(path) -> dict[str, str]:
@@ -59,7 +45,7 @@ def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_s
     )
     children: set[int] = set()
     try:
-        lines = _read_until(proc, "ready", timeout=STOP_WAIT_S)
+        lines = read_until(proc, "ready", timeout=STOP_WAIT_S)
         children = descendants(proc.pid)
         printed = "\n".join(lines)
         seed_urls = re.findall(r"seed (http://127\.0\.0\.1:\d+/_harness/seed)", printed)

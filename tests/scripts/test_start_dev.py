@@ -11,7 +11,6 @@ import shlex
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from tests.seed._procs import (
     STOP_WAIT_S,
     descendants,
     group_members,
+    read_until,
     still_alive,
     stop_command,
     wait_stopped,
@@ -46,21 +46,6 @@ def _fresh_shell_env() -> dict[str, str]:
     return env
 
 
-def _read_until(proc: subprocess.Popen, marker: str, timeout: float) -> list[str]:
-    lines: list[str] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            if proc.poll() is not None:
-                break
-            continue
-        lines.append(line.rstrip("\n"))
-        if marker in line:
-            return lines
-    raise AssertionError(f"{marker!r} not printed in time; got: {lines}")
-
-
 @pytest.mark.slow
 @pytest.mark.browser
 def test_start_dev_then_run_with_no_url_flags_then_score_report_and_stop(tmp_path):
@@ -73,7 +58,7 @@ def test_start_dev_then_run_with_no_url_flags_then_score_report_and_stop(tmp_pat
         start_new_session=True, env=env)
     children: set[int] = set()
     try:
-        printed = "\n".join(_read_until(proc, "ready", timeout=STOP_WAIT_S))
+        printed = "\n".join(read_until(proc, "ready", timeout=STOP_WAIT_S))
         children = descendants(proc.pid)
         app_url = re.search(r"lane1\s+app\s+(http://127\.0\.0\.1:\d+)", printed).group(1)
         assert not app_url.endswith(":8000")  # a free port, not the profile's

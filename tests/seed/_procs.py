@@ -98,3 +98,38 @@ def still_alive(pids: set[int], settle_s: float = 30.0) -> list[int]:
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.1)
+
+
+def read_until(proc: subprocess.Popen, marker: str, timeout: float) -> list[str]:
+    """The lines ``proc`` prints on stdout up to and including the first holding ``marker``;
+    fails with what it printed when the marker does not come in ``timeout`` seconds."""
+    import time
+
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    assert proc.stdout is not None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            if proc.poll() is not None:
+                break
+            continue
+        lines.append(line.rstrip("\n"))
+        if marker in line:
+            return lines
+    raise AssertionError(f"{marker!r} not printed in time; got: {lines}")
+
+
+def ctrl_c_stops_everything(proc: subprocess.Popen, what: str) -> str:
+    """Press Ctrl-C (SIGINT) on a long-running command and check it ends well: exit 0,
+    "stopped" printed, none of the processes it had started left. Returns its stdout."""
+    import signal
+
+    children = descendants(proc.pid)
+    assert children, f"{what}: started no process of its own"
+    proc.send_signal(signal.SIGINT)
+    out, err = wait_stopped(proc, f"{what} after Ctrl-C")
+    assert proc.returncode == 0, err
+    assert "stopped" in (out or "")
+    assert not any(alive(pid) for pid in children)
+    return str(out or "")

@@ -4,7 +4,6 @@ by ``claims-harness model serve``."""
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 import time
@@ -16,7 +15,7 @@ import pytest
 from claims_records import SimulatorError
 from seed import model_file, start_local_model
 
-from ._procs import alive, descendants, wait_stopped
+from ._procs import ctrl_c_stops_everything
 
 MAIN = [sys.executable, "-c", "from claims_cli import main; main()"]
 
@@ -81,14 +80,8 @@ def test_model_serve_prints_where_it_answers_and_stops_on_ctrl_c(tmp_path):
         base = next(x.split()[-1] for x in lines if x.startswith("base URL"))
         assert httpx.get(f"{base}/models", timeout=10).status_code == 200
         assert any(f"--llm-base-url {base} --llm-model smollm2" in x for x in lines)
-        children = descendants(proc.pid)
-        assert children  # the server runs as a child process
-        proc.send_signal(signal.SIGINT)
-        out, err = wait_stopped(proc, "claims-harness model serve after Ctrl-C")
+        ctrl_c_stops_everything(proc, "claims-harness model serve")  # the server too
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 0, err
-    assert "stopped" in (out or "")
-    assert not any(alive(pid) for pid in children)
