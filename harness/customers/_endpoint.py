@@ -204,6 +204,18 @@ class LlmSettings:
         return (usage.prompt_tokens * self.price_prompt_per_mtok
                 + usage.completion_tokens * self.price_completion_per_mtok) / 1_000_000
 
+    def scrub(self, text: str | None) -> str | None:
+        """``text`` without any form of the API key."""
+        if text is None or not self.api_key:
+            return text
+        return redact_literals(text, [self.api_key])
+
+    def request_body(self, dialect: str, messages: list[dict[str, Any]],
+                     schema: dict[str, Any]) -> dict[str, Any]:
+        """The request body asking for an answer to ``schema`` in ``dialect``."""
+        body: dict[str, Any] = {"model": self.model, "messages": messages, **self.sampling()}
+        return _dialects.apply(dialect, body, schema)
+
     def sampling(self) -> dict[str, Any]:
         """The request parameters besides model and messages."""
         params = {"temperature": self.temperature, "seed": self.seed,
@@ -293,16 +305,12 @@ class Endpoint:
 
     def scrub(self, text: str | None) -> str | None:
         """``text`` without any form of the API key."""
-        if text is None or not self.settings.api_key:
-            return text
-        return redact_literals(text, [self.settings.api_key])
+        return self.settings.scrub(text)
 
     def body(self, messages: list[dict[str, Any]], schema: dict[str, Any]) -> dict[str, Any]:
         """The request body asking for an answer to ``schema`` in the current dialect."""
         self._schema = schema
-        body: dict[str, Any] = {"model": self.settings.model, "messages": messages,
-                                **self.settings.sampling()}
-        return _dialects.apply(self.response_format, body, schema)
+        return self.settings.request_body(self.response_format, messages, schema)
 
     async def _create(self, body: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         """One request; in ``auto`` without a settled dialect, an HTTP error for the request

@@ -35,7 +35,6 @@ from claims_records import (
     run_record_path,
 )
 
-from .._redact import redact_literals
 from . import _dialects
 from ._endpoint import Completion, EndpointError, LlmSettings
 
@@ -85,15 +84,11 @@ class Replay:
 
     def scrub(self, text: str | None) -> str | None:
         """``text`` without any form of the API key (none is ever sent from here)."""
-        if text is None or not self.settings.api_key:
-            return text
-        return redact_literals(text, [self.settings.api_key])
+        return self.settings.scrub(text)
 
     def body(self, messages: list[dict[str, Any]], schema: dict[str, Any]) -> dict[str, Any]:
         """The request body ``Endpoint.body`` would build (it is never sent)."""
-        body: dict[str, Any] = {"model": self.settings.model, "messages": messages,
-                                **self.settings.sampling()}
-        return _dialects.apply(self.response_format, body, schema)
+        return self.settings.request_body(self.response_format, messages, schema)
 
     async def complete(self, body: dict[str, Any]) -> Completion:
         """The recorded answer to ``body``'s key (its next one when the key repeats); a
