@@ -80,10 +80,3 @@ def refused(exc: BaseException) -> bool:
     takes any HTTP error but 429 so (``_probe``): llama-cpp-python answers an unknown
     ``response_format`` type with 500, which a request cannot tell from a broken server."""
     return isinstance(exc, openai.APIStatusError) and exc.status_code in (400, 404, 422)
-
-
-def describe(exc: BaseException, limit: int = 300) -> str:
-    """One line saying how a request failed: the HTTP status and the server's message."""
-    status = getattr(exc, "status_code", None)
-    text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
-    return (f"HTTP {status}: {text}" if status else text)[:limit]

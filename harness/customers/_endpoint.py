@@ -291,7 +291,6 @@ class Endpoint:
         self.response_format: ResponseFormatMode = (
             _SETTLED.get(self._key, _dialects.ORDER[0]) if self._auto
             else _dialects.named(settings.response_format))
-        self.tries: list[DialectTry] = []  # what this endpoint's requests found (auto)
 
     async def _on_request(self, request: Any) -> None:
         self._statuses.append(None)
@@ -314,8 +313,9 @@ class Endpoint:
 
     async def _create(self, body: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         """One request; in ``auto`` without a settled dialect, an HTTP error for the request
-        moves on to the next dialect (and is asked again in it) until one is taken;
-        ``self.tries`` says what each refused. Returns the answer and the body it answered."""
+        moves on to the next dialect (and is asked again in it) until one is taken (each
+        call's record says the dialect it was answered in). Returns the answer and the body
+        it answered."""
         while True:
             try:
                 result = await self.client.chat.completions.create(**_dialects.split(body))
@@ -323,8 +323,6 @@ class Endpoint:
                 nxt = _dialects.after(self.response_format)
                 if not (self._auto and nxt and _dialects.refused(exc)):
                     raise
-                self.tries.append(DialectTry(dialect=self.response_format, outcome="refused",
-                                             detail=self.scrub(_dialects.describe(exc)) or ""))
                 self.response_format = _SETTLED[self._key] = nxt
                 body = _dialects.apply(nxt, body, self._schema)
                 continue
