@@ -31,7 +31,7 @@ from claims_records import (
 from seed import TOOLS_CHAT_FORMAT, LocalModel, S3Config, start_dev, wants_local_model
 from seed import _dev as dev_module
 
-from ._procs import alive, ctrl_c_stops_everything, descendants
+from ._procs import STOP_WAIT_S, alive, ctrl_c_stops_everything, descendants, read_until
 
 REPO = Path(__file__).resolve().parents[2]
 PACKS = REPO / "packs"
@@ -170,15 +170,8 @@ def test_dev_up_with_the_local_model_points_the_app_at_it_and_stops_it(tmp_path)
          "--baseline", str(PACKS / "baseline.json"), "--env-file", str(tmp_path / "dev.env")],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True)
-    lines: list[str] = []
     try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.append(line.rstrip())
-            if line.startswith("ready"):
-                break
-        assert lines and lines[-1].startswith("ready"), (lines, proc.stderr and
-                                                         proc.stderr.read())
+        lines = read_until(proc, "ready", STOP_WAIT_S)
         model_line = next(x for x in lines if x.startswith("model "))
         model_url = model_line.split(" at ", 1)[1].split()[0]
         app_url = next(x for x in lines if x.startswith("lane1") and " app " in x).split()[-1]

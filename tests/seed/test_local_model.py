@@ -15,7 +15,7 @@ import pytest
 from claims_records import SimulatorError
 from seed import model_file, start_local_model
 
-from ._procs import ctrl_c_stops_everything
+from ._procs import STOP_WAIT_S, ctrl_c_stops_everything, read_until
 
 MAIN = [sys.executable, "-c", "from claims_cli import main; main()"]
 
@@ -70,13 +70,8 @@ def test_a_model_file_that_is_not_a_model_fails_with_the_servers_words(tmp_path)
 def test_model_serve_prints_where_it_answers_and_stops_on_ctrl_c(tmp_path):
     proc = subprocess.Popen([*MAIN, "model", "serve"], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
-    lines: list[str] = []
     try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.append(line.rstrip())
-            if line.startswith("ready"):
-                break
+        lines = read_until(proc, "ready", STOP_WAIT_S)
         base = next(x.split()[-1] for x in lines if x.startswith("base URL"))
         assert httpx.get(f"{base}/models", timeout=10).status_code == 200
         assert any(f"--llm-base-url {base} --llm-model smollm2" in x for x in lines)
