@@ -172,17 +172,20 @@ def _parse_reset_body(body: Any) -> tuple[Setup, dict[str, bytes]]:
     raw_files = body.get("files") or {}
     if not isinstance(raw_files, dict):
         raise _Refusal(REASON_INVALID_SETUP, "files must be an object", field="files")
-    wanted = {obj.file for obj in setup.objects}
+    # Every file is decoded, used or not: a body that does not say what it means is refused
+    # whole, before anything is reset, rather than read in part.
     files: dict[str, bytes] = {}
     for path, encoded in raw_files.items():
-        if path not in wanted:
-            continue  # a file no object uses is never written anywhere
+        if not isinstance(encoded, str):
+            raise _Refusal(REASON_INVALID_SETUP, f"files.{path}: must be a base64 string, not "
+                           f"{type(encoded).__name__}", field=f"files.{path}")
         try:
             files[path] = base64.b64decode(encoded, validate=True)
-        except (binascii.Error, TypeError, ValueError) as exc:
+        except (binascii.Error, ValueError) as exc:
             raise _Refusal(REASON_INVALID_SETUP, f"files.{path}: not valid base64",
                            field=f"files.{path}") from exc
-    return setup, files
+    wanted = {obj.file for obj in setup.objects}
+    return setup, {path: data for path, data in files.items() if path in wanted}
 
 
 def create_seed_router(settings: SeedSettings) -> APIRouter:

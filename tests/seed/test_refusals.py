@@ -172,6 +172,16 @@ def _cases():
     bad_b64 = _good()
     bad_b64["files"][k] = "***"
     yield "not base64", bad_b64, 422, f"files.{k}"
+    # a file no object uses is still part of the body: refused, not skipped
+    for name, encoded in (("unused file not base64", "***"),
+                          ("unused file with a stray character", "QUJD!"),
+                          ("unused file cut short", "QUJDRA="),
+                          ("unused file as a number", 12),
+                          ("unused file as null", None),
+                          ("unused file as a list", ["QUJD"])):
+        body = _good()
+        body["files"]["input/unused.bin"] = encoded
+        yield name, body, 422, "files.input/unused.bin"
     yield "body over the limit", {"setup": _good()["setup"],
                                   "files": {k: "A" * (LIMIT + 10)}}, 413, "body"
 
@@ -290,3 +300,12 @@ def test_an_unexpected_failure_is_still_json(route, monkeypatch):
     resp = route.post("/_harness/seed/reset", json=_good(), headers=AUTH)
     assert resp.status_code == 500
     assert resp.json()["detail"]["reason"] == "internal_error"
+
+
+def test_a_valid_file_no_object_uses_is_accepted_and_never_written(route, lane):
+    body = _good()
+    body["files"]["input/unused.bin"] = base64.b64encode(b"spare bytes").decode()
+    resp = route.post("/_harness/seed/reset", json=body, headers=AUTH)
+    assert resp.status_code == 200, resp.text
+    objects = route.get("/_harness/seed/state", headers=AUTH).json()["objects"]
+    assert set(objects) == {"policies/POL-1/photo.jpg", "policies/POL-1/quote.pdf"}
