@@ -10,6 +10,7 @@ import typer
 from claims_records import HarnessError
 
 from . import _browser_opts as browser_opts
+from . import _corpus_gate
 from ._errors import reported_errors
 from ._progress import run_progress
 from ._stop import sigterm_as_interrupt
@@ -204,6 +205,10 @@ def run(
         "that cannot report it: model=NAME, endpoint=URL, version=TEXT (repeatable; over the "
         "profile's \\[runtime.declared] key by key). The run is labelled 'runtime declared, not "
         "reported'; the endpoint is recorded without credentials."),
+    allow_unchecked_corpus: bool = typer.Option(
+        False, "--allow-unchecked-corpus", help="Run a corpus that fails `corpus check` (an "
+        "experiment); the run is labelled 'corpus fails check' in every report. Without it "
+        "such a corpus is refused before anything starts or is recorded."),
     headed: bool = typer.Option(False, "--headed", help="Show the browser."),
     browser_executable: browser_opts.Executable = None,
     browser_channel: browser_opts.Channel = None,
@@ -281,6 +286,12 @@ def run(
             if unknown:
                 raise typer.BadParameter(f"unknown fault(s) {', '.join(unknown)}; known: "
                                          f"{', '.join(known)}", param_hint="--fault")
+        failing = _corpus_gate.failing_corpora(config.corpora, config.allow_unchecked_corpus)
+        for stamp in failing:
+            typer.secho(f"warning: the corpus {stamp.root} fails `corpus check` with "
+                        f"{stamp.problems} problem(s), the first: {stamp.first}; running it "
+                        "anyway: the run is labelled 'corpus fails check'", err=True,
+                        fg=typer.colors.YELLOW)
         prof, stack_token = _pointed(harness.load_profile(config.profile), base_url,
                                      config.dev is not None)
         if config.shard:
@@ -298,6 +309,7 @@ def run(
             profile=prof, runs_dir=runs_dir,
             run_id=None if resume else (run_id or harness.new_run_id()), resume=resume,
             llm=llm, browser=browser, seed_token=stack_token,
+            corpus_fails_check=bool(failing),
             shard_durations=harness.load_durations(shard_durations) if shard_durations
             else None)
         run_id_now = resume or run_ctx.run_id

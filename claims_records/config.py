@@ -177,6 +177,10 @@ class RunConfig(RunSettings):
                                 "the run.")
     panel: str | None = Field(None, description="The defect panel (selftest defects) the run "
                               "belongs to.")
+    allow_unchecked_corpus: bool = Field(
+        False, description="Run a corpus that fails `corpus check` (an experiment); the run "
+        "is labelled 'corpus fails check'. Without it such a corpus is refused before "
+        "anything is recorded.")
     replay: str | None = Field(
         None, min_length=1, description="The run whose customer this run replays (`--replay`), "
         "by its folder: each trial's LLM customer is answered from that run's recorded calls "

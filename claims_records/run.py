@@ -84,6 +84,10 @@ LABEL_SELF_TEST = "self-test"
 LABEL_NO_RESET = "no reset"
 LABEL_RUNTIME_NOT_REPORTED = "runtime not reported"
 LABEL_RUNTIME_DECLARED = "runtime declared, not reported"
+LABEL_CORPUS_FAILS_CHECK = "corpus fails check"
+"""The run ran a corpus that fails ``corpus check`` (``run --allow-unchecked-corpus``)."""
+
+CORPUS_CHECK_STAMP_VERSION = "1"
 
 RuntimeSource = Literal["reported", "declared", "unknown"]
 ConversationScope = Literal["session", "process"]
@@ -298,7 +302,7 @@ class RunRecord(Strict):
     labels: list[str] = Field(
         default_factory=list, description="What makes this run's numbers not plain product "
         "numbers ('self-test', 'no reset', 'runtime not reported', 'runtime declared, not "
-        "reported'); shown everywhere.")
+        "reported', 'corpus fails check'); shown everywhere.")
     harness: HarnessInfo
     corpus: CorpusInfo = Field(description="The main corpus (the first one given).")
     corpora: list[CorpusInfo] = Field(
@@ -330,6 +334,28 @@ class RunRecord(Strict):
                                             self_test=bool(data.get("self_test", False)))
             data = {**data, "version": RUN_FORMAT_VERSION, "options": options}
         return data
+
+
+class CorpusCheckStamp(Strict):
+    """The outcome of ``corpus check`` on one corpus's exact content, kept so that ``run``
+    does not check an unchanged corpus again (``<cache>/corpus-checks/<key>.json``)."""
+
+    version: str = Field(CORPUS_CHECK_STAMP_VERSION)
+    key: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 over every file of the "
+                     "corpus folder (path and content) and the checker's own code: any change "
+                     "to either is another key.")
+    root: str = Field(description="The corpus folder checked, as given.")
+    checked_at: str
+    packs_checked: int = Field(ge=0)
+    problems: int = Field(ge=0, description="How many problems the check found (0: passes).")
+    first: str | None = Field(None, description="The first problem as the checker words it.")
+    first_pack: str | None = Field(None, description="The first problem's pack.")
+    first_file: str | None = Field(None, description="The first problem's file.")
+    first_field: str | None = Field(None, description="The first problem's field.")
+
+    @property
+    def ok(self) -> bool:
+        return self.problems == 0
 
 
 class ScreenReading(Strict):

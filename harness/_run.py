@@ -18,6 +18,7 @@ from typing import Any
 import claims_corpus
 import claims_records
 from claims_records import (
+    LABEL_CORPUS_FAILS_CHECK,
     LABEL_NO_RESET,
     LABEL_RUNTIME_DECLARED,
     LABEL_RUNTIME_NOT_REPORTED,
@@ -98,6 +99,10 @@ class RunContext:
     shard_durations: dict[str, float] | None = None
     """Pack durations for the shard plan; None: ``<runs-dir>/history.json`` if present."""
     progress: Callable[[TrialProgress], None] = lambda event: None
+    corpus_fails_check: bool = False
+    """The caller found that a corpus of the run fails ``corpus check`` and runs it anyway
+    (``--allow-unchecked-corpus``): the run is labelled 'corpus fails check'. The harness
+    never runs the check itself (the checker reads what only the scorer may)."""
     started: bool = False
     """Set once this process holds the run's lock and has written its run.json: from then
     on a stop leaves a run that ``--resume`` can finish."""
@@ -177,7 +182,7 @@ def _entry_from(result: TrialResult, path: str) -> TrialEntry:
 
 
 def run_labels(self_test: bool, no_reset: bool, runtime_reported: bool,
-               runtime_declared: bool = False) -> list[str]:
+               runtime_declared: bool = False, corpus_fails_check: bool = False) -> list[str]:
     """What makes a run's numbers not plain product numbers; shown wherever they are."""
     labels = []
     if self_test:
@@ -187,6 +192,8 @@ def run_labels(self_test: bool, no_reset: bool, runtime_reported: bool,
     if not runtime_reported:
         labels.append(LABEL_RUNTIME_DECLARED if runtime_declared else
                       LABEL_RUNTIME_NOT_REPORTED)
+    if corpus_fails_check:
+        labels.append(LABEL_CORPUS_FAILS_CHECK)
     return labels
 
 
@@ -256,7 +263,7 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
     if llm is not None:  # what the run records: the settings in force, never the key
         config = config.model_copy(update={"llm": llm.config()})
     labels = run_labels(config.self_test, config.no_reset, runtime.reported,
-                        runtime.declared is not None)
+                        runtime.declared is not None, ctx.corpus_fails_check)
     if ctx.resume:
         run_dir = Path(ctx.runs_dir) / ctx.resume
         if is_run_folder(run_dir):
@@ -362,7 +369,8 @@ def _check_resumable(record: RunRecord, run_id: str, corpora: Any, self_test: bo
                              recorded=record.product.runtime, now=runtime.runtime)
     if sorted(record.labels) != sorted(labels):
         raise RunRecordError("resume with the same --self-test / --no-reset / "
-                             "--allow-unreported-runtime settings as the run",
+                             "--allow-unreported-runtime settings as the run (and a corpus "
+                             "that passes or fails `corpus check` as it did)",
                              run=run_id, labels=record.labels)
     if record.product.faults != reported_faults(runtime.fields):
         raise RunRecordError("the product now reports other fault switches; resuming "
