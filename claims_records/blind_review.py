@@ -119,16 +119,23 @@ class HandlerReview(Strict):
     @field_validator("handler")
     @classmethod
     def _one_name(cls, v: str) -> str:
-        name = handler_name(v)
-        if not name:
-            raise ValueError("a handler's name cannot be empty or only spaces")
-        if len(name) > MAX_HANDLER_NAME:
-            raise ValueError(f"a handler's name is at most {MAX_HANDLER_NAME} characters")
-        odd = next((c for c in name if unicodedata.category(c)[0] == "C"), None)
-        if odd is not None:
-            raise ValueError(f"a handler's name cannot hold the control or format character "
-                             f"U+{ord(odd):04X}")
-        return name
+        return person_name(v, "a handler's name")
+
+
+def person_name(text: str, what: str = "a name") -> str:
+    """A person's name checked and normalised (``handler_name``) for a record: not empty, at
+    most ``MAX_HANDLER_NAME`` characters, no control or format character. ``ValueError``
+    names ``what`` the name is."""
+    name = handler_name(text)
+    if not name:
+        raise ValueError(f"{what} cannot be empty or only spaces")
+    if len(name) > MAX_HANDLER_NAME:
+        raise ValueError(f"{what} is at most {MAX_HANDLER_NAME} characters")
+    odd = next((c for c in name if unicodedata.category(c)[0] == "C"), None)
+    if odd is not None:
+        raise ValueError(f"{what} cannot hold the control or format character "
+                         f"U+{ord(odd):04X}")
+    return name
 
 
 def handler_name(text: str) -> str:

@@ -116,6 +116,16 @@ def _known_modes(v: list[str]) -> list[str]:
     return v
 
 
+class AppliedOverride(Strict):
+    """A reviewer's override in effect on one criterion (from the run's overrides.json)."""
+
+    mechanical: ComponentStatus = Field(description="The mechanical scorer's status, kept "
+                                        "beside the reviewer's.")
+    by: str = Field(description="Who overrode it.")
+    at: str = Field(description="When the override was recorded (UTC).")
+    why: str = Field(description="The reviewer's reason.")
+
+
 class ComponentResult(Strict):
     """One scored criterion of one trial."""
 
@@ -130,6 +140,9 @@ class ComponentResult(Strict):
     details: dict[str, JsonField] = Field(
         default_factory=dict, description="Machine-readable evidence behind the status."
     )
+    override: AppliedOverride | None = Field(
+        None, description="Set when a reviewer overrode this criterion: status is then the "
+        "reviewer's value and override.mechanical the scorer's.")
 
     @field_validator("name")
     @classmethod
@@ -277,6 +290,12 @@ class Sheet(Strict):
     scorer: ScorerInfo | None = Field(None, description="The scorer that wrote this sheet.")
     corpus_hash: str | None = Field(None, description="Hash of the corpus the pack's oracle "
                                     "came from.")
+    mechanical_success: bool | None = Field(
+        None, description="Success as the mechanical scorer decided it, before reviewer "
+        "overrides; set only when an override applies to this trial.")
+    oracle_hash: str | None = Field(
+        None, description="Set when re-scored against packs other than the run's own "
+        "(`score --packs`): the content hash of the pack the oracle was read from.")
 
     @field_validator("failure_modes")
     @classmethod
@@ -436,6 +455,47 @@ class FidelitySummary(Strict):
     explanation: str = ""
 
 
+class OverrideCounts(Strict):
+    """The reviewer overrides a summary's numbers include (overrides.json)."""
+
+    applied: int = Field(0, description="Criteria whose status is a reviewer's.")
+    changed: int = Field(0, description="Of those, criteria whose reviewer value differs "
+                         "from the mechanical one.")
+    trials_changed: int = Field(0, description="Trials whose success the overrides changed.")
+    unmatched: list[str] = Field(
+        default_factory=list, description="Overrides naming a criterion the sheets do not "
+        "score (pack/trial/criterion): recorded, not applied.")
+
+
+class RescoredPack(Strict):
+    """A pack whose files differ between the run's corpus and the packs re-scored against."""
+
+    pack_id: str
+    run_hash: str = Field(description="The pack's hash as the run's corpus manifest records "
+                          "it (what the trials were driven with).")
+    hash: str = Field(description="The pack's hash now, from its files in the packs folder.")
+    changed_files: list[str] = Field(description="Files that differ (oracle or metadata only; "
+                                     "an input change is refused).")
+
+
+class RescoreInfo(Strict):
+    """Which oracle a re-scored summary was scored against, and how it differs from the
+    run's own (``score RUN --packs DIR``)."""
+
+    oracle_hash: str = Field(description="sha256 over the scored packs' ids and hashes as they "
+                             "are in the packs folder(s); names the scoring folder.")
+    packs_dirs: list[str] = Field(description="The packs folder(s) re-scored against.")
+    versions: dict[str, str] = Field(
+        default_factory=dict, description="corpus_version of each packs folder's manifest, by "
+        "id prefix ('' when the corpus has none).")
+    run_corpora: dict[str, str] = Field(
+        description="The run's own corpus hash (run.json) by id prefix ('' when none).")
+    changed: list[RescoredPack] = Field(
+        default_factory=list, description="Packs whose oracle (or metadata) differs from the "
+        "run's.")
+    unchanged_packs: int = Field(description="Packs identical to the run's.")
+
+
 class RunSummary(Strict):
     """summary.json — statistics over a scored run."""
 
@@ -489,6 +549,12 @@ class RunSummary(Strict):
         None, description="The business's acceptance criteria (acceptance.toml) against this "
         "run.")
     fidelity: FidelitySummary = Field(default_factory=FidelitySummary)
+    overrides: OverrideCounts = Field(
+        default_factory=OverrideCounts, description="Reviewer overrides these numbers "
+        "include.")
+    rescored: RescoreInfo | None = Field(
+        None, description="Set when scored against packs other than the run's own (`score "
+        "--packs`): which oracle, and what differs from the run's.")
 
 
 # --------------------------------------------------------------------------- comparison
