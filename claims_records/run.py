@@ -34,6 +34,7 @@ class TrialStatus(StrEnum):
     AGENT_STOPPED = "agent_stopped"  # customer ended it: nothing left to answer, no outcome
     STUCK = "stuck"                  # same screen N times, or turn limit reached
     PRODUCT_ERROR = "product_error"  # product crashed, timed out, broke its contract
+    RESET_FAILED = "reset_failed"    # the product's own reset (endpoint, command) failed
     SIMULATOR_ERROR = "simulator_error"  # customer model failed after retries
     HARNESS_ERROR = "harness_error"  # a bug or failure in the harness or its infrastructure
     NOT_IMPLEMENTED = "not_implemented"  # the pack needs a capability the product lacks
@@ -61,6 +62,7 @@ STATUS_CATEGORY: dict[TrialStatus, ErrorCategory] = {
     TrialStatus.AGENT_STOPPED: ErrorCategory.AGENT,
     TrialStatus.STUCK: ErrorCategory.AGENT,
     TrialStatus.PRODUCT_ERROR: ErrorCategory.PRODUCT,
+    TrialStatus.RESET_FAILED: ErrorCategory.PRODUCT,
     TrialStatus.SIMULATOR_ERROR: ErrorCategory.SIMULATOR,
     TrialStatus.HARNESS_ERROR: ErrorCategory.HARNESS,
     TrialStatus.NOT_IMPLEMENTED: ErrorCategory.NOT_IMPLEMENTED,
@@ -73,6 +75,7 @@ StopReason = Literal[
     "turn_limit",
     "stuck",
     "product_error",
+    "reset_failed",
     "simulator_error",
     "harness_error",
     "interrupted",

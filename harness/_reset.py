@@ -37,6 +37,14 @@ from .profile import Lane, Profile, url
 _PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
 
 
+class ProductResetError(SeedError):
+    """The product's own reset failed: its reset endpoint answered an error, did not answer
+    in time or could not be reached, its clearing command failed or overran, or the state it
+    left differs from the setup. A trial ending so is ``reset_failed``, the product's error;
+    a failure of the harness's own means (the seed route, the stores it writes, a command
+    that cannot be started) stays a ``SeedError``."""
+
+
 Credentials = dict[str, Any]
 """A person's sign-in (``username``, ``password``) as a reset gives it: JSON values."""
 
@@ -186,9 +194,13 @@ class EndpointResetAdapter(ResetAdapter):
         try:
             return self._client().request(method, target, json=body, headers=headers,
                                           timeout=ep.timeout_s)
+        except httpx.TimeoutException as exc:
+            raise ProductResetError(f"the product's reset endpoint did not answer within "
+                                    f"{ep.timeout_s} s ({type(exc).__name__})", url=target,
+                                    timeout_s=ep.timeout_s) from exc
         except httpx.HTTPError as exc:
-            raise SeedError(f"the product's reset endpoint is unreachable: {exc}",
-                            url=target) from exc
+            raise ProductResetError(f"the product's reset endpoint is unreachable: {exc}",
+                                    url=target) from exc
 
     def body(self, setup: Setup, plan: Any) -> Any:
         ep = self.profile.reset.endpoint
@@ -205,14 +217,17 @@ class EndpointResetAdapter(ResetAdapter):
         return fill_template(ep.body, values)
 
     def call(self, setup: Setup, plan: Any) -> None:
-        """Call the product's reset endpoint; ``SeedError`` unless it answers 2xx."""
+        """Call the product's reset endpoint; ``SeedError`` unless it answers 2xx: a
+        ``ProductResetError`` for a server error (5xx), a 4xx being a refusal of what the
+        harness sent (its token, the profile's path or body)."""
         ep = self.profile.reset.endpoint
         assert ep is not None
         resp = self._request(ep.method, ep.path, self.body(setup, plan))
         if resp.status_code >= 300:
-            raise SeedError(f"the product refused the reset: HTTP {resp.status_code}: "
-                            f"{resp.text[:300]}", url=str(resp.request.url),
-                            status=resp.status_code)
+            error = ProductResetError if resp.status_code >= 500 else SeedError
+            raise error(f"the product refused the reset: HTTP {resp.status_code}: "
+                        f"{resp.text[:300]}", url=str(resp.request.url),
+                        status=resp.status_code)
 
     def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
         started = time.perf_counter()
@@ -226,7 +241,7 @@ class EndpointResetAdapter(ResetAdapter):
             problems = self.stores().differences(expected)
             verified = not problems
             if problems:
-                raise SeedError(f"state after the product's reset differs from the setup: "
+                raise ProductResetError(f"state after the product's reset differs from the setup: "
                                 f"{'; '.join(problems[:5])}", pack=setup.pack_id)
         return self._outcome(setup, started, verified)
 
@@ -326,15 +341,15 @@ def run_clear_command(profile: Profile, lane: Lane, pack_id: str) -> None:
     try:
         _, err = proc.communicate(timeout=command.timeout_s)
     except subprocess.TimeoutExpired as exc:
-        raise SeedError("the reset command did not finish in time", command=argv[0],
-                        timeout_s=command.timeout_s) from exc
+        raise ProductResetError("the reset command did not finish in time", command=argv[0],
+                                timeout_s=command.timeout_s) from exc
     finally:
         stop_process_tree(proc)
     if proc.returncode != 0:
         lines = err.decode("utf-8", "replace").strip().splitlines()
         last = redact_lane_secrets(profile, lane, lines[-1])[:200] if lines else ""
-        raise SeedError(f"the reset command failed with exit code {proc.returncode}"
-                        + (f": {last}" if last else ""), command=argv[0])
+        raise ProductResetError(f"the reset command failed with exit code {proc.returncode}"
+                                + (f": {last}" if last else ""), command=argv[0])
 
 
 def fill_template(template: Any, values: dict[str, Any]) -> Any:

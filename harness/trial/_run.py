@@ -25,7 +25,7 @@ from claims_records import (
 
 from .._customer_tab import CustomerTab
 from .._launch import BROWSER_CRASH
-from .._reset import ResetAdapter, ResetOutcome, setup_and_files
+from .._reset import ProductResetError, ResetAdapter, ResetOutcome, setup_and_files
 from ..customers import Customer
 from ..profile import Capabilities
 from ..staff import StaffSession
@@ -116,6 +116,8 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
         j.stop("simulator_error", str(exc), TrialStatus.SIMULATOR_ERROR)
     except ProductError as exc:
         j.stop("product_error", str(exc), TrialStatus.PRODUCT_ERROR)
+    except ProductResetError as exc:  # the product's own reset failed: its error, labelled
+        j.stop("reset_failed", f"reset ({reset.name}): {exc}", TrialStatus.RESET_FAILED)
     except SeedError as exc:
         j.stop("harness_error", f"reset ({reset.name}): {exc}", TrialStatus.HARNESS_ERROR)
     except HarnessError as exc:
