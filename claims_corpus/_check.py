@@ -11,6 +11,7 @@ from claims_records import PackError
 from . import _io
 from ._check_corpus_files import acceptance_problems, other_customer_problems
 from ._check_extra import checked_pack, extra_pack_problems, unsafe_pack
+from ._check_fields import corpus_field_problems
 from ._check_pack import Problem, sign_off_problems
 from ._check_setup import baseline_problems
 from ._loading import Pack, load_baseline, load_manifest
@@ -147,6 +148,7 @@ def check_corpus(root: Path | str, freeze: bool = False) -> CheckReport:
             baseline = loaded
             report.problems.extend(baseline_problems(loaded))
     report.problems.extend(acceptance_problems(root))
+    report.problems.extend(corpus_field_problems(root))
     packs: dict[str, Pack] = {}
     current: dict[str, ManifestPack | None] = {}
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):

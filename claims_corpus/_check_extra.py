@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ._check_fields import field_problems
 from ._check_files import material_problems, symlink_problems
+from ._check_keys import fact_key_problems
 from ._check_leaks import leak_problems, runtime_guard_problems
 from ._check_pack import Problem, check_pack
 from ._check_setup import setup_problems
@@ -41,10 +43,15 @@ def extra_pack_problems(pack_dir: Path, baseline: Baseline | None) -> list[Probl
         ("setup", lambda: setup_problems(pack, pack_dir, baseline)),
         ("leak", lambda: leak_problems(pack, pack_dir)),
         ("prompt", lambda: runtime_guard_problems(pack, pack_dir)),
+        ("fact key", lambda: fact_key_problems(pack, pack_dir)),
+        ("fields", lambda: field_problems(pack, pack_dir)),
     ]
     out: list[Problem] = []
     for name, check in checks:
-        out += _guarded(pack, name, check)
+        named = {(p.file, p.field) for p in out}
+        # the rules of every field go last and add nothing at a place already reported
+        out += [p for p in _guarded(pack, name, check)
+                if name != "fields" or (p.file, p.field) not in named]
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from claims_records.decision import CustomerStatus, Decision, StaffRole
 
@@ -21,6 +21,7 @@ from .end_state import ExpectedEndState
 from .values import Money
 
 MAX_DELAY_S = 60.0
+MIN_NOTE_CHARS = 10
 
 
 class StaffScript(Strict):
@@ -28,8 +29,9 @@ class StaffScript(Strict):
 
     decision: Decision = Field(description="approve | amend_amount | decline | "
                                "return_for_info.")
-    note: str = Field(min_length=10, max_length=2000, description="The note staff write for "
-                      "the customer with the decision.")
+    note: str = Field(min_length=MIN_NOTE_CHARS, max_length=2000, description="The note staff "
+                      "write for the customer with the decision (at least 10 characters besides "
+                      "spaces).")
     amount: Money | None = Field(None, description="amend_amount: the settled amount, with its "
                                  "currency.")
     requested: str | None = Field(
@@ -42,6 +44,14 @@ class StaffScript(Strict):
         "baseline's senior staff sign-in (senior_staff_credentials).")
     delay_s: float = Field(0.0, ge=0, le=MAX_DELAY_S, description="Simulated time between the "
                            "journey and the decision, in seconds.")
+
+    @field_validator("note")
+    @classmethod
+    def _note_says_something(cls, note: str) -> str:
+        if len(note.strip()) < MIN_NOTE_CHARS:
+            raise ValueError(f"the note must hold at least {MIN_NOTE_CHARS} characters besides "
+                             f"the spaces around it (it holds {len(note.strip())})")
+        return note
 
     @model_validator(mode="after")
     def _fits_decision(self) -> StaffScript:

@@ -256,3 +256,211 @@ def test_the_run_refuses_wrong_fact_formats_too(pack_copy, value):
         claims_corpus.load_customer_view(pack_copy)
     assert err.value.context["file"] == "input/facts.json"
     assert err.value.context["field"].startswith(f"facts.{index}")
+
+
+# --------------------------------------------------------------- every field, staff included
+
+def _note(text: str) -> Callable[[Path], None]:
+    return _setup(lambda d: d["staff_script"].update(note=text))
+
+
+def _amend(currency: str, label_currency: str | None = None) -> Callable[[Path], None]:
+    """The staff script settles 900 in ``currency``; the oracle expects that amount."""
+    def change(pack: Path) -> None:
+        _json(pack / "setup.json", lambda d: d["staff_script"].update(
+            decision="amend_amount", amount={"amount": 900, "currency": currency}))
+        _json(pack / "oracle/labels.json", lambda d: d["staff_decision"].update(
+            customer_status="amended",
+            note_amount={"amount": 900, "currency": label_currency or currency}))
+    return change
+
+
+def _labels(change: Callable[[Any], None]) -> Callable[[Path], None]:
+    return lambda pack: _json(pack / "oracle/labels.json", change)
+
+
+def _provenance(change: Callable[[Any], None]) -> Callable[[Path], None]:
+    return lambda pack: _json(pack / "provenance.json", change)
+
+
+def _add_fact(**fact: Any) -> Callable[[Path], None]:
+    return lambda pack: _json(pack / "input/facts.json", lambda d: d["facts"].append(fact))
+
+
+NOTE = "We have checked your report. Your claim is approved"
+SETUP, LABELS, FACTS = "setup.json", "oracle/labels.json", "input/facts.json"
+
+# (id, mutation, file, field, words the message must hold)
+FIELD_RULES = [
+    # control characters in the staff script's note
+    ("NUL in the staff note", _note(NOTE + "\x00."), SETUP, "staff_script.note", ["control"]),
+    ("ANSI colour in the staff note", _note("\x1b[31m" + NOTE + "\x1b[0m"), SETUP,
+     "staff_script.note", ["ANSI"]),
+    ("ANSI cursor move in the staff note", _note(NOTE + "\x1b[2J\x1b[H."), SETUP,
+     "staff_script.note", ["ANSI"]),
+    ("bidi override in the staff note", _note(NOTE + " \u202egbp 0001"), SETUP,
+     "staff_script.note", ["control"]),
+    ("bidi embedding in the staff note", _note("\u202a" + NOTE), SETUP, "staff_script.note",
+     ["control"]),
+    ("bidi isolate in the staff note", _note(NOTE + " \u2066x\u2069"), SETUP,
+     "staff_script.note", ["control"]),
+    ("C1 control in the staff note", _note(NOTE + "\x85"), SETUP, "staff_script.note",
+     ["control"]),
+    ("bell in the staff note", _note(NOTE + "\x07"), SETUP, "staff_script.note", ["control"]),
+    ("backspace in the staff note", _note(NOTE + "\x08\x08\x08"), SETUP, "staff_script.note",
+     ["control"]),
+    # a note that says nothing
+    ("staff note of 12 spaces", _note(" " * 12), SETUP, "staff_script.note", ["besides"]),
+    ("staff note of line breaks and tabs", _note("\n\t \n\t \n\t \n\t "), SETUP,
+     "staff_script.note", ["besides"]),
+    ("staff note of 8 characters padded", _note("   Approved" + " " * 8), SETUP,
+     "staff_script.note", ["besides"]),
+    # currencies
+    ("staff amount in ZZZ", _amend("ZZZ"), SETUP, "staff_script.amount.currency",
+     ["'ZZZ'", "ISO 4217"]),
+    ("staff amount in a withdrawn currency", _amend("HRK"), SETUP,
+     "staff_script.amount.currency", ["'HRK'", "ISO 4217"]),
+    ("staff amount in the no-currency code", _amend("XXX"), SETUP,
+     "staff_script.amount.currency", ["no currency"]),
+    ("staff amount in the testing code", _amend("XTS"), SETUP, "staff_script.amount.currency",
+     ["testing"]),
+    ("staff amount in lower case", _amend("gbp"), SETUP, "staff_script.amount.currency",
+     ["did you mean 'GBP'"]),
+    ("oracle note amount in ZZZ", _amend("GBP", "ZZZ"), LABELS,
+     "staff_decision.note_amount.currency", ["'ZZZ'", "ISO 4217"]),
+    ("fact money in ZZZ", _add_fact(key="items_value", kind="money", value={
+        "amount": 250, "currency": "ZZZ"}, say="It was worth 250.", topic="its value"),
+     FACTS, "facts.10.value.currency", ["'ZZZ'"]),
+    ("document printed in ZZZ", _provenance(lambda d: d["materials"][1]["parameters"].update(
+        currency="ZZZ")), "provenance.json", "materials.1.parameters.currency", ["'ZZZ'"]),
+    ("seeded record in ZZZ", _setup(lambda d: d["collections"]["policies"][0].update(
+        currency="ZZZ")), SETUP, "collections.policies[0].currency", ["'ZZZ'"]),
+    # every other text field
+    ("ANSI in the oracle's explanation", _labels(lambda d: d["review"].update(
+        explanation="Clear \x1b[1mall\x1b[0m checks.")), LABELS, "review.explanation", ["ANSI"]),
+    ("NUL in an assertion", _labels(lambda d: d["assertions"][0].update(
+        description="A claim\x00 exists.")), LABELS, "assertions.0.description", ["control"]),
+    ("bidi override in a provenance purpose", _provenance(lambda d: d["materials"][0].update(
+        purpose="Shows the \u202ebumper.")), "provenance.json", "materials.0.purpose",
+     ["control"]),
+    ("bidi isolate in a seeded name", _setup(lambda d: d["collections"]["customers"][0].update(
+        name="Daniel \u2067Carter")), SETUP, "collections.customers[0].name", ["control"]),
+    ("ANSI in a seeded field name", _setup(lambda d: d["collections"]["customers"][0].update(
+        {"nick\x1b[8m": "x"})), SETUP, "collections.customers[0].nick\\x1b[8m",
+     ["field name", "ANSI"]),
+    ("C1 control in the review file", lambda p: _json(p / "review.json", lambda d: d[
+        "materials"][0]["assistant_check"].update(notes="Looks fine\x9b2J.")), "review.json",
+     "materials.0.assistant_check.notes", ["control"]),
+    ("escape in the baseline", lambda p: _json(p.parent / "baseline.json", lambda d: d[
+        "collections"]["staff"][0].update(name="Sam\x1b]0;pwned\x07")), "baseline.json",
+     "collections.staff.0.name", ["ANSI"]),
+]
+
+
+def _clean(root: Path) -> list[str]:
+    """Every problem of a corpus whose packs were changed on purpose (manifest brought up to
+    date first)."""
+    claims_corpus.update_manifest(root)
+    return [str(p) for p in _check(root)]
+
+
+def _found_any(problems: list[Problem], pack: str | None, file: str, field: str,
+               *words: str) -> Problem:
+    hits = [p for p in problems if p.pack == pack and p.file == file and p.field == field
+            and all(w.lower() in p.message.lower() for w in words)]
+    assert hits, f"nothing for {file} {field} {words}; got {[str(p) for p in problems]}"
+    return hits[0]
+
+
+@pytest.mark.parametrize("case", FIELD_RULES, ids=[c[0] for c in FIELD_RULES])
+def test_every_field_obeys_the_text_and_currency_rules(pack_copy, case):
+    _, mutate, file, field, words = case
+    mutate(pack_copy)
+    found = _found_any(_check(pack_copy.parent), None if file == "baseline.json" else PACK_ID,
+                       file, field, *words)
+    line = str(found)
+    assert "\n" not in line and line.isprintable(), line  # one line, nothing it warns about
+
+
+@pytest.mark.parametrize("currency", ["GBP", "EUR", "JPY", "NZD", "CHF", "XCG"])
+def test_a_staff_amount_in_a_current_iso_4217_currency_passes(pack_copy, currency):
+    _amend(currency)(pack_copy)
+    assert _clean(pack_copy.parent) == []
+
+
+@pytest.mark.parametrize("note", [
+    "Approved: 900 GBP",
+    "  Approved..  ",
+    "Your claim is approved.\n\nWe will pay the garage\tdirectly.\r\n",
+    "Votre demande est acceptée — 900 € (réf. ÉTÉ-2026).",
+])
+def test_a_staff_note_of_plain_text_passes(pack_copy, note):
+    _note(note)(pack_copy)
+    assert _clean(pack_copy.parent) == []
+
+
+def test_the_currency_list_is_iso_4217():
+    from babel.numbers import is_currency
+
+    from claims_corpus._currencies import ISO_4217_CODES, NOT_AN_AMOUNT, currency_problem
+
+    assert all(len(c) == 3 and c.isupper() and c.isalpha() for c in ISO_4217_CODES)
+    assert all(is_currency(c) for c in ISO_4217_CODES)  # no typo: every code exists
+    assert NOT_AN_AMOUNT <= ISO_4217_CODES
+    assert [c for c in ("EUR", "GBP", "JPY", "USD", "NZD", "INR") if currency_problem(c)] == []
+    assert all(currency_problem(c) for c in ("ZZZ", "DEM", "HRK", "CNH", "gbp", "GB", ""))
+
+
+# --------------------------------------------------------------- the fact-key vocabulary
+
+FACT_KEYS = [
+    ("misspelt fact key", _fact(1, key="incident_dat"), FACTS, "facts.1.key",
+     ["unknown fact key 'incident_dat'", "did you mean 'incident_date'"]),
+    ("fact key outside the vocabulary", _add_fact(
+        key="pet_name", kind="text", value="Rex", say="My dog is Rex.", topic="the dog"),
+     FACTS, "facts.10.key", ["unknown fact key 'pet_name'"]),
+    ("claim fact of the wrong kind", _fact(4, kind="choice"), FACTS, "facts.4.kind",
+     ["'text'"]),
+    ("story fact of another kind", _add_fact(
+        key="roofer_visit", kind="yes_no", value="yes", say="Yes, a roofer came.",
+        topic="the roofer"), FACTS, "facts.10.kind", ["story fact"]),
+    ("unknown key in expected_facts", _labels(lambda d: d["expected_facts"].update(
+        incident_dat="2026-03-12")), LABELS, "expected_facts.incident_dat",
+     ["unknown fact key", "did you mean 'incident_date'"]),
+    ("unknown key in optional_facts", _labels(lambda d: d["optional_facts"].update(
+        car_colour="blue")), LABELS, "optional_facts.car_colour", ["unknown fact key"]),
+    ("unknown key in unknown_facts", _labels(lambda d: d["unknown_facts"].update(
+        weather="Nobody noted it.")), LABELS, "unknown_facts.weather", ["unknown fact key"]),
+    ("story fact in the oracle", _labels(lambda d: d["unknown_facts"].update(
+        roofer_visit="No roofer came.")), LABELS, "unknown_facts.roofer_visit",
+     ["story fact"]),
+]
+
+
+@pytest.mark.parametrize("case", FACT_KEYS, ids=[c[0] for c in FACT_KEYS])
+def test_a_fact_key_outside_the_vocabulary_is_refused(pack_copy, case):
+    _, mutate, file, field, words = case
+    mutate(pack_copy)
+    _found(_check(pack_copy.parent), file, field, *words)
+
+
+def test_a_story_fact_the_standard_lists_passes(pack_copy):
+    _add_fact(key="roofer_visit", kind="text", value="A roofer came on 2 March 2026.",
+              say="A roofer came on 2 March 2026.", topic="the roofer")(pack_copy)
+    assert _clean(pack_copy.parent) == []
+
+
+def test_the_vocabulary_is_the_one_the_documents_give():
+    import re
+
+    from claims_corpus._check_keys import CLAIM_FACT_KEYS, STORY_FACT_KEYS
+
+    repo = Path(__file__).resolve().parents[2]
+    rules = (repo / "docs/claim-rules.md").read_text(encoding="utf-8")
+    section = rules.split("## Fact keys", 1)[1].split("\n## ", 1)[0]
+    table = dict(re.findall(r"^\| `([a-z_]+)` \| ([a-z_]+) \|", section, re.MULTILINE))
+    assert table == CLAIM_FACT_KEYS
+    standard = (repo / "packs/STANDARD.md").read_text(encoding="utf-8")
+    listed = re.search(r"Story facts[^\n]*\n((?:[^\n]+\n)+)", standard)
+    assert listed, "packs/STANDARD.md section 5 lists the story facts"
+    assert set(re.findall(r"`([a-z_]+)`", listed.group(1))) >= STORY_FACT_KEYS

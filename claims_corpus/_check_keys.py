@@ -1,0 +1,86 @@
+"""The fact-key vocabulary (packs/STANDARD.md section 5): every fact key of a pack is one the
+standard names.
+
+- ``CLAIM_FACT_KEYS``: the claim's facts, with their kinds, as ``docs/claim-rules.md`` lists
+  them (products collect them, the oracle expects them). A fact of ``facts.json`` with one of
+  these keys has that kind; the oracle's ``expected_facts``, ``optional_facts`` and
+  ``unknown_facts`` name only these.
+- ``STORY_FACT_KEYS``: facts of the customer's story that are no field of a claim (why a
+  receipt carries a late date, who covered a roof in the meantime). They are text, only in
+  ``facts.json``, and listed in the standard before a pack may use one.
+
+Any other key is refused by name, with the closest known key when one is near: a misspelt key
+would otherwise only show up as the expected fact it fails to match.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from claims_records import PackError
+
+from . import _io
+from ._check_pack import Problem
+from .formats import Facts, Labels
+from .formats.matching import FACT_KINDS
+
+# docs/claim-rules.md "Fact keys": key -> kind (a registration or reference is text there; the
+# matcher's own "code" kind is how it compares them, not a kind a pack writes).
+CLAIM_FACT_KEYS: dict[str, str] = {
+    key: "text" if kind == "code" else kind for key, kind in FACT_KINDS.items()}
+STORY_FACT_KEYS: frozenset[str] = frozenset({"emergency_cover", "receipt_reprint",
+                                             "roofer_visit"})
+STORY_FACT_KIND = "text"
+_ORACLE_GROUPS: tuple[str, ...] = ("expected_facts", "optional_facts", "unknown_facts")
+
+
+def _unknown(key: str, known: list[str], where: str) -> str:
+    near = difflib.get_close_matches(key, known, n=1, cutoff=0.8)
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    return (f"unknown fact key {key!r}{hint}: {where} (packs/STANDARD.md section 5, "
+            "docs/claim-rules.md)")
+
+
+def fact_key_problems(pack: str, pack_dir: Path) -> list[Problem]:
+    """Every fact key of facts.json and of the oracle outside the vocabulary, and every fact
+    whose kind differs from the vocabulary's."""
+    out: list[Problem] = []
+    claim_keys = sorted(CLAIM_FACT_KEYS)
+    try:
+        facts = _io.read_model(pack_dir / _io.FACTS, Facts, pack=pack, file=_io.FACTS)
+    except PackError:
+        facts = None  # check_pack reports the file
+    for i, f in enumerate(facts.facts if facts else []):
+        field = f"facts.{i}.key"
+        if f.key in CLAIM_FACT_KEYS:
+            if f.kind != CLAIM_FACT_KEYS[f.key]:
+                out.append(Problem(pack, _io.FACTS, f"facts.{i}.kind",
+                                   f"{f.kind!r} for {f.key!r}; the vocabulary gives "
+                                   f"{CLAIM_FACT_KEYS[f.key]!r} (docs/claim-rules.md)"))
+        elif f.key in STORY_FACT_KEYS:
+            if f.kind != STORY_FACT_KIND:
+                out.append(Problem(pack, _io.FACTS, f"facts.{i}.kind",
+                                   f"{f.kind!r} for the story fact {f.key!r}; story facts "
+                                   f"are {STORY_FACT_KIND!r}"))
+        else:
+            out.append(Problem(pack, _io.FACTS, field, _unknown(
+                f.key, claim_keys + sorted(STORY_FACT_KEYS),
+                "neither a claim fact nor a story fact the standard lists")))
+    try:
+        labels = _io.read_model(pack_dir / _io.LABELS, Labels, pack=pack, file=_io.LABELS)
+    except PackError:
+        return out
+    for group in _ORACLE_GROUPS:
+        for key in getattr(labels, group):
+            if key in CLAIM_FACT_KEYS:
+                continue
+            field = f"{group}.{key if key.isprintable() else repr(key)}"
+            if key in STORY_FACT_KEYS:
+                out.append(Problem(pack, _io.LABELS, field,
+                                   f"{key!r} is a story fact, no field of the claim: the "
+                                   f"oracle's {group} name claim facts only"))
+            else:
+                out.append(Problem(pack, _io.LABELS, field, _unknown(
+                    key, claim_keys, "not a claim fact of the vocabulary")))
+    return out
