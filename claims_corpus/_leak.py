@@ -41,6 +41,15 @@ from .formats.pack import EvidenceKind
 
 SHINGLE_WORDS = 5
 _WORD = re.compile(r"[a-z0-9_]+")
+# A label value that is also a word of the language ("hit", "clear", "standard", "complex")
+# leaks only where it is used as that label: what these words name and the words that link
+# them to their value ("the quote check is clear", "triage class: standard").
+LABEL_NAMES: tuple[str, ...] = (
+    "triage class", "triage", "class", "band", "category", "check outcome", "check", "checks",
+    "outcome", "result", "status", "verdict", "reason code", "reason", "reasons", "label",
+)
+_LINKS = r"(?:is|was|are|were|came\s+back|comes\s+back|returned|set\s+to|marked|of|as)"
+_CAPS_WORD = re.compile(r"[A-Za-z]+")
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,44 @@ def _shingles(text: str) -> set[tuple[str, ...]]:
 
 def _pattern(term: str) -> re.Pattern[str]:
     return re.compile(r"(?<![A-Za-z0-9_])" + re.escape(term) + r"(?![A-Za-z0-9_])", re.IGNORECASE)
+
+
+def is_word_like(term: str) -> bool:
+    """A single word of letters: as a label value, also a word of the language."""
+    return bool(re.fullmatch(r"[A-Za-z]+", term))
+
+
+def _label_pattern(term: str) -> re.Pattern[str]:
+    """Where a word-like label value stands as that label (all but the capitals form)."""
+    t = re.escape(term)
+    names = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in LABEL_NAMES)
+    end = r"(?![A-Za-z0-9_])"
+    forms = [
+        rf"^\W*{t}\W*$",                                       # the whole text is the value
+        rf"(?:[:=]|->|\u2192)\s*{t}{end}",                      # check: hit, result=hit
+        rf"(?<=[\"'`\u2018\u201c]){t}(?=[\"'`\u2019\u201d])",   # `hit`, "hit"
+        rf"(?<=[A-Za-z0-9][_.]){t}{end}",                        # check_hit, review.hit
+        rf"(?<![A-Za-z0-9]){t}(?=[_.][A-Za-z0-9])",              # hit_receipt
+        rf"(?<![A-Za-z0-9_])(?:{names})(?:\s+{_LINKS})?(?:\s*[:=]\s*|\s+){t}{end}",
+    ]
+    return re.compile("|".join(f"(?:{f})" for f in forms), re.IGNORECASE | re.MULTILINE)
+
+
+def _in_capitals(term: str, text: str) -> bool:
+    """``term`` written in capitals where the text around it is not (``HIT`` in "the check
+    said HIT"; not in "A CAR HIT ME", where everything is)."""
+    for m in re.finditer(r"(?<![A-Za-z0-9_])" + re.escape(term.upper()) + r"(?![A-Za-z0-9_])",
+                         text):
+        before = _CAPS_WORD.findall(text[:m.start()])[-1:]
+        after = _CAPS_WORD.findall(text[m.end():])[:1]
+        if not any(len(w) > 1 and w.isupper() for w in before + after):
+            return True
+    return False
+
+
+def label_used(term: str, text: str) -> bool:
+    """Does ``text`` use the word-like label value ``term`` as that label?"""
+    return bool(_label_pattern(term).search(text)) or _in_capitals(term, text)
 
 
 def _strings(value: Any, path: str) -> Iterable[tuple[str, str]]:
@@ -112,6 +159,7 @@ class LeakGuard:
         self._allowed = allowed_text
         self._allowed_shingles = _shingles(allowed_text)
         self._terms: dict[str, str] = {}
+        self._label_words: set[str] = set()  # terms matched only where used as labels
         self._phrases: dict[tuple[str, ...], str] = {}
         for term, source in system_vocabulary().items():
             self._terms[term] = source
@@ -122,18 +170,26 @@ class LeakGuard:
         return bool(_pattern(term).search(self._allowed))
 
     def add_term(self, term: str, source: str, *, ordinary_words: bool = True,
-                 single_words: bool = True) -> None:
+                 single_words: bool = True, label: bool = False) -> None:
         """Forbid ``term`` unless the customer may see it (view or templates). Without
         ``ordinary_words``, a single lower-case word is not forbidden; without
-        ``single_words``, no single word of letters is (a document's title, "RECEIPT")."""
+        ``single_words``, no single word of letters is (a document's title, "RECEIPT").
+        A ``label`` is a value of a closed vocabulary (a triage class, a check outcome, a
+        reason): when it is a single word of letters it is forbidden only where it is used as
+        that label (``label_used``), never as the ordinary word it also is."""
         term = term.strip()
-        if len(term) < 3 or term in self._terms or self._allowed_has(term):
+        if len(term) < 3 or term in self._terms:
+            return
+        word_label = label and is_word_like(term)
+        if (label_used(term, self._allowed) if word_label else self._allowed_has(term)):
             return
         if not ordinary_words and re.fullmatch(r"[a-z]+", term):
             return
         if not single_words and re.fullmatch(r"[A-Za-z]+", term):
             return
         self._terms[term] = source
+        if word_label:
+            self._label_words.add(term)
 
     def add_text(self, text: str, source: str) -> None:
         """Forbid ``text`` and every five-word run of it the customer may not see."""
@@ -168,15 +224,15 @@ class LeakGuard:
     def _add_oracle_and_provenance(self, pack_dir: Path) -> None:
         labels = load_labels(pack_dir)
         src = _io.LABELS
-        self.add_term(labels.triage.triage_class, f"{src} triage.triage_class")
+        self.add_term(labels.triage.triage_class, f"{src} triage.triage_class", label=True)
         if "_" in labels.triage.triage_class:  # "fast_track" also as "fast track"
             self.add_term(labels.triage.triage_class.replace("_", " "),
-                          f"{src} triage.triage_class")
+                          f"{src} triage.triage_class", label=True)
         for r in labels.triage.required_reasons + labels.triage.allowed_reasons:
-            self.add_term(r, f"{src} triage reasons")
+            self.add_term(r, f"{src} triage reasons", label=True)
         for check, outcome in labels.review.checks.items():
-            self.add_term(outcome, f"{src} review.checks.{check}")
-        self.add_term(labels.scenario, f"{src} scenario")
+            self.add_term(outcome, f"{src} review.checks.{check}", label=True)
+        self.add_term(labels.scenario, f"{src} scenario", label=True)
         self.add_text(labels.review.explanation, f"{src} review.explanation")
         for key, why in labels.unknown_facts.items():
             self.add_text(why, f"{src} unknown_facts.{key}")
@@ -237,7 +293,8 @@ class LeakGuard:
         if not whole_text:
             text = without_product_text(text)
         leaks = [Leak(term, source) for term, source in sorted(self._terms.items())
-                 if _pattern(term).search(text)]
+                 if (label_used(term, text) if term in self._label_words
+                     else _pattern(term).search(text))]
         if self._phrases:
             seen: set[str] = set()
             for sh in sorted(_shingles(text) & self._phrases.keys()):
