@@ -1,9 +1,10 @@
-"""Commands: review export / review import — claims staff's blind review of triage."""
+"""Commands: review export / review import — claims staff's blind review of triage; review
+override — a reviewer's override of one mechanical score, with who and why."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -61,6 +62,38 @@ def import_(run: RunArg,
         typer.echo(f"  note: {note}")
     typer.echo(f"wrote {run / 'blind-review' / 'agreement.json'}; run `claims-harness report` "
                "to show it")
+
+
+@review_app.command("override")
+def override(run: RunArg,
+             pack: Annotated[str, typer.Option(help="The trial's pack id.")],
+             trial: Annotated[int, typer.Option(min=1, help="The trial's number.")],
+             criterion: Annotated[str, typer.Option(
+                 help="The component to override, as the sheet names it (triage, facts, "
+                 "journey, waiting_list, ...).")],
+             value: Annotated[Literal["pass", "fail"], typer.Option(
+                 help="The reviewer's value.")],
+             by: Annotated[str, typer.Option(help="Who overrides it (your name).")],
+             why: Annotated[str, typer.Option(help="Why, in a sentence a reader can check.")],
+             corpus: CorpusOpt = None) -> None:
+    """Override one criterion of one scored trial: kept with who, when, why and the
+    mechanical value in <RUN>/overrides.json, then RUN is scored again with it; the report
+    shows it beside the mechanical value and the summary counts it. Every later `score`
+    applies it again."""
+    import scoring
+
+    with reported_errors():
+        o, summary = scoring.record_override(run, pack, trial, criterion, value, by, why,
+                                             corpus)
+    same = " (the same as the mechanical value)" if o.mechanical == o.value else ""
+    typer.echo(f"{o.pack_id} trial {o.trial} {o.component}: {o.mechanical} -> {o.value}{same} "
+               f"by {o.by} at {o.at}")
+    counts = summary.overrides
+    typer.echo(f"re-scored: {summary.successes}/{summary.scorable_trials} scorable trials "
+               f"succeeded, including {counts.applied} reviewer override(s) "
+               f"({counts.trials_changed} changed a trial's success)")
+    typer.echo(f"kept in {run / 'overrides.json'}; re-scored versions (rescored/) apply it "
+               "when scored again with `score --packs`")
 
 
 def register(app: typer.Typer) -> None:

@@ -58,16 +58,54 @@ def _acceptance(report) -> None:
         typer.echo(f"  {mark} {c.title} ({c.threshold}): {c.explanation}")
 
 
+PacksOpt = Annotated[list[Path] | None, typer.Option(
+    "--packs", help="Re-score the run's stored evidence against these packs (a corrected "
+    "oracle; repeat for several corpora) instead of the ones it ran with: refused when a "
+    "pack's input or setup differs from the run's; written to <RUN>/rescored/<oracle-id>/, "
+    "the run's own sheets and summary stay.", exists=True, file_okay=False)]
+
+
+def _rescored(s: RunSummary, run: Path) -> None:
+    info = s.rescored
+    if info is None:
+        return
+    import scoring
+
+    typer.secho(f"RE-SCORED against {', '.join(info.packs_dirs)} (oracle "
+                f"{info.oracle_hash[:12]}), not the run's own packs (corpus "
+                f"{', '.join(h[:12] for h in info.run_corpora.values())})",
+                fg=typer.colors.YELLOW, bold=True)
+    typer.echo(f"  {len(info.changed)} pack(s) differ from the run's, "
+               f"{info.unchanged_packs} identical")
+    for p in info.changed:
+        typer.echo(f"  changed {p.pack_id}: {', '.join(p.changed_files)}")
+    typer.echo(f"  the run's own sheets and summary are untouched; report: claims-harness "
+               f"report {run} --rescored {scoring.rescored_dir(run, info).name}")
+
+
+def _overrides(s: RunSummary) -> None:
+    o = s.overrides
+    if o.applied:
+        typer.echo(f"includes {o.applied} reviewer override(s): {o.changed} changed a "
+                   f"criterion, {o.trials_changed} changed a trial's success")
+    for key in o.unmatched:
+        typer.echo(f"  override not applied (no such scored criterion): {key}")
+
+
 def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
-          resamples: ResamplesOpt = None, strict_fidelity: StrictOpt = False) -> None:
-    """Score every trial of RUN: writes sheet.json per trial and summary.json."""
+          resamples: ResamplesOpt = None, strict_fidelity: StrictOpt = False,
+          packs: PacksOpt = None) -> None:
+    """Score every trial of RUN: writes sheet.json per trial and summary.json (with --packs:
+    against a corrected oracle, into their own folder)."""
     import scoring
 
     with reported_errors():
         s = scoring.score_run(run, corpus, seed=seed or scoring.DEFAULT_SEED,
                               resamples=resamples or scoring.DEFAULT_RESAMPLES,
-                              strict_fidelity=strict_fidelity)
+                              strict_fidelity=strict_fidelity, packs=packs)
     _labels(s)
+    _rescored(s, run)
+    _overrides(s)
     if s.not_implemented_trials:
         typer.echo(f"not implemented by the product (shown, not counted): "
                    f"{len(s.not_implemented_trials)} trial(s): "
@@ -95,7 +133,8 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
         typer.echo(f"  FAIL {item.pack_id} trial {item.trial}: {item.explanation}")
     _acceptance(s.acceptance)
     _fidelity(s)
-    typer.echo(f"wrote {claims_records.summary_path(run)}")
+    out = scoring.rescored_dir(run, s.rescored) if s.rescored is not None else run
+    typer.echo(f"wrote {claims_records.summary_path(out)}")
     if not s.fidelity.valid:
         raise typer.Exit(1)
 
@@ -196,9 +235,13 @@ def gate(run: RunArg,
 def report(run: Annotated[Path, typer.Argument(
                help="Run folder (holds run.json), or a run archive (<run-id>.tar.gz from "
                "`runs archive`: opened beside it first).", exists=True)],
-           out: Annotated[Path | None, typer.Option(help="Output folder; default <RUN>/report.")]
+           out: Annotated[Path | None, typer.Option(help="Output folder; default <RUN>/report "
+                                                    "(with --rescored: that folder's report).")]
            = None,
-           corpus: CorpusOpt = None) -> None:
+           corpus: CorpusOpt = None,
+           rescored: Annotated[str | None, typer.Option(
+               help="The report of a re-scored version (the oracle id `score --packs` "
+               "printed, a folder of <RUN>/rescored/).")] = None) -> None:
     """Write the static HTML report of RUN (scores it first if it has no summary)."""
     import scoring
 
@@ -208,7 +251,7 @@ def report(run: Annotated[Path, typer.Argument(
 
             run = claims_nightly.open_archive(run)
             typer.echo(f"opened the archive into {run}")
-        index = scoring.write_report(run, out, corpus)
+        index = scoring.write_report(run, out, corpus, rescored=rescored)
     typer.echo(f"wrote {index}")
 
 

@@ -9,6 +9,7 @@ none of these files and parses none of them by hand: it calls the functions here
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -16,7 +17,8 @@ from typing import Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ._atomic import write_model_atomic
-from .errors import HarnessError, RunRecordError
+from .acceptance import ACCEPTANCE_FILE, AcceptanceConfig
+from .errors import HarnessError, PackError, RunRecordError
 from .run import CustomerModelCall, RunRecord, TrialResult
 from .sheet import RunSummary, Sheet
 
@@ -54,6 +56,22 @@ def read_model(model: type[M], path: Path, error: type[HarnessError] = RunRecord
                         **context) from exc
         raise error(f"invalid {path.name}: {first['msg']}", file=str(path),
                     field=field_of(exc), **context) from exc
+
+
+def read_acceptance(corpus_root: Path) -> tuple[AcceptanceConfig, str]:
+    """``<corpus>/acceptance.toml`` and where it came from; the standard's defaults when the
+    corpus has none."""
+    path = Path(corpus_root) / ACCEPTANCE_FILE
+    if not path.exists():
+        return AcceptanceConfig(), "defaults from the standard"
+    try:
+        return AcceptanceConfig.from_toml(path.read_text(encoding="utf-8")), str(path)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PackError(f"unreadable {ACCEPTANCE_FILE}: {exc}", file=str(path),
+                        field="<file>") from exc
+    except ValidationError as exc:
+        raise PackError(f"invalid {ACCEPTANCE_FILE}: {exc.errors()[0]['msg']}",
+                        file=str(path), field=field_of(exc)) from exc
 
 
 def read_optional(model: type[M], path: Path, **context: object) -> M | None:

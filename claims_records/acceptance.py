@@ -12,6 +12,7 @@ than 10 questions, and 10 kinds of scenario (5 motor, 3 home, 2 contents).
 
 from __future__ import annotations
 
+import re
 import tomllib
 from typing import Literal
 
@@ -19,6 +20,7 @@ from pydantic import Field
 
 from ._base import Strict
 from ._json import JsonField
+from .run import CustomerAction
 
 ACCEPTANCE_FILE = "acceptance.toml"
 ACCEPTANCE_FORMAT_VERSION = "1"
@@ -45,11 +47,72 @@ class FalsePositiveRule(Strict):
                                      "packs and innocent controls together).")
 
 
+_WORD = re.compile(r"\S+")
+
+
+class CustomerWork(Strict):
+    """What the customer's side of a report asks of a person: words read, characters typed,
+    buttons pressed, files chosen and sent. Counted from the transcript (one step with
+    ``of_step``, a trial as the sum of its steps); ``CustomerTimeModel`` turns it into
+    seconds."""
+
+    words_read: int = Field(0, ge=0, description="Words of the product's new replies read.")
+    chars_typed: int = Field(0, ge=0, description="Characters of the customer's messages.")
+    clicks: int = Field(0, ge=0, description="Buttons pressed.")
+    uploads: int = Field(0, ge=0, description="Files chosen and sent.")
+    sign_ins: int = Field(0, ge=0, description="Sign-ins (name and password typed).")
+    actions: int = Field(0, ge=0, description="Actions taken (each one decided first).")
+
+    @classmethod
+    def of_step(cls, read: str, action: CustomerAction | None) -> CustomerWork:
+        """One step: reading ``read`` (the reply the customer had not seen), then the
+        action, if any (ending the conversation without last words takes no time)."""
+        words = len(_WORD.findall(read))
+        if action is None or (action.kind == "done" and not action.text):
+            return cls(words_read=words)
+        typed = len(action.text or "") if action.kind in ("say", "done") else 0
+        return cls(words_read=words, chars_typed=typed, actions=1,
+                   clicks=int(action.kind == "click"), uploads=int(action.kind == "upload"),
+                   sign_ins=int(action.kind == "sign_in"))
+
+    def __add__(self, other: CustomerWork) -> CustomerWork:
+        return CustomerWork(**{k: getattr(self, k) + getattr(other, k)
+                               for k in CustomerWork.model_fields})
+
+
+class CustomerTimeModel(Strict):
+    """How long a person takes for their side of a report. The defaults are published
+    figures (docs/scoring.md, "The customer's time", cites them); a pack set with other
+    customers (desktop users, slow readers) sets its own."""
+
+    reading_wpm: float = Field(238.0, gt=0, description="Silent reading speed, words per "
+                               "minute (adults reading non-fiction).")
+    typing_wpm: float = Field(36.2, gt=0, description="Typing speed, words of 5 characters "
+                              "per minute (typing on a phone).")
+    think_s: float = Field(1.35, ge=0, description="Deciding what to do before each action "
+                           "(the keystroke-level model's mental preparation).")
+    click_s: float = Field(1.1, ge=0, description="Pointing at a button and pressing it.")
+    upload_s: float = Field(20.0, ge=0, description="Finding a photo or document on the "
+                            "device, choosing it and sending it.")
+    sign_in_s: float = Field(15.0, ge=0, description="Typing a user name and password.")
+
+    def seconds(self, work: CustomerWork) -> float:
+        """The modelled time of ``work``, in seconds."""
+        return round(work.words_read * 60.0 / self.reading_wpm
+                     + work.chars_typed / 5.0 * 60.0 / self.typing_wpm
+                     + work.actions * self.think_s + work.clicks * self.click_s
+                     + work.uploads * self.upload_s + work.sign_ins * self.sign_in_s, 3)
+
+
 class DurationRule(Strict):
     limit_s: float = Field(300.0, gt=0, description="A report must take less than this many "
-                           "seconds (first customer message to claim number).")
+                           "seconds: the product's time plus the customer's modelled time, "
+                           "from the first customer message to the claim number.")
     min_share_under: float = Field(1.0, ge=0, le=1, description="Least share of trials under "
                                    "the limit (1.0: every report).")
+    customer_time: CustomerTimeModel = Field(
+        default_factory=CustomerTimeModel, description="How the customer's own time is "
+        "modelled from the transcript (and waited by ``run --pace human``).")
 
 
 class QuestionsRule(Strict):

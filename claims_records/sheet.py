@@ -16,7 +16,7 @@ from pydantic import Field, field_validator
 
 from ._base import Strict
 from ._json import JsonField
-from .acceptance import AcceptanceReport
+from .acceptance import AcceptanceReport, CustomerWork
 
 SHEET_FORMAT_VERSION = "1"
 
@@ -188,7 +188,15 @@ class TrialFacts(Strict):
         "than the limit).")
     report_duration_s: float | None = Field(
         None, description="First customer message to the claim number on screen, from the "
-        "journey timestamps; None when no claim number was shown.")
+        "journey timestamps (machine time: the simulated customer's own speed included); "
+        "None when no claim number was shown.")
+    product_time_s: float | None = Field(
+        None, description="The product's share of that span: the waits for its replies; "
+        "None when no claim number was shown.")
+    customer_work: CustomerWork | None = Field(
+        None, description="What the customer's side of that span asks of a person (words "
+        "read, characters typed, clicks, uploads), for the acceptance criteria's model of "
+        "the customer's time; None when no claim number was shown.")
     further_contact: list[str] | None = Field(
         None, description="Why the claim needs further contact (unasked_item: a waiting-list "
         "item the customer never asked for; contact_request, handoff, no_claim_number, "

@@ -19,16 +19,17 @@ from ._compare import (
     write_junit,
 )
 from ._defect_matrix import PanelRun, defect_panel, matrix_lines
+from ._overrides import apply_overrides, override_counts, record_override
 from ._provenance import scorer_info
 from ._record import (
     PackContext,
     TrialRecord,
-    load_acceptance,
     load_labels,
     load_run_record,
     load_trial,
 )
 from ._report import write_report
+from ._rescore import RESCORED_DIR, plan_rescore, rescored_dir
 from ._sheet import score_trial
 from ._stats import (
     DEFAULT_RESAMPLES,
@@ -49,6 +50,7 @@ from ._trend import Trend, pass_hat_k_interval, trend
 __all__ = [
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
+    "RESCORED_DIR",
     "AcceptanceGate",
     "FidelityGate",
     "GateResult",
@@ -59,6 +61,7 @@ __all__ = [
     "Trend",
     "acceptance_gate",
     "agreement",
+    "apply_overrides",
     "audit_export",
     "bootstrap_means",
     "cluster_bootstrap_ci",
@@ -75,7 +78,6 @@ __all__ = [
     "holm",
     "keep_previous_summary",
     "import_blind_reviews",
-    "load_acceptance",
     "load_agreement",
     "load_labels",
     "load_run_record",
@@ -83,10 +85,14 @@ __all__ = [
     "load_summary",
     "load_trial",
     "matrix_lines",
+    "override_counts",
     "packs_needed",
     "pass_at_k",
     "pass_hat_k",
     "pass_hat_k_interval",
+    "plan_rescore",
+    "record_override",
+    "rescored_dir",
     "run_label",
     "score_run",
     "score_trial",

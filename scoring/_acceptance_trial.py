@@ -5,7 +5,10 @@ Pure functions of the trial record and the staff reading:
 - ``agent_questions``: question sentences (``questions_in``) in every new agent reply, each
   reply counted once (a step the runner marked "no new reply" is not a new reply);
 - ``report_duration_s``: from the first customer message (its step's timestamp less the time
-  the message took to type) to the first screen showing a claim number;
+  the message took to type) to the first screen showing a claim number (machine time);
+- ``report_parts``: the same span split into the product's time (the waits for its replies)
+  and the customer's work (``CustomerWork``: what was read, typed, clicked and sent), which the
+  acceptance criterion turns into a person's time with ``CustomerTimeModel``;
 - ``further_contact``: why the claim needs the customer contacted again — an item on the staff
   waiting list the customer never asked for (``waiting_items``, the definition the
   ``waiting_list`` component uses: it fails there as ``unasked_item`` too), a contact request,
@@ -20,7 +23,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from claims_corpus.formats import Labels
-from claims_records import JourneyEvent, StaffReading
+from claims_records import CustomerWork, JourneyEvent, StaffReading
 
 from ._claim_checks import region_hidden
 from ._journey_checks import (
@@ -66,6 +69,27 @@ def report_duration_s(events: list[JourneyEvent]) -> float | None:
         return None
     typed = first.timings.action_s or 0.0
     return round(max(0.0, (end - start).total_seconds() + typed), 3)
+
+
+def report_parts(events: list[JourneyEvent]) -> tuple[float, CustomerWork] | None:
+    """(the product's time, the customer's work) from the first customer message to the
+    first screen showing a claim number; None when no claim number was shown. The customer
+    reads each new reply after the first message and then acts; reading the claim number
+    itself is not part of the report. A step the runner marked "no new reply" has nothing
+    new to read."""
+    start = next((i for i, ev in enumerate(events)
+                  if ev.action is not None and ev.action.kind == "say"), None)
+    end = next((i for i, ev in enumerate(events)
+                if ev.screen is not None and ev.screen.claim_number), None)
+    if start is None or end is None or end < start:
+        return None
+    product = sum(ev.timings.reply_wait_s or 0.0 for ev in events[start + 1:end + 1])
+    work = CustomerWork.of_step("", events[start].action)
+    for ev in events[start + 1:end]:
+        fresh = ev.screen is not None and NO_NEW_REPLY_NOTE not in ev.note.lower()
+        read = ev.screen.latest_reply if fresh and ev.screen is not None else ""
+        work += CustomerWork.of_step(read, ev.action)
+    return round(product, 3), work
 
 
 def further_contact(rec: TrialRecord, staff: StaffReading | None,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -29,12 +28,10 @@ from claims_corpus.formats import (
     StaffScript,
 )
 from claims_records import (
-    ACCEPTANCE_FILE,
     HUMAN_FILE,
     STATUS_CATEGORY,
     TRIAL_FILE,
     UNSCORABLE,
-    AcceptanceConfig,
     DecisionRecord,
     ErrorCategory,
     HarnessError,
@@ -358,22 +355,6 @@ def _customer_view(pack_dir: Path) -> CustomerView | None:
         return load_customer_view(pack_dir)
     except HarnessError:
         return None
-
-
-def load_acceptance(corpus_root: Path) -> tuple[AcceptanceConfig, str]:
-    """``<corpus>/acceptance.toml`` and where it came from; the standard's defaults when the
-    corpus has none."""
-    path = Path(corpus_root) / ACCEPTANCE_FILE
-    if not path.exists():
-        return AcceptanceConfig(), "defaults from the standard"
-    try:
-        return AcceptanceConfig.from_toml(path.read_text(encoding="utf-8")), str(path)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PackError(f"unreadable {ACCEPTANCE_FILE}: {exc}", file=str(path),
-                        field="<file>") from exc
-    except ValidationError as exc:
-        raise PackError(f"invalid {ACCEPTANCE_FILE}: {exc.errors()[0]['msg']}",
-                        file=str(path), field=field_of(exc)) from exc
 
 
 def session_mode_of(corpus_root: Path, pack_id: str) -> str | None:

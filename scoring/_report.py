@@ -15,6 +15,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from claims_records import (
     HUMAN_FILE,
     SHEET_FILE,
+    SUMMARY_FILE,
     DecisionRecord,
     JourneyEvent,
     RunRecord,
@@ -28,8 +29,10 @@ from claims_records import (
 )
 
 from ._blind_agreement import load_agreement
+from ._charts import index_charts
 from ._compare import load_summary
 from ._record import load_events, load_run_record
+from ._rescore import RESCORED_DIR
 from ._summary import CorpusRoots, load_sheets
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -61,7 +64,8 @@ def _action_text(ev: JourneyEvent) -> str | None:
     return ev.action.describe() if ev.action is not None else None
 
 
-def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, object]:
+def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet, scoring_dir: Path | None = None
+                ) -> dict[str, object]:
     """One trial's part of the report page's template context (records and plain values)."""
     tdir = run_dir / sheet.path
     unreadable: list[str] = []  # a damaged record still gets its page (the sheet says why)
@@ -92,7 +96,11 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, object
     staff_shots = [_rel(tdir / s, page_dir) for s in (staff.screenshots if staff else [])
                    if (tdir / s).exists()]
     links = [{"href": _rel(tdir / name, page_dir), "label": label}
-             for name, label in EVIDENCE_LINKS if (tdir / name).exists()]
+             for name, label in EVIDENCE_LINKS if (tdir / name).exists()
+             and not (scoring_dir is not None and name == SHEET_FILE)]
+    if scoring_dir is not None:
+        links.append({"href": _rel(scoring_dir / sheet.path / SHEET_FILE, page_dir),
+                      "label": "scoring sheet (re-scored)"})
     decision, decision_shots = None, []
     decision_path = tdir / "decision.json"
     try:
@@ -110,14 +118,31 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet) -> dict[str, object
             "human_target": f"{sheet.path}/{HUMAN_FILE}", "unreadable": unreadable}
 
 
+def _rescored_folder(run_dir: Path, name: str) -> Path:
+    """``<run>/rescored/<name>``, which must hold a re-scored summary."""
+    base = run_dir / RESCORED_DIR
+    folder = base / name
+    if ("/" in name or "\\" in name or name in ("", ".", "..")
+            or not (folder / SUMMARY_FILE).is_file()):
+        known = sorted(p.name for p in base.iterdir()) if base.is_dir() else []
+        raise RunRecordError("no such re-scored version; known: " + (", ".join(known) or
+                             "none (score --packs makes one)"), file=str(folder),
+                             field="rescored")
+    return folder
+
+
 def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
-                 corpus_root: CorpusRoots = None) -> Path:
-    """Write the report; return the path of its index.html."""
+                 corpus_root: CorpusRoots = None, *, rescored: str | None = None) -> Path:
+    """Write the report; return the path of its index.html. ``rescored``: the report of a
+    re-scored version (a folder name of ``<run>/rescored/``; default out: its ``report``)."""
     run_dir = Path(run_dir).resolve()
-    out = Path(out_dir).resolve() if out_dir else run_dir / "report"
+    scoring_dir = _rescored_folder(run_dir, rescored) if rescored is not None else None
+    out = (Path(out_dir).resolve() if out_dir
+           else (scoring_dir or run_dir) / "report")
     run: RunRecord = load_run_record(run_dir)
-    summary: RunSummary = load_summary(run_dir, corpus_root)
-    sheets = load_sheets(run_dir)
+    summary: RunSummary = (load_summary(run_dir, corpus_root) if scoring_dir is None
+                           else read_model(RunSummary, scoring_dir / SUMMARY_FILE))
+    sheets = load_sheets(run_dir, scoring_dir)
     (out / "packs").mkdir(parents=True, exist_ok=True)
     (out / "assets").mkdir(exist_ok=True)
     for name in ASSETS:
@@ -127,15 +152,18 @@ def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
     for s in sheets:
         by_pack.setdefault(s.pack_id, []).append(s)
     common = {"run": run, "summary": summary, "agreement": load_agreement(run_dir)}
+    pack_pages = {pid: f"packs/{pid}.html" for pid in by_pack}
     (out / "index.html").write_text(
         env.get_template("index.html.j2").render(
             **common, assets="assets", run_link=_rel(run_record_path(run_dir), out),
-            summary_link=_rel(summary_path(run_dir), out),
-            pack_pages={pid: f"packs/{pid}.html" for pid in by_pack}),
+            summary_link=_rel(summary_path(scoring_dir or run_dir), out),
+            charts=index_charts(summary, pack_pages),
+            pack_pages=pack_pages),
         encoding="utf-8")
     page_dir = out / "packs"
     for p in summary.packs:
-        trials = [_trial_view(run_dir, page_dir, s) for s in by_pack.get(p.pack_id, [])]
+        trials = [_trial_view(run_dir, page_dir, s, scoring_dir)
+                  for s in by_pack.get(p.pack_id, [])]
         (page_dir / f"{p.pack_id}.html").write_text(
             env.get_template("pack.html.j2").render(**common, assets="../assets", pack=p,
                                                     trials=trials, index="../index.html"),

@@ -22,7 +22,12 @@ from claims_records import (
     TrialStatus,
 )
 
-from ._acceptance_trial import agent_questions, further_contact, report_duration_s
+from ._acceptance_trial import (
+    agent_questions,
+    further_contact,
+    report_duration_s,
+    report_parts,
+)
 from ._agent_decision_checks import check_agent_decision
 from ._claim_checks import (
     check_facts,
@@ -101,6 +106,7 @@ def _numbers(rec: TrialRecord, components: list[ComponentResult], labels: Labels
         repeated, dead_ends = len(findings.repeated), len(findings.dead_ends)
     times = turn_times(rec)
     res = rec.result
+    parts = report_parts(rec.events)
     return TrialFacts(
         claim_number=res.claim_number if res else None,
         customer_messages=res.customer_messages if res else 0,
@@ -115,6 +121,8 @@ def _numbers(rec: TrialRecord, components: list[ComponentResult], labels: Labels
         total_tokens=res.tokens.total_tokens if res else 0,
         agent_questions=agent_questions(rec.events),
         report_duration_s=report_duration_s(rec.events),
+        product_time_s=parts[0] if parts else None,
+        customer_work=parts[1] if parts else None,
         further_contact=further_contact(rec, rec.staff, labels=labels),
     )
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from claims_corpus import pack_file_hashes, pack_hash
 from claims_corpus.formats import Labels, Manifest, id_prefix_of
 from claims_records import (
     SHEET_FILE,
@@ -31,16 +32,18 @@ from claims_records import (
     RunSummary,
     Sheet,
     SliceStat,
+    read_acceptance,
     read_model,
+    read_overrides,
     write_sheet,
     write_summary,
 )
 
 from ._acceptance import evaluate_acceptance
+from ._overrides import apply_overrides, override_counts
 from ._provenance import scorer_info
 from ._record import (
     PackContext,
-    load_acceptance,
     load_human,
     load_labels,
     load_other_customer,
@@ -49,6 +52,7 @@ from ._record import (
     load_trial,
     session_mode_of,
 )
+from ._rescore import plan_rescore, rescored_dir
 from ._sheet import score_trial
 from ._stats import (
     DEFAULT_RESAMPLES,
@@ -109,15 +113,21 @@ def _root_for(roots: dict[str | None, Path], pack_id: str) -> tuple[str | None, 
 
 def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
               seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
-              strict_fidelity: bool = False) -> RunSummary:
-    """Score a run folder. Writes only ``sheet.json`` per trial and ``summary.json``.
+              strict_fidelity: bool = False, packs: CorpusRoots = None) -> RunSummary:
+    """Score a run folder. Writes only ``sheet.json`` per trial and ``summary.json``, with
+    the reviewer overrides of the run's overrides.json applied.
 
     ``corpus_root``: the corpus folder(s) to read oracles from (default: those in run.json);
-    ``strict_fidelity``: any fidelity finding makes the run invalid (for CI).
+    ``strict_fidelity``: any fidelity finding makes the run invalid (for CI); ``packs``:
+    re-score against these packs folders instead (a corrected oracle, see ``_rescore``): the
+    sheets and summary then go to ``<run>/rescored/<oracle-id>/`` and the run's own stay.
     """
     run_dir = Path(run_dir)
     run = load_run_record(run_dir)
-    roots = corpus_roots_of(run, run_dir, corpus_root)
+    roots = corpus_roots_of(run, run_dir, packs if packs else corpus_root)
+    rescored = plan_rescore(run, run_dir, roots) if packs else None
+    out_dir = rescored_dir(run_dir, rescored) if rescored is not None else run_dir
+    effective = read_overrides(run_dir, run.run_id).effective()
     scorer = scorer_info()
     hashes = {c.id_prefix: c.hash for c in run.corpora}
     labels_cache: dict[str, Labels] = {}
@@ -125,7 +135,7 @@ def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
     packs_cache: dict[str, PackContext] = {}
     main_root = next(iter(roots.values()))  # the main corpus: its baseline and acceptance
     other_customer = load_other_customer(main_root)
-    acceptance, source = load_acceptance(main_root)
+    acceptance, source = read_acceptance(main_root)
     sheets: list[Sheet] = []
     for entry in run.trials:
         pid = entry.pack_id
@@ -143,15 +153,20 @@ def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
             record.damage.append(f"human.json is unreadable: {exc.message}")
         sheet = score_trial(record, labels_cache[pid], human, packs_cache[pid]).model_copy(
             update={"corpus": prefix, "scorer": scorer,
-                    "corpus_hash": hashes.get(prefix, run.corpus.hash)})
+                    "corpus_hash": hashes.get(prefix, run.corpus.hash),
+                    "oracle_hash": (pack_hash(pack_file_hashes(root / pid))
+                                    if rescored is not None else None)})
+        sheet = apply_overrides(sheet, effective)
         if tdir.is_dir():  # a trial that never got a folder keeps none
-            write_sheet(tdir, sheet)
+            (out_dir / entry.path).mkdir(parents=True, exist_ok=True)
+            write_sheet(out_dir / entry.path, sheet)
         sheets.append(sheet)
     summary = summarise(run, sheets, seed=seed, resamples=resamples, acceptance=acceptance,
                         acceptance_source=source, strict_fidelity=strict_fidelity).model_copy(
-        update={"scorer": scorer, "scored_at": datetime.now(UTC).isoformat(timespec="seconds")})
-    keep_previous_summary(run_dir, summary)
-    write_summary(run_dir, summary)
+        update={"scorer": scorer, "scored_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                "overrides": override_counts(sheets, effective), "rescored": rescored})
+    keep_previous_summary(out_dir, summary)
+    write_summary(out_dir, summary)
     return summary
 
 
@@ -176,14 +191,16 @@ def keep_previous_summary(run_dir: Path, new: RunSummary) -> Path | None:
     return kept
 
 
-def load_sheets(run_dir: Path | str) -> list[Sheet]:
-    """The sheets a previous ``score_run`` wrote, in run.json order."""
+def load_sheets(run_dir: Path | str, scoring_dir: Path | str | None = None) -> list[Sheet]:
+    """The sheets a previous ``score_run`` wrote, in run.json order (``scoring_dir``: a
+    re-scored folder's, ``<run>/rescored/<oracle-id>``; default the run's own)."""
     run_dir = Path(run_dir)
     run = load_run_record(run_dir)
+    base = Path(scoring_dir) if scoring_dir is not None else run_dir
     out = []
     for entry in run.trials:
-        path = run_dir / entry.path / SHEET_FILE
-        if not path.parent.is_dir():
+        path = base / entry.path / SHEET_FILE
+        if not (run_dir / entry.path).is_dir():  # a trial that never got a folder
             continue
         if not path.exists():
             raise RunRecordError("trial not scored yet; run `claims-harness score` first",

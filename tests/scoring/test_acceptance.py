@@ -9,9 +9,18 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
-from claims_records import AcceptanceConfig, ComponentResult, RunRecord, Sheet, TrialFacts
+from claims_records import (
+    AcceptanceConfig,
+    ComponentResult,
+    CustomerAction,
+    CustomerTimeModel,
+    CustomerWork,
+    RunRecord,
+    Sheet,
+    TrialFacts,
+)
 from scoring import acceptance_gate, evaluate_acceptance, load_trial, score_run
-from scoring._acceptance_trial import further_contact, report_duration_s
+from scoring._acceptance_trial import further_contact, report_duration_s, report_parts
 
 from .builders import Variant, make_labels, write_corpus, write_run
 
@@ -20,8 +29,10 @@ KINDS = [("motor", f"m{i}") for i in range(5)] + [("home", f"h{i}") for i in ran
 
 
 def _sheet(pack: str, line: str = "motor", scenario: str = "s", *, contact=(), questions=5,
-           duration=60.0, fired=False, expected=False, innocent=False, scorable=True,
-           trial: int = 1) -> Sheet:
+           duration=60.0, work=CustomerWork(), fired=False, expected=False, innocent=False,
+           scorable=True, trial: int = 1) -> Sheet:
+    """``duration``: the product's time of the report (None: no claim number); ``work``:
+    the customer's side of it."""
     review = ComponentResult(name="review", status="pass" if fired == expected else "fail",
                              explanation="", details={"fired": fired, "expected": expected})
     return Sheet(run_id="r", pack_id=pack, trial=trial, path=f"{pack}/trial-{trial}",
@@ -31,6 +42,8 @@ def _sheet(pack: str, line: str = "motor", scenario: str = "s", *, contact=(), q
                  scenario=scenario, message_style="plain", innocent_control=innocent,
                  review_required=expected, components=[review],
                  numbers=TrialFacts(agent_questions=questions, report_duration_s=duration,
+                                    product_time_s=duration,
+                                    customer_work=None if duration is None else work,
                                     further_contact=None if contact is None else list(contact)))
 
 
@@ -105,8 +118,8 @@ def test_review_false_positives_counted_for_packs_and_innocent_controls_apart():
 
 def test_duration_and_questions_limits():
     sheets = _corpus()
-    sheets[0].numbers.report_duration_s = 301.0
-    sheets[1].numbers.report_duration_s = None  # never reached a claim number
+    sheets[0].numbers.product_time_s = 301.0
+    sheets[1] = _sheet("P1", "motor", "m1", duration=None)  # never reached a claim number
     sheets[2].numbers.agent_questions = 10  # "fewer than 10"
     report = _eval(sheets)
     dur = _crit(report, "report_duration")
@@ -118,6 +131,47 @@ def test_duration_and_questions_limits():
                     report_duration={"limit_s": 300, "min_share_under": 0.8})
     assert _crit(relaxed, "questions").status == "met"
     assert _crit(relaxed, "report_duration").status == "met"
+
+
+def test_the_customers_modelled_time_is_reading_typing_deciding_clicking_and_sending():
+    model = CustomerTimeModel()  # 238 words/min read, 36.2 words/min typed (5 characters)
+    assert model.seconds(CustomerWork(words_read=238)) == pytest.approx(60.0)
+    assert model.seconds(CustomerWork(chars_typed=181)) == pytest.approx(60.0)
+    assert model.seconds(CustomerWork(actions=2, clicks=1, uploads=1, sign_ins=1)) == \
+        pytest.approx(2 * 1.35 + 1.1 + 20 + 15)
+    say = CustomerWork.of_step("What is your policy number?", CustomerAction(
+        kind="say", text="NWF-POL-100234"))
+    assert say == CustomerWork(words_read=5, chars_typed=14, actions=1)
+    upload = CustomerWork.of_step("", CustomerAction(kind="upload", file="rear.jpg"))
+    assert (upload.uploads, upload.chars_typed, upload.actions) == (1, 0, 1)
+    leaving = CustomerWork.of_step("Bye.", CustomerAction(kind="done", reason="claim number"))
+    assert leaving == CustomerWork(words_read=1)  # leaving without last words takes no time
+    assert say + upload == CustomerWork(words_read=5, chars_typed=14, uploads=1, actions=2)
+
+
+def test_a_report_fast_at_machine_speed_is_not_under_the_limit_when_a_person_would_take_longer():
+    """The product answers in 40 s; the customer reads 200 words, types 1,200 characters,
+    sends 2 photos and decides 20 times: about 50 + 398 + 40 + 27 s of a person's time, so
+    not under 5 minutes."""
+    slow_side = CustomerWork(words_read=200, chars_typed=1200, uploads=2, actions=20)
+    sheets = _corpus()
+    sheets[0] = _sheet("P0", duration=40.0, work=slow_side)
+    dur = _crit(_eval(sheets), "report_duration")
+    assert dur.status == "not_met" and dur.estimate == pytest.approx(0.9)
+    assert "product 60.0 s + customer 0.0 s modelled" in dur.explanation, dur.explanation
+    assert "under 300 s" in dur.threshold
+    # a corpus of fast desk typists sets its own model: the same report is then under
+    fast = _eval(sheets, report_duration={"customer_time": {"typing_wpm": 120}})
+    assert _crit(fast, "report_duration").status == "met"
+    assert _crit(fast, "report_duration").details["customer_time"]["typing_wpm"] == 120
+
+
+def test_sheets_scored_before_the_split_are_not_measured_but_named():
+    sheets = _corpus(duration=None)
+    for s in sheets:
+        s.numbers.report_duration_s = 60.0  # measured, but not split into the two parts
+    dur = _crit(_eval(sheets), "report_duration")
+    assert dur.status == "not_measurable" and "score the run again" in dur.explanation
 
 
 def test_scenario_coverage_counts_kinds_per_line_and_ignores_errors():
@@ -151,6 +205,13 @@ def test_trial_measures_from_a_recorded_journey(tmp_path):
     rec, _ = _record(tmp_path)
     # builders: the initial message at 10:00:00, the claim number eleven steps later
     assert report_duration_s(rec.events) == 12.0
+    # the product's time: its 12 replies after the first message (1.0 s + 0.1 s per step);
+    # the customer: the opening message, 10 replies read and answered, one click to confirm
+    product, work = report_parts(rec.events)
+    assert product == pytest.approx(sum(1.0 + 0.1 * step for step in range(1, 13)))
+    assert (work.actions, work.clicks, work.uploads) == (12, 1, 0)
+    assert work.chars_typed == sum(len(ev.action.text) for ev in rec.events[:11])
+    assert work.words_read == sum(len(ev.screen.latest_reply.split()) for ev in rec.events[1:12])
     assert further_contact(rec, rec.staff) == []
     assert further_contact(rec, rec.staff, ["approve"]) == []
     assert further_contact(rec, rec.staff, ["return_for_info"]) == ["return_for_info"]

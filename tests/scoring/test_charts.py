@@ -1,0 +1,78 @@
+"""The report index's inline SVG charts: well-formed SVG drawn from the summary's numbers, no
+script and no network, each mark with a tooltip naming its numbers."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import scoring
+from scoring._charts import index_charts, rate_chart, wilson
+from tests.scoring.test_rescore import scored_run
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.parametrize(("c", "n", "low", "high"), [
+    (5, 10, 0.2366, 0.7634),
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (1, 1, 0.2065, 1.0),
+])
+def test_wilson_interval_matches_published_values(c: int, n: int, low: float,
+                                                  high: float) -> None:
+    got = wilson(c, n)
+    assert got is not None
+    assert got == pytest.approx((low, high), abs=5e-4)
+
+
+def test_no_trials_no_interval_and_no_chart() -> None:
+    assert wilson(0, 0) is None
+    assert rate_chart([("triage", 0, 0)], "t", "x") is None
+
+
+def test_a_rate_chart_names_each_row_with_its_numbers() -> None:
+    svg = rate_chart([("triage", 3, 4), ("facts <&>", 0, 2)], "Pass rate", "chart-x")
+    assert svg is not None
+    root = ET.fromstring(str(svg))
+    tips = [t.text for t in root.iter(f"{SVG}title")]
+    assert tips[0] == "Pass rate"
+    assert "triage: 3 of 4 passed (75 %), 95 % interval 30–95 %" in tips
+    assert any(t and t.startswith("facts <&>: 0 of 2") for t in tips)  # escaped, read back
+    bars = [r for r in root.iter(f"{SVG}rect")]
+    assert [float(b.get("width", "0")) for b in bars] == [300.0, 0.0]  # 400 px is 100 %
+
+
+def test_the_report_index_opens_with_the_charts(tmp_path: Path) -> None:
+    run_dir, _ = scored_run(tmp_path, asked_twice=(("CTL-M-002", 1),))
+
+    text = scoring.write_report(run_dir).read_text()
+
+    section = text[text.index('data-testid="charts"'):text.index('data-testid="overview"')]
+    svgs = re.findall(r"<svg .*?</svg>", section, flags=re.S)
+    names = [re.search(r'data-testid="([^"]+)"', s).group(1) for s in svgs]  # type: ignore[union-attr]
+    assert names == ["chart-components", "chart-slices", "chart-outcomes",
+                     "chart-failure-modes"]
+    for s in svgs:
+        ET.fromstring(s)  # well-formed
+    assert "<script" not in section
+    assert re.findall(r"https?://[^\"]+", section) == ["http://www.w3.org/2000/svg"] * 4
+    outcomes = ET.fromstring(svgs[2])
+    tips = [t.text for t in outcomes.iter(f"{SVG}title")]
+    assert "CTL-M-002: 1 succeeded, 1 failed, 0 not rated" in tips
+    links = [a.get("href") for a in outcomes.iter(f"{SVG}a")]
+    assert links == ["packs/CTL-M-001.html", "packs/CTL-M-002.html", "packs/CTL-M-003.html"]
+    components = [t.text for t in ET.fromstring(svgs[0]).iter(f"{SVG}title")]
+    assert "journey: 5 of 6 passed (83 %), 95 % interval 44–97 %" in components
+    modes = [t.text for t in ET.fromstring(svgs[3]).iter(f"{SVG}title")]
+    assert "repeated_question: 1" in modes
+
+
+def test_charts_leave_out_what_has_nothing_to_draw(tmp_path: Path) -> None:
+    run_dir, _ = scored_run(tmp_path)
+    summary = scoring.load_summary(run_dir)
+    assert "failure_modes" not in index_charts(summary)  # every trial passed
+    assert set(index_charts(summary)) == {"components", "slices", "outcomes"}
