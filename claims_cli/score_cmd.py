@@ -99,6 +99,10 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
     against a corrected oracle, into their own folder)."""
     import scoring
 
+    if packs and corpus:
+        raise typer.BadParameter("give --packs (a corrected oracle, scored into its own "
+                                 "folder) or --corpus (where the run's own packs now are), "
+                                 "not both", param_hint="--packs")
     with reported_errors():
         s = scoring.score_run(run, corpus, seed=seed or scoring.DEFAULT_SEED,
                               resamples=resamples or scoring.DEFAULT_RESAMPLES,

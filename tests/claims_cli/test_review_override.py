@@ -91,3 +91,14 @@ def test_score_packs_refuses_a_changed_input_and_report_an_unknown_version(
     report = runner.invoke(app, ["report", str(run_dir), "--rescored", "../.."])
     assert report.exit_code == 2
     assert "no such re-scored version; known: none" in report.output
+
+
+def test_score_packs_and_corpus_together_are_refused(tmp_path: Path) -> None:
+    run_dir, corpus = scored_run(tmp_path)
+
+    result = runner.invoke(app, ["score", str(run_dir), "--packs", str(corpus), "--corpus",
+                                 str(corpus)])
+
+    assert result.exit_code == 2
+    assert "not both" in result.output
+    assert not (run_dir / "rescored").exists()
