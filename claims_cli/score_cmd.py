@@ -164,8 +164,9 @@ def compare(run: RunArg,
     import scoring
 
     with reported_errors():
+        mine, theirs = scoring.load_summary(run, corpus), scoring.load_summary(baseline, corpus)
         result = scoring.compare(
-            scoring.load_summary(run, corpus), scoring.load_summary(baseline, corpus),
+            mine, theirs,
             allow_different_corpus, seed=seed or scoring.DEFAULT_SEED,
             resamples=resamples or scoring.DEFAULT_RESAMPLES,
             allow_different_scorer=allow_different_scorer)
@@ -176,6 +177,11 @@ def compare(run: RunArg,
                    f"({d.difference:+.3f}{tested})")
     head = "TOO THIN" if result.too_thin else result.verdict.upper()
     typer.echo(f"{head}: {result.explanation}")
+    for name, summary in (("run", mine), ("baseline", theirs)):
+        if summary.overrides.applied:
+            typer.echo(f"  the {name}'s numbers include {summary.overrides.applied} reviewer "
+                       f"override(s) ({summary.overrides.trials_changed} changed a trial's "
+                       "success)")
     if result.detectable_difference is not None and result.spread is not None:
         typer.echo(f"smallest difference this run could detect: "
                    f"{result.detectable_difference:.3f} ({result.power:.0%} power, two-sided "
@@ -216,6 +222,7 @@ def gate(run: RunArg,
         path = scoring.write_junit(result, summary, junit or run / "junit.xml",
                                    summary.acceptance if acceptance else None, fidelity)
     _labels(summary)
+    _overrides(summary)
     passed = True
     if result is not None:
         for p in result.packs:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+import scoring
 from claims_cli.app import app
 from tests.scoring.test_rescore import corrected_copy, scored_run
 
@@ -102,3 +103,18 @@ def test_score_packs_and_corpus_together_are_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "not both" in result.output
     assert not (run_dir / "rescored").exists()
+
+
+def test_gate_and_compare_say_how_many_overrides_their_numbers_include(tmp_path: Path) -> None:
+    run_dir, _ = scored_run(tmp_path / "a")
+    baseline, _ = scored_run(tmp_path / "b")
+    scoring.record_override(run_dir, "CTL-M-001", 1, "journey", "fail", "Ann Lee", "Slow.")
+
+    gate = runner.invoke(app, ["gate", str(run_dir), "--min-pass-hat-k", "0.5", "--k", "1"])
+    compare = runner.invoke(app, ["compare", str(run_dir), "--baseline", str(baseline)])
+
+    assert "includes 1 reviewer override(s): 1 changed a criterion, 1 changed a trial's " \
+           "success" in gate.output
+    assert "the run's numbers include 1 reviewer override(s) (1 changed a trial's success)" \
+           in compare.output
+    assert "the baseline's numbers include" not in compare.output
