@@ -135,3 +135,19 @@ def test_the_report_shows_the_override_beside_the_mechanical_value(tmp_path: Pat
     text = index.read_text()
     assert "1 reviewer override(s)</span> included in these numbers" in text
     assert "1 changed a trial's success" in text
+
+
+def test_an_unscored_trial_or_one_kept_out_of_the_rates_cannot_be_overridden(
+        tmp_path: Path) -> None:
+    run_dir, _ = scored_run(tmp_path)
+    (run_dir / "CTL-M-001/trial-1/sheet.json").unlink()
+    with pytest.raises(ScoringError, match="not scored yet"):
+        scoring.record_override(run_dir, "CTL-M-001", 1, "triage", "fail", "Ann Lee", "x")
+
+    sheet = _sheet(run_dir, "CTL-M-001", 2)
+    kept_out = sheet.model_copy(update={"scorable": False, "success": None,
+                                        "error_category": "harness_error"})
+    write_model_atomic(run_dir / "CTL-M-001/trial-2/sheet.json", kept_out)
+    with pytest.raises(ScoringError, match="kept out of the rates"):
+        scoring.record_override(run_dir, "CTL-M-001", 2, "triage", "fail", "Ann Lee", "x")
+    assert not (run_dir / "overrides.json").exists()
