@@ -28,6 +28,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, get_args
 
@@ -82,6 +83,7 @@ def _shingles(text: str) -> set[tuple[str, ...]]:
     return {tuple(w[i:i + SHINGLE_WORDS]) for i in range(len(w) - SHINGLE_WORDS + 1)}
 
 
+@lru_cache(maxsize=4096)
 def _pattern(term: str) -> re.Pattern[str]:
     return re.compile(r"(?<![A-Za-z0-9_])" + re.escape(term) + r"(?![A-Za-z0-9_])", re.IGNORECASE)
 
@@ -91,6 +93,7 @@ def is_word_like(term: str) -> bool:
     return bool(re.fullmatch(r"[A-Za-z]+", term))
 
 
+@lru_cache(maxsize=1024)
 def _label_pattern(term: str) -> re.Pattern[str]:
     """Where a word-like label value stands as that label (all but the capitals form)."""
     t = re.escape(term)
@@ -107,11 +110,15 @@ def _label_pattern(term: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{f})" for f in forms), re.IGNORECASE | re.MULTILINE)
 
 
+@lru_cache(maxsize=1024)
+def _capitals_pattern(term: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z0-9_])" + re.escape(term.upper()) + r"(?![A-Za-z0-9_])")
+
+
 def _in_capitals(term: str, text: str) -> bool:
     """``term`` written in capitals where the text around it is not (``HIT`` in "the check
     said HIT"; not in "A CAR HIT ME", where everything is)."""
-    for m in re.finditer(r"(?<![A-Za-z0-9_])" + re.escape(term.upper()) + r"(?![A-Za-z0-9_])",
-                         text):
+    for m in _capitals_pattern(term).finditer(text):
         before = _CAPS_WORD.findall(text[:m.start()])[-1:]
         after = _CAPS_WORD.findall(text[m.end():])[:1]
         if not any(len(w) > 1 and w.isupper() for w in before + after):
