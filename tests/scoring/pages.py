@@ -10,9 +10,12 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 def local_targets(page) -> list[str]:
-    """Every link and image of the page resolved by the browser to an absolute URL."""
+    """Every link and image of the page resolved by the browser to an absolute URL (an
+    inline SVG chart's links too)."""
     return page.evaluate("""() => [
-        ...Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
+        ...Array.from(document.querySelectorAll('a[href]')).map(a =>
+            a instanceof SVGElement ? new URL(a.getAttribute('href'), document.baseURI).href
+                                    : a.href),
         ...Array.from(document.querySelectorAll('img')).map(i => i.src),
         ...Array.from(document.querySelectorAll('link[href], script[src]'))
              .map(e => e.href || e.src),
