@@ -205,6 +205,12 @@ def run(
         "that cannot report it: model=NAME, endpoint=URL, version=TEXT (repeatable; over the "
         "profile's \\[runtime.declared] key by key). The run is labelled 'runtime declared, not "
         "reported'; the endpoint is recorded without credentials."),
+    retry_infra: int = typer.Option(
+        0, "--retry-infra", min=0, max=10, metavar="N", help="Run a trial again, up to N times, "
+        "when it ended in an infrastructure error (harness_error; simulator_error of kind "
+        "timeout, connection, server or rate_limit); never the product's own errors "
+        "(product_error, reset_failed). Earlier attempts keep their evidence "
+        "(trial-<n>.attempt-<k>) and are listed in run.json; the statistics use the last."),
     allow_unchecked_corpus: bool = typer.Option(
         False, "--allow-unchecked-corpus", help="Run a corpus that fails `corpus check` (an "
         "experiment); the run is labelled 'corpus fails check' in every report. Without it "

@@ -30,7 +30,7 @@ CustomerKind = Literal["scripted", "llm"]
 
 # The run fields that change what one trial does: shards of one run must agree on them.
 TRIAL_FIELDS = ("trials", "customer", "tracing", "turn_limit", "stuck_after", "dev",
-                "no_reset", "allow_unreported_runtime", "packs", "replay")
+                "no_reset", "allow_unreported_runtime", "packs", "replay", "retry_infra")
 
 
 def sanitized_url(url: str | None) -> str | None:
@@ -151,6 +151,13 @@ class RunSettings(Strict):
     stuck_after: int = Field(3, ge=2, description="Same screen this many times = stuck.")
     no_reset: bool = Field(False, description="Run without resetting the product between "
                            "trials; the run is labelled 'no reset'.")
+    retry_infra: int = Field(
+        0, ge=0, le=10, description="Run a trial again, up to this many times, when it ended "
+        "in an infrastructure error: harness_error, or simulator_error of a transient kind "
+        "(timeout, connection, server, rate_limit). Never the product's own failures "
+        "(product_error, reset_failed). Every earlier attempt's evidence is kept beside the "
+        "trial (trial-<n>.attempt-<k>) and listed in run.json; the statistics use the last "
+        "attempt.")
     allow_unreported_runtime: bool = Field(
         False, description="Run a product whose profile says it reports no runtime; the run "
         "is labelled 'runtime not reported'.")

@@ -278,6 +278,29 @@ class MergeInfo(Strict):
         default_factory=list, description="Shards absent from a --partial merge.")
 
 
+RETRIED_SIMULATOR_ERRORS: tuple[SimulatorErrorKind, ...] = (
+    "timeout", "connection", "server", "rate_limit")
+"""Kinds of simulator_error that ``--retry-infra`` runs again: the endpoint's transient
+failures (a refused request, an unusable answer or a replay miss would fail again)."""
+
+
+class EarlierAttempt(Strict):
+    """An attempt of a trial that ended in an infrastructure error and was run again
+    (``run --retry-infra``). Its evidence stays where ``path`` says, untouched."""
+
+    attempt: int = Field(ge=1, description="1 for the first attempt, and so on.")
+    status: TrialStatus = Field(description="How the attempt ended.")
+    stop_reason: StopReason | None = None
+    simulator_error_kind: SimulatorErrorKind | None = Field(
+        None, description="The customer model's failure, for a simulator_error.")
+    detail: str = Field("", description="One line on why it ended that way.")
+    started_at: str | None = None
+    ended_at: str | None = None
+    duration_s: float | None = None
+    path: str = Field(description="The attempt's folder relative to the run folder "
+                      "(<trial folder>.attempt-<k>).")
+
+
 class TrialEntry(Strict):
     pack_id: str
     trial: int = Field(ge=1)
@@ -292,6 +315,19 @@ class TrialEntry(Strict):
     tokens: TokenUsage = Field(default_factory=TokenUsage,
                                description="Customer-model tokens of the trial.")
     cost_usd: float | None = Field(None, description="Customer-model cost of the trial.")
+    attempts: int = Field(1, ge=1, description="How many attempts the trial took: more than "
+                          "1 when an infrastructure error was run again (--retry-infra); "
+                          "status, detail and path are the last attempt's.")
+    earlier_attempts: list[EarlierAttempt] = Field(
+        default_factory=list, description="The attempts run again, first first; their "
+        "evidence is kept in their own folders.")
+
+    @model_validator(mode="after")
+    def _attempts_counted(self) -> TrialEntry:
+        if self.attempts != len(self.earlier_attempts) + 1:
+            raise ValueError(f"attempts is {self.attempts} but {len(self.earlier_attempts)} "
+                             "earlier attempt(s) are listed")
+        return self
 
 
 class RunRecord(Strict):
@@ -540,6 +576,11 @@ class TrialResult(Strict):
     status: TrialStatus
     stop_reason: StopReason | None = None
     detail: str = ""
+    simulator_error_kind: SimulatorErrorKind | None = Field(
+        None, description="The customer model's failure, for a simulator_error.")
+    attempt: int = Field(1, ge=1, description="Which attempt of the trial this folder holds: "
+                         "more than 1 after infrastructure errors were run again "
+                         "(--retry-infra); the earlier ones are in <folder>.attempt-<k>.")
     self_test: bool = False
     claim_number: str | None = None
     customer_messages: int = 0

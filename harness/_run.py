@@ -23,8 +23,10 @@ from claims_records import (
     LABEL_RUNTIME_DECLARED,
     LABEL_RUNTIME_NOT_REPORTED,
     LABEL_SELF_TEST,
+    RETRIED_SIMULATOR_ERRORS,
     CorpusInfo,
     CustomerInfo,
+    EarlierAttempt,
     HarnessInfo,
     LaneInfo,
     ProductInfo,
@@ -69,11 +71,17 @@ class TrialProgress:
     status: str | None = None
     stop_reason: str | None = None
     seconds: float | None = None
+    attempt: int = 1
+    """Which attempt of the trial (more than 1: run again after an infrastructure error)."""
+    previous: str | None = None
+    """How the attempt before this one ended (a start event of a later attempt)."""
 
     def __str__(self) -> str:
         head = f"[{self.lane}] {self.pack_id} trial {self.trial}"
         if self.status is None:
-            return f"{head} ..."
+            again = (f" attempt {self.attempt} (attempt {self.attempt - 1} ended "
+                     f"{self.previous})" if self.attempt > 1 else "")
+            return f"{head} ...{again}"
         return (f"{head}: {self.status} ({self.stop_reason}) in {self.seconds:.1f}s  "
                 f"[{self.done}/{self.total}]")
 
@@ -155,7 +163,8 @@ def move_aside(folder: Path) -> Path:
 
 
 def prepare_resume(run_dir: Path) -> RunRecord:
-    """Load run.json, keep finished trials (trial.json exists), move unfinished ones aside."""
+    """Load run.json, keep finished trials (trial.json exists), move unfinished ones aside;
+    the earlier attempts of a trial run again (``--retry-infra``) stay listed."""
     if not is_run_folder(run_dir):
         raise RunRecordError("no run to resume", file=str(run_record_path(run_dir)))
     record = read_run_record(run_dir)
@@ -163,22 +172,69 @@ def prepare_resume(run_dir: Path) -> RunRecord:
         folder = run_dir / entry.path
         if is_finished_trial(folder):
             result = read_trial_result(folder)
-            record.trials[i] = _entry_from(result, entry.path)
+            record.trials[i] = _entry_from(result, entry.path, entry.earlier_attempts)
             continue
         if folder.exists():
             move_aside(folder)
-        record.trials[i] = TrialEntry(pack_id=entry.pack_id, trial=entry.trial, path=entry.path)
+        record.trials[i] = _pending(entry.pack_id, entry.trial, entry.path,
+                                    entry.earlier_attempts)
     record.finished_at = None
     return record
 
 
-def _entry_from(result: TrialResult, path: str) -> TrialEntry:
+def _pending(pack_id: str, trial: int, path: str,
+             earlier: list[EarlierAttempt] | None = None) -> TrialEntry:
+    earlier = list(earlier or [])
+    return TrialEntry(pack_id=pack_id, trial=trial, path=path, attempts=len(earlier) + 1,
+                      earlier_attempts=earlier)
+
+
+def _first_line(detail: str) -> str:
+    return detail.splitlines()[0][:300] if detail else ""
+
+
+def _entry_from(result: TrialResult, path: str,
+                earlier: list[EarlierAttempt] | None = None) -> TrialEntry:
+    earlier = list(earlier or [])
     return TrialEntry(
         pack_id=result.pack_id, trial=result.trial, lane=result.lane, status=result.status,
-        stop_reason=result.stop_reason, detail=result.detail.splitlines()[0][:300] if
-        result.detail else "", started_at=result.started_at, ended_at=result.ended_at,
+        stop_reason=result.stop_reason, detail=_first_line(result.detail),
+        started_at=result.started_at, ended_at=result.ended_at,
         duration_s=result.duration_s, path=path, tokens=result.tokens, cost_usd=result.cost_usd,
+        attempts=len(earlier) + 1, earlier_attempts=earlier,
     )
+
+
+def infrastructure_error(result: TrialResult) -> bool:
+    """The trial ended in an error ``--retry-infra`` runs again: ``harness_error`` (the
+    harness, its browser, its seed route or stores), or ``simulator_error`` of a transient kind
+    (timeout, connection, server, rate_limit). Never the product's own failures
+    (``product_error``, ``reset_failed``) nor an agent outcome: running those again until
+    they pass would hide them."""
+    if result.status == TrialStatus.HARNESS_ERROR:
+        return True
+    return (result.status == TrialStatus.SIMULATOR_ERROR
+            and result.simulator_error_kind in RETRIED_SIMULATOR_ERRORS)
+
+
+def keep_attempt(folder: Path, attempt: int) -> Path:
+    """Move a finished attempt's folder to <folder>.attempt-<k> (never deleted or
+    overwritten: a name taken already gets a suffix)."""
+    target = folder.with_name(f"{folder.name}.attempt-{attempt}")
+    k = 1
+    while target.exists():
+        k += 1
+        target = folder.with_name(f"{folder.name}.attempt-{attempt}-{k}")
+    folder.rename(target)
+    return target
+
+
+def _earlier(result: TrialResult, path: str) -> EarlierAttempt:
+    return EarlierAttempt(
+        attempt=result.attempt, status=result.status, stop_reason=result.stop_reason,
+        simulator_error_kind=result.simulator_error_kind, detail=_first_line(result.detail),
+        started_at=result.started_at, ended_at=result.ended_at, duration_s=result.duration_s,
+        path=path)
 
 
 def run_labels(self_test: bool, no_reset: bool, runtime_reported: bool,
@@ -299,7 +355,7 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
             customer=customer_info,
             lanes=[_lane_info(ln) for ln in lanes],
             options=config,
-            trials=[TrialEntry(pack_id=p, trial=n, path=_trial_path(p, n))
+            trials=[_pending(p, n, _trial_path(p, n))
                     for p in wanted for n in range(1, config.trials + 1)],
         )
         if config.shard is not None:
@@ -343,7 +399,7 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
                                           channel=config.browser.channel,
                                           headed=config.headed)
     await _run_pending(record, run_dir, lanes, corpora, profile, reset_for, customers_for,
-                       settings, choice, ctx.progress)
+                       settings, choice, ctx.progress, config.retry_infra)
     record.finished_at = _now()
     write_run_record(run_dir, record)
     return record, run_dir
@@ -396,8 +452,8 @@ async def _run_pending(record: RunRecord, run_dir: Path, lanes: list[Lane], corp
                        profile: Profile, reset_for: Callable[[Lane], ResetAdapter],
                        customers_for: Callable[[str, int], Callable[[Any, Path], Any]],
                        settings: TrialSettings,
-                       choice: BrowserChoice, progress: Callable[[TrialProgress], None]
-                       ) -> None:
+                       choice: BrowserChoice, progress: Callable[[TrialProgress], None],
+                       retry_infra: int = 0) -> None:
     from playwright.async_api import async_playwright
 
     pending: asyncio.Queue[int] = asyncio.Queue()
@@ -435,19 +491,36 @@ async def _run_pending(record: RunRecord, run_dir: Path, lanes: list[Lane], corp
                         progress(TrialProgress(lane.name, entry.pack_id, entry.trial, done,
                                                total))
                         t0 = time.monotonic()
-                        browser = await browser_now()
-                        if staff is None or staff.browser is not browser:
-                            if staff is not None:
-                                await staff.close()
-                            # one staff context per lane, kept across its trials
-                            staff = StaffSession(browser, profile.staff_side(), lane,
-                                                 profile.browser.extra_headers())
-                        result = await run_trial(
-                            TrialRig(browser, profile, lane, client,
-                                     customers_for(entry.pack_id, entry.trial), settings,
-                                     staff),
-                            corpora.pack_dir(entry.pack_id), entry.trial, run_dir / entry.path)
-                        record.trials[i] = _entry_from(result, entry.path)
+                        earlier = list(entry.earlier_attempts)
+                        while True:
+                            browser = await browser_now()
+                            if staff is None or staff.browser is not browser:
+                                if staff is not None:
+                                    await staff.close()
+                                # one staff context per lane, kept across its trials
+                                staff = StaffSession(browser, profile.staff_side(), lane,
+                                                     profile.browser.extra_headers())
+                            result = await run_trial(
+                                TrialRig(browser, profile, lane, client,
+                                         customers_for(entry.pack_id, entry.trial), settings,
+                                         staff),
+                                corpora.pack_dir(entry.pack_id), entry.trial,
+                                run_dir / entry.path, attempt=len(earlier) + 1)
+                            if len(earlier) >= retry_infra or not infrastructure_error(result):
+                                break
+                            # run it again; the attempt's evidence stays in its own folder
+                            kept = keep_attempt(run_dir / entry.path, len(earlier) + 1)
+                            earlier.append(_earlier(result, kept.relative_to(run_dir)
+                                                    .as_posix()))
+                            record.trials[i] = _pending(entry.pack_id, entry.trial,
+                                                        entry.path, earlier)
+                            write_run_record(run_dir, record)
+                            progress(TrialProgress(
+                                lane.name, entry.pack_id, entry.trial, done, total,
+                                attempt=len(earlier) + 1,
+                                previous=f"{result.status.value}: {_first_line(result.detail)}"
+                                [:200]))
+                        record.trials[i] = _entry_from(result, entry.path, earlier)
                         write_run_record(run_dir, record)
                         done += 1
                         progress(TrialProgress(
@@ -483,5 +556,9 @@ def summary_line(record: RunRecord, run_dir: Path) -> str:
         others = [f"{x}: {record.product.runtime}" if x == LABEL_RUNTIME_DECLARED else x
                   for x in others]
     labelled = f" [labelled: {'; '.join(others)}]" if others else ""
-    return (f"{label}run {record.run_id}: {len(record.trials)} trial(s): {parts}{labelled} -> "
-            f"{run_dir}")
+    again = [t for t in record.trials if t.attempts > 1]
+    retried = (f"; {len(again)} run again after an infrastructure error "
+               f"({sum(t.attempts - 1 for t in again)} earlier attempt(s) kept)"
+               if again else "")
+    return (f"{label}run {record.run_id}: {len(record.trials)} trial(s): {parts}{retried}"
+            f"{labelled} -> {run_dir}")

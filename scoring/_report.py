@@ -23,6 +23,7 @@ from claims_records import (
     RunSummary,
     Sheet,
     StaffReading,
+    TrialResult,
     read_model,
     run_record_path,
     summary_path,
@@ -64,6 +65,22 @@ def _action_text(ev: JourneyEvent) -> str | None:
     return ev.action.describe() if ev.action is not None else None
 
 
+def _earlier_attempt_links(tdir: Path, page_dir: Path) -> list[dict[str, str]]:
+    """Links to the earlier attempts of a trial run again after an infrastructure error
+    (``run --retry-infra``: ``<trial folder>.attempt-<k>``), labelled with how each ended."""
+    links = []
+    for folder in sorted(tdir.parent.glob(f"{tdir.name}.attempt-*")):
+        try:
+            ended = read_model(TrialResult, folder / "trial.json")
+            how = f"attempt {ended.attempt}: {ended.status.value}"
+        except RunRecordError:
+            how = f"{folder.name}: unreadable trial.json"
+        target = folder / "transcript.md"
+        links.append({"href": _rel(target if target.exists() else folder, page_dir),
+                      "label": f"earlier {how} (run again)"})
+    return links
+
+
 def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet, scoring_dir: Path | None = None
                 ) -> dict[str, object]:
     """One trial's part of the report page's template context (records and plain values)."""
@@ -101,6 +118,7 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet, scoring_dir: Path |
     if scoring_dir is not None:
         links.append({"href": _rel(scoring_dir / sheet.path / SHEET_FILE, page_dir),
                       "label": "scoring sheet (re-scored)"})
+    links += _earlier_attempt_links(tdir, page_dir)
     decision, decision_shots = None, []
     decision_path = tdir / "decision.json"
     try:

@@ -7,6 +7,7 @@ import contextlib
 import time
 import traceback
 from pathlib import Path
+from typing import cast, get_args
 
 import claims_corpus
 from claims_records import (
@@ -15,6 +16,7 @@ from claims_records import (
     ResetInfo,
     SeedError,
     SimulatorError,
+    SimulatorErrorKind,
     StaffReading,
     TrialResult,
     TrialStatus,
@@ -46,9 +48,10 @@ def _needs_missing_capability(caps: Capabilities, session: str) -> str | None:
     return None
 
 
-async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> TrialResult:
+async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path,
+                    attempt: int = 1) -> TrialResult:
     """Run trial number ``trial`` of the pack at ``pack_dir`` on the rig's lane and write its
-    evidence to ``folder``.
+    evidence to ``folder`` (``attempt``: which attempt of the trial this is, recorded).
 
     Without a staff session of the lane's (``rig.staff``) the trial opens (and closes) its
     own. Never raises for product, simulator or reset failures: they become the trial's
@@ -64,6 +67,7 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
     customer: Customer | None = None
     outcome: ResetOutcome | None = None
     after_taken = False
+    simulator_kind: SimulatorErrorKind | None = None
     try:
         view = claims_corpus.load_customer_view(pack_dir)
         setup, files = setup_and_files(pack_dir)
@@ -114,6 +118,9 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
                     tab.discard()  # the raw files go even when closing fails or is cancelled
     except SimulatorError as exc:
         j.stop("simulator_error", str(exc), TrialStatus.SIMULATOR_ERROR)
+        kind = exc.context.get("kind")
+        if kind in get_args(SimulatorErrorKind):
+            simulator_kind = cast(SimulatorErrorKind, kind)
     except ProductError as exc:
         j.stop("product_error", str(exc), TrialStatus.PRODUCT_ERROR)
     except ProductResetError as exc:  # the product's own reset failed: its error, labelled
@@ -151,6 +158,8 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path) -> 
     result = TrialResult(
         pack_id=pack_dir.name, trial=trial, lane=rig.lane.name, status=j.status,
         stop_reason=j.trial_stop, detail=j.detail[:2000], self_test=settings.self_test,
+        attempt=attempt, simulator_error_kind=(simulator_kind if j.status ==
+                                               TrialStatus.SIMULATOR_ERROR else None),
         claim_number=j.claim_number, customer_messages=j.messages_sent, steps=j.step,
         started_at=started, ended_at=now(), duration_s=round(time.monotonic() - t0, 3),
         turn_times_s=[round(t, 3) for t in j.turn_times], retries=j.retries,

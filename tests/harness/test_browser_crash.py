@@ -90,3 +90,32 @@ def test_a_killed_browser_costs_one_trial_and_is_started_again(dev_env, tmp_path
     assert (crashed / "trial.json").is_file() and (crashed / "transcript.md").is_file()
     # the relaunched browser is closed with the run: nothing of ours is left running
     assert _our_browser_processes() == []
+
+
+def test_retry_infra_runs_the_killed_browsers_trial_again(dev_env, tmp_path):
+    runs = tmp_path / "runs"
+    victim = runs / "again" / "CTL-M-001" / "trial-1" / "journey.jsonl"
+    killed: list[int] = []
+    stop = threading.Event()
+    killer = threading.Thread(target=_kill_when, args=(victim, 4, killed, stop), daemon=True)
+    killer.start()
+    try:
+        record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, runs,
+                                    packs=["CTL-M-001"], trials=1, run_id="again",
+                                    retry_infra=1)
+    finally:
+        stop.set()
+        killer.join(5)
+    assert killed, "the browser was never killed: the test did not test anything"
+    trial, = record.trials
+    assert trial.status == TrialStatus.COMPLETED, trial.detail  # the last attempt counts
+    assert trial.attempts == 2
+    first, = trial.earlier_attempts
+    assert first.status == TrialStatus.HARNESS_ERROR and first.detail.startswith("browser crash")
+    assert first.path == "CTL-M-001/trial-1.attempt-1"
+    # the first attempt's evidence is kept as it was: the journey so far, its record
+    kept = run_dir / first.path
+    assert len((kept / "journey.jsonl").read_text().splitlines()) >= 4
+    assert (kept / "trial.json").is_file() and (kept / "transcript.md").is_file()
+    assert '"attempt": 2' in (run_dir / trial.path / "trial.json").read_text()
+    assert _our_browser_processes() == []

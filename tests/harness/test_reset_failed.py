@@ -151,3 +151,11 @@ def test_a_run_on_a_product_whose_reset_fails_records_reset_failed(product, tmp_
     assert again.trials[1].status == TrialStatus.RESET_FAILED
     raw = json.loads((run_dir / "run.json").read_text("utf-8"))
     assert raw["trials"][0]["status"] == "reset_failed"
+    import scoring  # listed by its own status, counted as the product's error
+
+    summary = scoring.score_run(run_dir)
+    assert summary.scorable_trials == 0
+    assert [e.status for e in summary.infrastructure_errors] == ["reset_failed"] * 2
+    assert summary.errors_by_category == {"product_error": 2}
+    index = scoring.write_report(run_dir).read_text(encoding="utf-8")
+    assert "reset_failed — trial ended in reset_failed: reset (endpoint): " in index
