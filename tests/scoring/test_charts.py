@@ -76,3 +76,34 @@ def test_charts_leave_out_what_has_nothing_to_draw(tmp_path: Path) -> None:
     summary = scoring.load_summary(run_dir)
     assert "failure_modes" not in index_charts(summary)  # every trial passed
     assert set(index_charts(summary)) == {"components", "slices", "outcomes"}
+
+
+def test_the_charts_are_drawn_in_chromium_from_disk_with_no_request(browser,
+                                                                    tmp_path: Path) -> None:
+    run_dir, _ = scored_run(tmp_path, asked_twice=(("CTL-M-002", 1),))
+    index = scoring.write_report(run_dir)
+    page = browser.new_page()
+    requests: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+
+    page.goto(index.as_uri())
+
+    charts = page.locator("[data-testid=charts] svg")
+    assert charts.count() == 4
+    for i in range(4):
+        box = charts.nth(i).bounding_box()
+        assert box is not None and box["width"] > 200 and box["height"] > 20, box
+    heading = page.locator("[data-testid=charts] h2")
+    assert heading.inner_text() == "At a glance"
+    # the charts come before the detailed numbers
+    assert heading.bounding_box()["y"] < page.locator(  # type: ignore[index]
+        "[data-testid=summary]").bounding_box()["y"]  # type: ignore[index]
+    bars = page.locator("[data-testid=chart-components] rect")
+    assert bars.count() >= 5
+    assert all(u.startswith("file://") for u in requests), requests
+    assert errors == []
+    page.locator("[data-testid=chart-outcomes] a").nth(1).click()
+    assert page.url.endswith("packs/CTL-M-002.html")
+    page.close()
