@@ -223,6 +223,11 @@ def run(
     tracing: str = typer.Option("off", help="Playwright tracing: on | off | retain-on-failure."),
     turn_limit: int = typer.Option(40, min=1, help="Most customer actions per trial."),
     stuck_after: int = typer.Option(3, min=2, help="Same screen this many times = stuck."),
+    pace: str | None = typer.Option(
+        None, "--pace", metavar="SECONDS|human", help="Make the customer take time: at least "
+        "SECONDS for each answer (e.g. 2s: a model's latency without a model), or 'human': "
+        "each action the time a person takes for it (reading, typing, deciding, finding a "
+        "file) by the corpus's acceptance.toml \\[report_duration.customer_time]."),
     runtime: str = typer.Option("reference", help="With --dev: runtime the app starts with."),
     fault: list[str] = typer.Option(
         [], "--fault", help="With --dev: switch on a fault of the reference app (repeatable; "

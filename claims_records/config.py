@@ -30,7 +30,8 @@ CustomerKind = Literal["scripted", "llm"]
 
 # The run fields that change what one trial does: shards of one run must agree on them.
 TRIAL_FIELDS = ("trials", "customer", "tracing", "turn_limit", "stuck_after", "dev",
-                "no_reset", "allow_unreported_runtime", "packs", "replay", "retry_infra")
+                "no_reset", "allow_unreported_runtime", "packs", "replay", "retry_infra",
+                "pace")
 
 
 def sanitized_url(url: str | None) -> str | None:
@@ -145,6 +146,12 @@ class RunSettings(Strict):
                        "or the profile's number of lanes.")
     customer: CustomerKind = Field("scripted", description="The simulated customer: scripted "
                                    "or llm.")
+    pace: float | Literal["human"] | None = Field(
+        None, description="How long the customer takes (`--pace`): seconds (at least that long "
+        "for each answer, its own deciding included), 'human' (each action the time a person "
+        "takes for it by acceptance.toml's [report_duration.customer_time]), or none: machine "
+        "speed.")
+
     tracing: Tracing = Field("off", description="Playwright tracing: on | off | "
                              "retain-on-failure.")
     turn_limit: int = Field(40, ge=1, description="Most customer actions per trial.")
@@ -171,6 +178,27 @@ class RunSettings(Strict):
                                   "llm).")
     browser: BrowserConfig = Field(default_factory=BrowserConfig,
                                    description="The browser launched on this machine.")
+
+
+    @field_validator("pace", mode="before")
+    @classmethod
+    def _pace_read(cls, value: Any) -> Any:
+        # as written on the command line: "2", "2.5s", "human", "off"
+        if isinstance(value, str):
+            text = value.strip().lower()
+            if text in ("", "off", "none"):
+                return None
+            if text == "human":
+                return text
+            try:
+                value = float(text.removesuffix("s"))
+            except ValueError:
+                raise ValueError(f"a pace is seconds per answer (e.g. 2 or 2s), human or "
+                                 f"off; got {value!r}") from None
+        if isinstance(value, bool) or (isinstance(value, int | float) and not (
+                0 <= value <= 3600)):
+            raise ValueError(f"a pace is 0 to 3600 seconds per answer; got {value!r}")
+        return value
 
 
 class RunConfig(RunSettings):

@@ -56,7 +56,7 @@ from ._shard import Shard, apply_shard, default_durations
 from .customers import LlmSettings, Recording, make_customer, probe_dialect
 from .profile import Lane, Profile, load_profile
 from .staff import StaffSession
-from .trial import TrialRig, TrialSettings, run_trial
+from .trial import TrialRig, TrialSettings, make_pace, run_trial
 
 
 @dataclass(frozen=True)
@@ -394,7 +394,8 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
 
     settings = TrialSettings(turn_limit=config.turn_limit, stuck_after=config.stuck_after,
                              tracing=config.tracing, self_test=config.self_test,
-                             labels=list(record.labels))
+                             labels=list(record.labels),
+                             pace=make_pace(config.pace, corpora.first.root))
     choice = ctx.browser or BrowserChoice(executable=config.browser.executable,
                                           channel=config.browser.channel,
                                           headed=config.headed)

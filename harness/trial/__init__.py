@@ -6,11 +6,13 @@ session, settings); ``run_trial`` turns it into the ``TrialContext`` its phases 
 ``_after`` (the journey, then the staff side beside closing and redacting the customer's
 context), ``_decision`` (the staff decision and the customer's return), ``_agent_decision``
 (what the product's own agent told the customer it decided, read from the journey's agent
-messages), with the journey loop in ``_journey`` and its record in ``_record``.
+messages), with the journey loop in ``_journey``, its record in ``_record`` and the customer's
+pace (``--pace``) in ``_pace``.
 """
 
 from ._context import TRACING_MODES, CustomerFactory, TrialContext, TrialRig, TrialSettings
 from ._decision import DECISION_FILE
+from ._pace import Pace, make_pace
 from ._run import run_trial
 from ._transcript import SELF_TEST_LABEL
 
@@ -19,8 +21,10 @@ __all__ = [
     "SELF_TEST_LABEL",
     "TRACING_MODES",
     "CustomerFactory",
+    "Pace",
     "TrialContext",
     "TrialRig",
     "TrialSettings",
+    "make_pace",
     "run_trial",
 ]

@@ -16,6 +16,7 @@ from ..customers import Customer
 from ..profile import CustomerSide, Lane, Profile, StaffSide
 from ..staff import StaffSession
 from ._journey import JourneySettings, StartCheck
+from ._pace import Pace
 from ._record import Journey
 
 TRACING_MODES = ("on", "off", "retain-on-failure")
@@ -41,11 +42,13 @@ class TrialSettings:
     decisions: bool = True
     """False only in the bench, whose bare replay has no staff decision phase to compare it
     with (the bench measures that phase apart). Runs always take the pack's staff decision."""
+    pace: Pace | None = None
+    """The least time each customer action takes (``--pace``); None: machine speed."""
 
     def journey(self) -> JourneySettings:
         """The settings of a trial's journey."""
         return JourneySettings(turn_limit=self.turn_limit, stuck_after=self.stuck_after,
-                               screenshots=self.evidence)
+                               screenshots=self.evidence, pace=self.pace)
 
 
 @dataclass

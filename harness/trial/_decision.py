@@ -144,7 +144,8 @@ async def _customer_returns(ctx: TrialContext, script: StaffScript,
 
         settings = ctx.settings.journey()
         goal = JourneySettings(turn_limit=settings.turn_limit, stuck_after=settings.stuck_after,
-                               screenshots=settings.screenshots, goal=under_review)
+                               screenshots=settings.screenshots, goal=under_review,
+                               pace=settings.pace)
         try:
             await resume(cp, ctx.view, ctx.customer, back, goal)
         except (SimulatorError, ProductError) as exc:

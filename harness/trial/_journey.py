@@ -27,6 +27,7 @@ from .._browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage
 from .._reset import Credentials, ResetOutcome
 from .._screen import Probe, Reading
 from ..customers import Customer, CustomerContext, JourneyTracker
+from ._pace import Pace, take_time
 from ._record import Journey, JourneyStop, drop_shot, keep_shot
 
 # Whether a screen reaches the journey's goal: one line saying so, or None (see ``resume``).
@@ -49,6 +50,8 @@ class JourneySettings:
     """Runs on the customer's page before the start page is opened (a new conversation)."""
     check_start: StartCheck | None = None
     """Checks the start page once it is ready (a new conversation shows no earlier one)."""
+    pace: Pace | None = None
+    """The least time each customer action takes (``_pace``); None: machine speed."""
 
 
 def _describe(action: CustomerAction) -> str:
@@ -102,12 +105,13 @@ async def play(cp: CustomerPage, view: CustomerView, reset: ResetOutcome, custom
     pending = _shoot(cp, settings)
     j.saw(reading.agent_texts)
     shot = await keep_shot(j, pending, "start")
+    opening = CustomerAction(kind="say", text=view.initial_message)
+    await take_time(settings.pace, "", opening, time.monotonic(), opening=True)
     t = time.monotonic()
     walk = _Walk(cp, view, customer, creds, j, settings)
     walk.prev = await cp.say(view.initial_message)
     j.messages_sent += 1
     j.history.append(("customer", view.initial_message))
-    opening = CustomerAction(kind="say", text=view.initial_message)
     j.tracker = tracker = JourneyTracker(view)
     tracker.acted(opening)
     j.event(screen=reading.screen, action=opening,
@@ -195,6 +199,7 @@ async def _step(walk: _Walk, reading: Reading, pending: asyncio.Task[bytes] | No
     try:
         action = await walk.customer.next_action(screen, ctx)
         _fits_screen(action, screen, j)
+        await take_time(settings.pace, screen.latest_reply if fresh else "", action, t)
     except SimulatorError as exc:
         shot = await keep_shot(j, pending, "simulator-error")
         j.event(screen=screen, screenshot=shot,

@@ -92,6 +92,28 @@ def test_scripted_customer_reaches_a_claim_number_with_full_evidence(
     assert run.lanes[0].base_url == dev_env.lanes[0].base_url
 
 
+def test_a_paced_customer_takes_its_time_and_the_products_time_leaves_it_out(dev_env, tmp_path):
+    """--pace 0.5: every answer after the opening message takes at least half a second, and
+    the sheet's product time is the report's span without those waits."""
+    import scoring
+    from claims_records import Sheet
+
+    record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, tmp_path / "runs",
+                                packs=["CTL-M-001"], run_id="paced", pace="0.5s")
+    assert record.options.pace == 0.5 and [t.status for t in record.trials] == ["completed"]
+    trial = run_dir / "CTL-M-001" / "trial-1"
+    answers = [e for e in _events(trial) if e.action is not None and e.step > 0]
+    assert len(answers) >= 5
+    assert all(e.timings.customer_s is not None and e.timings.customer_s >= 0.5
+               for e in answers), [e.timings for e in answers]
+    scoring.score_run(run_dir, PACKS)
+    numbers = Sheet.model_validate_json((trial / "sheet.json").read_text()).numbers
+    assert numbers.report_duration_s and numbers.product_time_s is not None
+    paced = sum(1 for e in answers if not e.screen or not e.screen.claim_number)
+    assert numbers.report_duration_s - numbers.product_time_s >= 0.5 * paced - 0.01
+    assert numbers.customer_work and numbers.customer_work.actions == paced + 1
+
+
 def test_anonymous_then_sign_in_signs_in_when_asked(dev_env, tmp_path):
     from claims_reference_app._store import hash_password
 
