@@ -9,7 +9,9 @@ from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 
-from claims_records import COMPONENTS, RunSummary
+from claims_records import COMPONENTS, RunSummary, Sheet
+
+from ._acceptance import report_time_s
 
 Z95 = 1.959963984540054
 PASS, FAIL, OTHER, INK, GRID = "#2e7d32", "#b3261e", "#c9a227", "#1d232a", "#d6dbe0"
@@ -149,9 +151,70 @@ def count_chart(counts: dict[str, int], title: str, testid: str) -> Markup | Non
     return _svg(label_w + bar_w + 50, top + row_h * len(rows) + 6, title, body, testid)
 
 
-def index_charts(summary: RunSummary, pack_pages: dict[str, str] | None = None
-                 ) -> dict[str, Markup]:
+def time_chart(times: list[tuple[str, float, float]], limit: float) -> Markup | None:
+    """Every report's time as a column, shortest first: the product's share (waiting for its
+    replies) under the customer's modelled share, with the acceptance limit as a line.
+    ``times``: (trial label, product s, customer s)."""
+    if not times:
+        return None
+    times = sorted(times, key=lambda t: (t[1] + t[2], t[0]))
+    most = max(max(p + c for _, p, c in times), limit) * 1.05
+    col = max(3, min(24, 880 // len(times)))
+    gap = 1 if col < 8 else 3
+    plot_h, left, top = 140, 48, 8
+    bottom = top + plot_h
+    width = left + len(times) * (col + gap) + 8
+    height = bottom + 40
+
+    def y(v: float) -> float:
+        return bottom - plot_h * v / most
+
+    body = [f'<line x1="{left}" y1="{bottom}" x2="{width - 4}" y2="{bottom}" stroke="{INK}"/>',
+            f'<text x="{left - 6}" y="{bottom}" text-anchor="end" {FONT} fill="#6b7580">0 s'
+            '</text>']
+    for i, (label, product, customer) in enumerate(times):
+        x = left + i * (col + gap)
+        tip = (f"{label}: {product + customer:.0f} s = product {product:.1f} s + customer "
+               f"{customer:.0f} s (modelled)")
+        body.append(f'<g><title>{escape(tip)}</title>'
+                    f'<rect x="{x}" y="{y(product):.1f}" width="{col}" '
+                    f'height="{bottom - y(product):.1f}" fill="#243447"/>'
+                    f'<rect x="{x}" y="{y(product + customer):.1f}" width="{col}" '
+                    f'height="{y(product) - y(product + customer):.1f}" fill="#7aa6c2"/></g>')
+    body.append(f'<line x1="{left}" y1="{y(limit):.1f}" x2="{width - 4}" y2="{y(limit):.1f}" '
+                f'stroke="{FAIL}" stroke-dasharray="5 3"/>'
+                f'<text x="{left - 6}" y="{y(limit) + 4:.1f}" text-anchor="end" {FONT} '
+                f'fill="{FAIL}">{limit:g} s</text>')
+    ly, lx = height - 8, left
+    for what, colour in (("product (waiting for its replies)", "#243447"),
+                         ("customer (modelled: reading, typing, uploads)", "#7aa6c2"),
+                         ("acceptance limit", FAIL)):
+        body.append(f'<rect x="{lx}" y="{ly - 10}" width="10" height="10" fill="{colour}"/>'
+                    f'<text x="{lx + 14}" y="{ly}" {FONT} fill="{INK}">{escape(what)}</text>')
+        lx += 30 + 7 * len(what)
+    return _svg(max(width, lx), height, "Report times: the product's and the customer's",
+                body, "chart-times")
+
+
+def report_times(summary: RunSummary, sheets: Iterable[Sheet]
+                 ) -> tuple[list[tuple[str, float, float]], float] | None:
+    """(trial label, product s, modelled customer s) of every report that reached a claim
+    number, with the acceptance limit; None without an acceptance report."""
+    if summary.acceptance is None:
+        return None
+    config = summary.acceptance.config
+    out = []
+    for s in sheets:
+        t = report_time_s(s, config) if s.scorable else None
+        if t is not None:
+            out.append((f"{s.pack_id} trial {s.trial}", t[0], t[1]))
+    return out, config.report_duration.limit_s
+
+
+def index_charts(summary: RunSummary, pack_pages: dict[str, str] | None = None,
+                 sheets: Iterable[Sheet] = ()) -> dict[str, Markup]:
     """The index's charts by name (a chart with nothing to draw is left out)."""
+    times = report_times(summary, sheets)
     order = {name: i for i, name in enumerate(COMPONENTS)}
     components = [(name, cc.passed, cc.passed + cc.failed) for name, cc in sorted(
         summary.components.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))]
@@ -165,6 +228,7 @@ def index_charts(summary: RunSummary, pack_pages: dict[str, str] | None = None
         "slices": rate_chart(slices, "Success by line, message style and kind (scorable "
                              "trials, 95 % Wilson interval)", "chart-slices"),
         "outcomes": outcome_chart(summary, pack_pages or {}),
+        "times": time_chart(*times) if times is not None else None,
         "failure_modes": count_chart(summary.failure_modes, "Failure modes (scorable trials)",
                                      "chart-failure-modes"),
     }

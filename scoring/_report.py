@@ -175,7 +175,7 @@ def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
         env.get_template("index.html.j2").render(
             **common, assets="assets", run_link=_rel(run_record_path(run_dir), out),
             summary_link=_rel(summary_path(scoring_dir or run_dir), out),
-            charts=index_charts(summary, pack_pages),
+            charts=index_charts(summary, pack_pages, sheets),
             pack_pages=pack_pages),
         encoding="utf-8")
     page_dir = out / "packs"

@@ -54,12 +54,12 @@ def test_the_report_index_opens_with_the_charts(tmp_path: Path) -> None:
     section = text[text.index('data-testid="charts"'):text.index('data-testid="overview"')]
     svgs = re.findall(r"<svg .*?</svg>", section, flags=re.S)
     names = [re.search(r'data-testid="([^"]+)"', s).group(1) for s in svgs]  # type: ignore[union-attr]
-    assert names == ["chart-components", "chart-slices", "chart-outcomes",
+    assert names == ["chart-components", "chart-slices", "chart-outcomes", "chart-times",
                      "chart-failure-modes"]
     for s in svgs:
         ET.fromstring(s)  # well-formed
     assert "<script" not in section
-    assert re.findall(r"https?://[^\"]+", section) == ["http://www.w3.org/2000/svg"] * 4
+    assert re.findall(r"https?://[^\"]+", section) == ["http://www.w3.org/2000/svg"] * 5
     outcomes = ET.fromstring(svgs[2])
     tips = [t.text for t in outcomes.iter(f"{SVG}title")]
     assert "CTL-M-002: 1 succeeded, 1 failed, 0 not rated" in tips
@@ -67,7 +67,7 @@ def test_the_report_index_opens_with_the_charts(tmp_path: Path) -> None:
     assert links == ["packs/CTL-M-001.html", "packs/CTL-M-002.html", "packs/CTL-M-003.html"]
     components = [t.text for t in ET.fromstring(svgs[0]).iter(f"{SVG}title")]
     assert "journey: 5 of 6 passed (83 %), 95 % interval 44–97 %" in components
-    modes = [t.text for t in ET.fromstring(svgs[3]).iter(f"{SVG}title")]
+    modes = [t.text for t in ET.fromstring(svgs[4]).iter(f"{SVG}title")]
     assert "repeated_question: 1" in modes
 
 
@@ -91,8 +91,8 @@ def test_the_charts_are_drawn_in_chromium_from_disk_with_no_request(browser,
     page.goto(index.as_uri())
 
     charts = page.locator("[data-testid=charts] svg")
-    assert charts.count() == 4
-    for i in range(4):
+    assert charts.count() == 5
+    for i in range(5):
         box = charts.nth(i).bounding_box()
         assert box is not None and box["width"] > 200 and box["height"] > 20, box
     heading = page.locator("[data-testid=charts] h2")
@@ -107,3 +107,28 @@ def test_the_charts_are_drawn_in_chromium_from_disk_with_no_request(browser,
     page.locator("[data-testid=chart-outcomes] a").nth(1).click()
     assert page.url.endswith("packs/CTL-M-002.html")
     page.close()
+
+
+def test_report_times_show_the_products_and_the_customers_share_against_the_limit(
+        tmp_path: Path) -> None:
+    run_dir, _ = scored_run(tmp_path)
+    summary = scoring.load_summary(run_dir)
+    sheets = scoring.load_sheets(run_dir)
+    assert summary.acceptance is not None
+    config = summary.acceptance.config
+
+    svg = index_charts(summary, {}, sheets)["times"]
+
+    root = ET.fromstring(str(svg))
+    tips = [t.text or "" for t in root.iter(f"{SVG}title")][1:]
+    assert len(tips) == 6  # every report that reached a claim number
+    first = next(s for s in sheets if s.pack_id == "CTL-M-001" and s.trial == 1)
+    product, customer = scoring._acceptance.report_time_s(first, config)  # type: ignore[misc]
+    assert (f"CTL-M-001 trial 1: {product + customer:.0f} s = product {product:.1f} s + "
+            f"customer {customer:.0f} s (modelled)") in tips
+    totals = [float(t.split(": ")[1].split(" s")[0]) for t in tips]
+    assert totals == sorted(totals)  # shortest first
+    limit = [t.text for t in root.iter(f"{SVG}text")]
+    assert f"{config.report_duration.limit_s:g} s" in limit
+    assert "times" not in index_charts(summary.model_copy(update={"acceptance": None}), {},
+                                       sheets)
