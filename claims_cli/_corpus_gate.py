@@ -18,6 +18,7 @@ import hashlib
 import os
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from claims_records import CorpusCheckStamp, PackError, read_model, write_model_atomic
 
@@ -65,6 +66,30 @@ def corpus_key(root: Path) -> str:
     return h.hexdigest()
 
 
+def kept_stamp(root: Path, cache: Path | None = None) -> tuple[str, CorpusCheckStamp | None]:
+    """The key of the corpus at ``root`` and its kept stamp (None: not checked yet)."""
+    key = corpus_key(root)
+    path = (cache or cache_dir()) / "corpus-checks" / f"{key}.json"
+    if path.is_file():
+        with contextlib.suppress(Exception):  # a damaged stamp: check again
+            stamp = read_model(CorpusCheckStamp, path)
+            if stamp.key == key:
+                return key, stamp
+    return key, None
+
+
+def checked_now(root: Path, key: str, cache: Path | None = None) -> CorpusCheckStamp:
+    """Run ``corpus check`` on ``root`` and keep its outcome under ``key``."""
+    import claims_corpus
+
+    stamp = _stamp(root, key, claims_corpus.check_corpus(root))
+    folder = (cache or cache_dir()) / "corpus-checks"
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        write_model_atomic(folder / f"{key}.json", stamp)
+    return stamp
+
+
 def check_stamp(root: Path, cache: Path | None = None) -> CorpusCheckStamp:
     """The outcome of ``corpus check`` on the corpus at ``root``: from the cache when this
     exact content was checked by this exact checker, else checked now (and kept)."""
@@ -73,19 +98,8 @@ def check_stamp(root: Path, cache: Path | None = None) -> CorpusCheckStamp:
     root = Path(root)
     if not root.is_dir():  # nothing to hash: the check itself says what is wrong
         return _stamp(root, "0" * 64, claims_corpus.check_corpus(root))
-    key = corpus_key(root)
-    folder = (cache or cache_dir()) / "corpus-checks"
-    path = folder / f"{key}.json"
-    if path.is_file():
-        with contextlib.suppress(Exception):  # a damaged stamp: check again
-            stamp = read_model(CorpusCheckStamp, path)
-            if stamp.key == key:
-                return stamp
-    stamp = _stamp(root, key, claims_corpus.check_corpus(root))
-    with contextlib.suppress(OSError):
-        folder.mkdir(parents=True, exist_ok=True)
-        write_model_atomic(path, stamp)
-    return stamp
+    key, stamp = kept_stamp(root, cache)
+    return stamp if stamp is not None else checked_now(root, key, cache)
 
 
 def _stamp(root: Path, key: str, report: object) -> CorpusCheckStamp:
@@ -104,7 +118,12 @@ def failing_corpora(roots: list[str], allow: bool, cache: Path | None = None
     """The corpora of a run that fail ``corpus check``. Without ``allow`` the first such
     corpus is refused: a ``PackError`` naming its first problem's pack, file and field, how
     many problems it has and how to run it anyway."""
-    failing = [s for s in (check_stamp(Path(r), cache) for r in roots) if not s.ok]
+    return refused_or_failing([check_stamp(Path(r), cache) for r in roots], allow)
+
+
+def refused_or_failing(stamps: list[CorpusCheckStamp], allow: bool) -> list[CorpusCheckStamp]:
+    """The failing ones of ``stamps``; without ``allow`` a failing one is refused."""
+    failing = [s for s in stamps if not s.ok]
     if failing and not allow:
         s = failing[0]
         raise PackError(
@@ -114,3 +133,79 @@ def failing_corpora(roots: list[str], allow: bool, cache: Path | None = None
             "fails check')", pack=s.first_pack, file=s.first_file, field=s.first_field,
             problems=s.problems)
     return failing
+
+
+def _check_in_child(root: Path, key: str, cache: Path | None, conn: Any) -> None:
+    try:
+        conn.send(checked_now(root, key, cache).model_dump_json())
+    except BaseException as exc:  # the parent re-raises it as the check's failure
+        conn.send(f"!{type(exc).__name__}: {exc}")
+    finally:
+        conn.close()
+
+
+class PendingCheck:
+    """The corpus check of a run, started early: corpora whose stamp is kept are decided at
+    once; the others are checked in a child process (the checker takes seconds of CPU) while
+    the caller does other work, such as starting the dev environment, and ``result`` waits
+    for them. Nothing of the run may be recorded before ``result`` returned; ``close`` stops
+    a check still running (a stopped run)."""
+
+    def __init__(self, roots: list[str], allow: bool, cache: Path | None = None) -> None:
+        import multiprocessing
+
+        self.allow = allow
+        self._parts: list[CorpusCheckStamp | tuple[Any, Any]] = []
+        spawn = multiprocessing.get_context("spawn")
+        for r in roots:
+            root = Path(r)
+            key, stamp = kept_stamp(root, cache) if root.is_dir() else ("", None)
+            if stamp is not None or not root.is_dir():
+                self._parts.append(stamp if stamp is not None else check_stamp(root, cache))
+                continue
+            parent, child = spawn.Pipe(duplex=False)
+            proc = spawn.Process(target=_check_in_child, args=(root, key, cache, child),
+                                 daemon=True)
+            proc.start()
+            child.close()
+            self._parts.append((proc, parent))
+
+    @property
+    def decided(self) -> bool:
+        """Every corpus's outcome is known without waiting."""
+        return all(isinstance(p, CorpusCheckStamp) for p in self._parts)
+
+    def result(self) -> list[CorpusCheckStamp]:
+        """The failing corpora (waiting for the check); a ``PackError`` when one fails and
+        the run does not allow it."""
+        stamps: list[CorpusCheckStamp] = []
+        for i, part in enumerate(self._parts):
+            if not isinstance(part, CorpusCheckStamp):
+                proc, conn = part
+                try:
+                    answer = conn.recv()
+                except EOFError:
+                    answer = f"!the check ended with exit code {proc.exitcode}"
+                proc.join()
+                conn.close()
+                if answer.startswith("!"):
+                    raise PackError(f"`corpus check` failed to run: {answer[1:]}")
+                part = self._parts[i] = CorpusCheckStamp.model_validate_json(answer)
+            stamps.append(part)
+        return refused_or_failing(stamps, self.allow)
+
+    def close(self) -> None:
+        for part in self._parts:
+            if not isinstance(part, CorpusCheckStamp):
+                proc, conn = part
+                if proc.is_alive():
+                    proc.terminate()
+                proc.join()
+                conn.close()
+        self._parts = [p for p in self._parts if isinstance(p, CorpusCheckStamp)]
+
+    def __enter__(self) -> PendingCheck:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -297,12 +297,6 @@ def run(
             if unknown:
                 raise typer.BadParameter(f"unknown fault(s) {', '.join(unknown)}; known: "
                                          f"{', '.join(known)}", param_hint="--fault")
-        failing = _corpus_gate.failing_corpora(config.corpora, config.allow_unchecked_corpus)
-        for stamp in failing:
-            typer.secho(f"warning: the corpus {stamp.root} fails `corpus check` with "
-                        f"{stamp.problems} problem(s), the first: {stamp.first}; running it "
-                        "anyway: the run is labelled 'corpus fails check'", err=True,
-                        fg=typer.colors.YELLOW)
         prof, stack_token = _pointed(harness.load_profile(config.profile), base_url,
                                      config.dev is not None)
         if config.shard:
@@ -320,12 +314,18 @@ def run(
             profile=prof, runs_dir=runs_dir,
             run_id=None if resume else (run_id or harness.new_run_id()), resume=resume,
             llm=llm, browser=browser, seed_token=stack_token,
-            corpus_fails_check=bool(failing),
             shard_durations=harness.load_durations(shard_durations) if shard_durations
             else None)
         run_id_now = resume or run_ctx.run_id
+        # A corpus that fails `corpus check` is refused before the run starts: at once when
+        # every corpus's outcome is kept; a corpus not checked yet is checked while the dev
+        # environment starts (the dev environment is stopped again if it is refused).
+        check = _corpus_gate.PendingCheck(config.corpora, config.allow_unchecked_corpus)
         try:
             with sigterm_as_interrupt(), contextlib.ExitStack() as stack:
+                stack.enter_context(check)
+                if check.decided or config.dev is None:
+                    run_ctx.corpus_fails_check = _checked(check)
                 if config.dev is not None:
                     run_ctx.profile, env = stack.enter_context(harness.dev_product(
                         prof, max(1, config.lanes), Path(config.corpora[0]),
@@ -335,6 +335,8 @@ def run(
                     label = f", FAULTS {', '.join(faults)}" if faults else ""
                     typer.echo(f"dev environment: {len(env.lanes)} lane(s), {what}{label}")
                     run_ctx.seed_token = env.seed_token
+                    if not check.decided:
+                        run_ctx.corpus_fails_check = _checked(check)
                 elif config.lanes and config.lanes != len(prof.resolved_lanes()):
                     raise typer.BadParameter(
                         f"the profile lists {len(prof.resolved_lanes())} lane(s); --lanes N "
@@ -353,6 +355,18 @@ def run(
                         err=True, fg=typer.colors.RED)
             raise typer.Exit(2) from exc
         typer.echo(harness.summary_line(record, run_dir))
+
+
+def _checked(check) -> bool:
+    """Wait for the corpus check (a refusal raises); warn of each failing corpus the run was
+    told to run anyway. True when one fails."""
+    failing = check.result()
+    for stamp in failing:
+        typer.secho(f"warning: the corpus {stamp.root} fails `corpus check` with "
+                    f"{stamp.problems} problem(s), the first: {stamp.first}; running it "
+                    "anyway: the run is labelled 'corpus fails check'", err=True,
+                    fg=typer.colors.YELLOW)
+    return bool(failing)
 
 
 def _pack_ids(packs: list[str]) -> list[str]:

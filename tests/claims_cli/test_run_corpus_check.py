@@ -148,3 +148,53 @@ def test_checking_the_whole_corpus_again_costs_a_fraction_of_a_second() -> None:
     took = time.perf_counter() - started
     assert stamp.ok and stamp.packs_checked >= 100
     assert took < 1.0, took
+
+
+def test_a_corpus_not_checked_yet_is_checked_in_a_child_process(corpus_copy: Path,
+                                                                 private_cache: Path) -> None:
+    _plant(corpus_copy)
+    with _corpus_gate.PendingCheck([str(corpus_copy)], allow=True) as check:
+        assert not check.decided  # checking meanwhile
+        failing, = check.result()
+    assert failing.problems == 1 and failing.first_pack == "CTL-M-001"
+    again = _corpus_gate.PendingCheck([str(corpus_copy)], allow=False)
+    assert again.decided  # the child kept its stamp: the next run decides at once
+    with pytest.raises(PackError, match="1 problem"):
+        again.result()
+
+
+def test_a_stopped_run_stops_its_check(private_cache: Path) -> None:
+    check = _corpus_gate.PendingCheck([str(PACKS)], allow=False)
+    (proc, _), = check._parts  # the whole corpus: seconds of checking
+    check.close()
+    assert not proc.is_alive() and proc.exitcode is not None
+    assert not list(private_cache.glob("corpus-checks/*.json"))  # nothing half-kept
+
+
+def test_with_dev_a_failing_corpus_stops_the_dev_environment_it_was_checked_beside(
+        corpus_copy: Path, tmp_path: Path, captured: list,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import contextlib
+    from types import SimpleNamespace
+
+    import harness
+
+    events: list[str] = []
+
+    @contextlib.contextmanager
+    def fake_dev(prof, lanes, packs, runtime, faults):
+        events.append("started")
+        try:
+            yield prof, SimpleNamespace(lanes=[object()], seed_token="t")
+        finally:
+            events.append("stopped")
+
+    monkeypatch.setattr(harness, "dev_product", fake_dev)
+    _plant(corpus_copy)
+    result = _run(corpus_copy, tmp_path / "runs", "--dev")
+    assert result.exit_code == 2, result.output
+    assert "fails `corpus check` with 1 problem(s)" in " ".join(result.output.split())
+    assert events == ["started", "stopped"] and captured == []
+    assert not (tmp_path / "runs").exists()
+    result = _run(corpus_copy, tmp_path / "runs", "--dev")  # now kept: refused at once
+    assert result.exit_code == 2 and events == ["started", "stopped"]
