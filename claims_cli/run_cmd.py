@@ -170,7 +170,10 @@ def run(
         "The first is the main corpus: with --dev the product is reset to its baseline."),
     pack: list[str] = typer.Option([], "--pack", help="Pack id to run (repeatable; default all)."),
     trials: int = typer.Option(1, min=1, help="Trials per pack."),
-    lanes: int = typer.Option(0, min=0, help="With --dev: number of lanes to start."),
+    lanes: str = typer.Option(
+        "0", metavar="N|auto", help="With --dev: number of lanes to start; auto: as many as "
+        "this machine sustains for the customer's think time (--pace, a model's answers; "
+        "docs/throughput.md)."),
     dev: bool = typer.Option(False, "--dev", help="Start the embedded stores and the profile's "
                              "product (\\[dev] in the profile) for this run; stop them "
                              "afterwards."),
@@ -285,6 +288,9 @@ def run(
         else:
             given["dev"] = None
         config = _merged(base, given)
+        config, lane_choice = harness.resolve_lanes(config)
+        if lane_choice is not None:
+            typer.echo(f"lanes auto: {lane_choice.why}")
         if config.customer != "llm" and given.get("llm", {}).get("prompt_view") is not None:
             raise typer.BadParameter("only the llm customer reads a prompt",
                                      param_hint="--prompt-view")
@@ -328,7 +334,7 @@ def run(
                     run_ctx.corpus_fails_check = _checked(check)
                 if config.dev is not None:
                     run_ctx.profile, env = stack.enter_context(harness.dev_product(
-                        prof, max(1, config.lanes), Path(config.corpora[0]),
+                        prof, max(1, config.lane_count()), Path(config.corpora[0]),
                         runtime=config.dev.runtime, faults=faults))
                     what = (f"runtime {config.dev.runtime}" if prof.dev and prof.dev.builtin
                             else prof.name)

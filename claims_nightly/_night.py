@@ -89,10 +89,13 @@ def _execute(night: Night, run_id: str, shard: Any, say: Say) -> list[str]:
 
     config, ctx = run_setup(night, run_id, resume, shard, progress)
     try:
+        config, choice = harness.resolve_lanes(config)
+        if choice is not None:
+            say(f"lanes auto: {choice.why}")
         with contextlib.ExitStack() as stack:
             if config.dev is not None:
                 ctx.profile, env = stack.enter_context(harness.dev_product(
-                    ctx.profile, config.lanes, night.corpora[0], runtime=config.dev.runtime,
+                    ctx.profile, config.lane_count(), night.corpora[0], runtime=config.dev.runtime,
                     faults=config.dev.faults))
                 ctx.seed_token = env.seed_token
             record, run_dir = harness.run(config, ctx)

@@ -12,7 +12,7 @@ while a run does (its progress display, the seed token, the loaded profile).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -142,8 +142,10 @@ class RunSettings(Strict):
     packs: list[str] = Field(default_factory=list, description="Pack ids to run (`--pack`; "
                              "default: all).")
     trials: int = Field(1, ge=1, description="Trials per pack.")
-    lanes: int = Field(0, ge=0, description="With dev: lanes to start (0: one). Without: 0, "
-                       "or the profile's number of lanes.")
+    lanes: Annotated[int, Field(ge=0)] | Literal["auto"] = Field(
+        0, description="With dev: lanes to start (0: one; 'auto': as many as this machine "
+        "sustains for the customer's think time, docs/throughput.md). Without: 0, or the "
+        "profile's number of lanes.")
     customer: CustomerKind = Field("scripted", description="The simulated customer: scripted "
                                    "or llm.")
     pace: float | Literal["human"] | None = Field(
@@ -179,6 +181,13 @@ class RunSettings(Strict):
     browser: BrowserConfig = Field(default_factory=BrowserConfig,
                                    description="The browser launched on this machine.")
 
+
+    def lane_count(self) -> int:
+        """The lanes to start, once ``lanes = "auto"`` is resolved (``harness.resolve_lanes``
+        does it before a run starts)."""
+        if self.lanes == "auto":
+            raise ValueError("lanes 'auto' is resolved into a number before the run starts")
+        return self.lanes
 
     @field_validator("pace", mode="before")
     @classmethod

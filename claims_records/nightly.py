@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -72,7 +72,9 @@ class NightlyConfig(RunSettings):
                           "(relative to this file).")
     shards: int = Field(1, ge=1, description="Machines the run is split over (nightly --shard "
                         "i/n on each, then nightly --merge-shards).")
-    lanes: int = Field(1, ge=1, description="Lanes on this machine (with [dev]: started).")
+    lanes: Annotated[int, Field(ge=1)] | Literal["auto"] = Field(
+        1, description="Lanes on this machine (with [dev]: started; 'auto': as many as the "
+        "machine sustains for the customer's think time, docs/throughput.md).")
     tracing: Tracing = Field("retain-on-failure", description="Playwright tracing: on | off | "
                              "retain-on-failure.")
     browser: NightlyBrowser = Field(default_factory=NightlyBrowser,

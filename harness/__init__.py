@@ -5,6 +5,7 @@ unread to the seed route.
 """
 
 
+from ._capacity import LaneChoice, auto_lanes, resolve_lanes
 from ._dev import dev_product
 from ._launch import BrowserChoice, open_browser, system_browsers
 from ._lock import FolderLock, RunLockedError, wait_for_lock
@@ -66,6 +67,9 @@ __all__ = [
     "SELF_TEST_LABEL",
     "BrowserChoice",
     "FolderLock",
+    "LaneChoice",
+    "auto_lanes",
+    "resolve_lanes",
     "RunLockedError",
     "RunStorageError",
     "Shard",

@@ -4,6 +4,8 @@
     python scripts/bench_harness.py --pack CTL-M-001 --repeats 5 --out bench.json
     python scripts/bench_harness.py --profile kestrel --pack CTL-M-001
     python scripts/bench_harness.py --lanes 1 --lanes 2   # whole corpus on 1 and 2 lanes
+    python scripts/bench_harness.py --pace 2 --sample 20 --lanes 1 --lanes 2 --lanes 4 \
+        --lanes 8 --lanes 16                             # a paced customer: where it stops scaling
 
 Starts the profile's product in a dev environment, measures, stops everything. Prints one
 line per measured journey and a summary; --out writes the whole report as JSON. See
@@ -63,15 +65,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lanes", type=int, action="append", default=[],
                     help="instead: run the corpus (or --pack) once on N lanes (repeatable)")
     ap.add_argument("--trials", type=int, default=1, help="with --lanes: trials per pack")
+    ap.add_argument("--pace", type=float, default=None,
+                    help="with --lanes: the customer takes at least this many seconds per answer")
+    ap.add_argument("--sample", type=int, default=None,
+                    help="with --lanes and no --pack: N packs spread evenly over the corpus")
     ap.add_argument("--browser-executable", default=None)
     ap.add_argument("--keep", type=Path, default=None, help="keep measured trial records here")
     ap.add_argument("--out", type=Path, default=None, help="write the report as JSON here")
     args = ap.parse_args(argv)
     if args.lanes:
-        packs = args.pack or [p.name for p in claims_corpus.list_packs(args.packs)]
+        every = [p.name for p in claims_corpus.list_packs(args.packs)]
+        step = max(1, len(every) // args.sample) if args.sample else 1
+        packs = args.pack or every[::step][:args.sample]
         report = measure_lanes(args.packs, packs, args.lanes, profile=args.profile,
                                trials=args.trials, browser_executable=args.browser_executable,
-                               progress=print)
+                               pace=args.pace, progress=print)
         print(json.dumps({k: v for k, v in report.items()}, indent=2))
     else:
         report = run_bench(BenchOptions(packs_root=args.packs, pack_ids=args.pack or

@@ -1,9 +1,12 @@
-"""CPU seconds of process trees, read from ``/proc`` (Linux).
+"""CPU seconds and memory of process trees, read from ``/proc`` (Linux).
 
 A tree's time is the user + system time of every live process in it plus what its reaped
 children used (``cutime``/``cstime``), so a Chromium renderer that exits between two readings
 still counts: its time moves into its parent's children-time when the parent reaps it.
 Elsewhere than Linux every reading is ``None`` and the bench reports wall time only.
+
+Memory is the proportional set size (PSS: a page shared by n processes counts 1/n in each,
+so Chromium's shared pages are not counted once per process), summed over the tree.
 """
 
 from __future__ import annotations
@@ -31,6 +34,18 @@ def _stat(pid: int) -> tuple[int, float, float] | None:
     ppid = int(fields[1])
     utime, stime, cutime, cstime = (int(v) for v in fields[11:15])
     return ppid, (utime + stime) / _TICK, (cutime + cstime) / _TICK
+
+
+def _pss_mb(pid: int) -> float:
+    """The process's proportional set size in MB (0 when it is gone or unreadable)."""
+    try:
+        with open(_PROC / str(pid) / "smaps_rollup", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
 
 
 def _children() -> dict[int, list[int]]:
@@ -119,10 +134,15 @@ class Sampler:
     side; everything else (this process, Playwright's driver, Chromium) the harness side.
     """
 
-    def __init__(self, interval: float = 0.2) -> None:
+    def __init__(self, interval: float = 0.2, memory_every: int = 5) -> None:
         import threading
 
         self.interval = interval
+        self.memory_every = memory_every
+        """Memory is read every this many samples (reading it costs more than CPU time)."""
+        self.peak_mb: dict[str, float] = {"harness": 0.0, "product": 0.0, "total": 0.0}
+        """The largest memory (PSS, MB) the tree held at one reading, by side."""
+        self._samples = 0
         self._seen: dict[int, tuple[bool, float]] = {}
         self._base: dict[int, float] = {}
         self._product_roots: set[int] = set()
@@ -135,10 +155,18 @@ class Sampler:
         product = set()
         for root in self._product_roots:
             product.update(_tree(root, children))
-        for pid in _tree(me, children):
+        tree = _tree(me, children)
+        for pid in tree:
             st = _stat(pid)
             if st is not None:
                 self._seen[pid] = (pid in product, st[1])
+        self._samples += 1
+        if self._samples % self.memory_every == 1 or self.memory_every == 1:
+            side = {"harness": 0.0, "product": 0.0}
+            for pid in tree:
+                side["product" if pid in product else "harness"] += _pss_mb(pid)
+            for key, mb in (*side.items(), ("total", sum(side.values()))):
+                self.peak_mb[key] = max(self.peak_mb[key], round(mb, 1))
 
     def _loop(self) -> None:
         while not self._stop.wait(self.interval):
