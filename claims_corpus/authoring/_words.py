@@ -82,7 +82,7 @@ TOPICS: dict[str, str] = {
     "police_reference": "the police reference number",
 }
 _TYPO_SWAPS = {"the": "teh", "because": "becuase", "happened": "happend", "about": "abuot",
-               "would": "woud", "really": "realy", "nobody": "nobdy", "thanks": "thx",
+               "would": "woud", "really": "realy", "thanks": "thx",
                "there": "ther", "definitely": "definately", "registration": "registraton",
                "number": "numbr", "still": "stil", "another": "anothr"}
 _VALUE = re.compile(r"\{v\}")
