@@ -283,3 +283,20 @@ def test_a_broken_acceptance_file_names_its_field(tmp_path):
     assert result.exit_code == 2
     assert "acceptance.toml" in result.output and "questions.fewer_than" in result.output
     assert json.loads((run_dir / "run.json").read_text())["run_id"] == "run-1"
+
+
+def test_the_report_shows_the_customer_time_model_it_decided_on(tmp_path):
+    from scoring import write_report
+
+    labels = [make_labels(f"CTL-M-00{i}") for i in range(1, 4)]
+    root = write_corpus(tmp_path / "packs", labels)
+    (root / "acceptance.toml").write_text("[report_duration.customer_time]\ntyping_wpm = 52\n"
+                                          "upload_s = 12\n")
+    run_dir = write_run(tmp_path / "run", root, [(lab, 1, None) for lab in labels])
+    summary = score_run(run_dir)
+    dur = _crit(summary.acceptance, "report_duration")
+    assert "customer" in dur.explanation and dur.details["customer_time"]["typing_wpm"] == 52
+    html = write_report(run_dir, tmp_path / "report").read_text()
+    model = html.split('data-testid="customer-time-model"', 1)[1].split("</p>", 1)[0]
+    assert "typing 52.0 words/min" in model and "12.0 s per file" in model, model
+    assert "reading 238.0 words/min" in model
