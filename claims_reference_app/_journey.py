@@ -277,7 +277,7 @@ class Journey:
             rules.check_quote_before_incident(docs, incident_date),
             rules.check_prior_claims_12m(bool(policy), prior, incident_date),
             rules.check_policy_start_30d(
-                policy.get("start_date") if policy else None, incident_date
+                policy.get("start_date") if policy else None, incident_date, bool(policy)
             ),
         ])
         outcomes = {r.check_id: r.outcome for r in results}

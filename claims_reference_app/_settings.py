@@ -26,6 +26,9 @@ class Fault:
     """Staff decisions it shows on (packs whose staff script takes one of them); None: it
     needs no staff decision."""
     needs_pressure: str | None = None
+    needs_not_checked: bool = False
+    """It shows only on packs with a check that cannot be made (the manifest's
+    ``has_not_checked``)."""
 
 
 # Fault switches (docs/reference-app.md). They exist so the scorer's discrimination can be
@@ -57,6 +60,10 @@ FAULTS: dict[str, Fault] = {
     "drop_questions": Fault("a question the customer asks mid-journey is answered 'passed on "
                             "to our team' but never put on the staff waiting list",
                             "waiting_list_missing", needs_pressure="mid_question"),
+    "guess_unchecked": Fault("a review check that cannot be made (an unreadable date, a date "
+                             "on a missing page, a policy not found or without a start date, "
+                             "an unknown incident date) is shown as clear instead of "
+                             "not_checked", "not_checked_as_clear", needs_not_checked=True),
     "ignore_corrections": Fault("a wrong value is planted in the summary (the incident date a "
                                 "day later) and the agent keeps it whatever the customer says "
                                 "is wrong", "correction_ignored"),

@@ -336,10 +336,14 @@ def check_prior_claims_12m(
     )
 
 
-def check_policy_start_30d(policy_start: str | None, incident_date: str | None) -> CheckResult:
-    """Weak: incident within 30 days of the policy starting (0 <= days < 30)."""
+def check_policy_start_30d(policy_start: str | None, incident_date: str | None,
+                           policy_found: bool | None = None) -> CheckResult:
+    """Weak: incident within 30 days of the policy starting (0 <= days < 30). A policy found
+    without a start date (``policy_found`` true) is data the system does not hold."""
     if not policy_start:
-        return CheckResult("policy_start_30d", "not_checked", "policy not found")
+        why = ("the policy record holds no start date" if policy_found
+               else "policy not found")
+        return CheckResult("policy_start_30d", "not_checked", why)
     if not incident_date:
         return CheckResult("policy_start_30d", "not_checked", "incident date not known")
     days = (date.fromisoformat(incident_date) - date.fromisoformat(policy_start[:10])).days

@@ -2,8 +2,10 @@
 
 The faults another end-to-end test already drives through a real run and checks by their label
 are left to it: flag_everything, ask_twice, lose_fact (tests/scoring/test_smoke.py),
-drop_questions (tests/scoring/test_waiting_list_pressure.py) and ignore_corrections
-(tests/test_summary_corrections.py). Every other fault runs here on one pack it can show on,
+drop_questions (tests/scoring/test_waiting_list_pressure.py), ignore_corrections
+(tests/test_summary_corrections.py) and guess_unchecked (it shows only on packs with a check
+that cannot be made: the app's guesses in tests/claims_reference_app/test_packs.py, the label
+in tests/scoring/test_checks.py). Every other fault runs here on one pack it can show on,
 and the clean run on the same packs. `claims-harness selftest defects` without options runs
 the full matrix (docs/defect-panel.md).
 """
@@ -26,7 +28,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(2400)]
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 COVERED_ELSEWHERE = ("flag_everything", "ask_twice", "lose_fact", "drop_questions",
-                     "ignore_corrections")
+                     "ignore_corrections", "guess_unchecked")
 NEW_FAULTS = [f for f in FAULTS if f not in COVERED_ELSEWHERE]
 DECISION_FAULTS = [f for f in FAULTS if FAULTS[f].decisions is not None]
 

@@ -283,6 +283,27 @@ def test_policy_start_30d(start, outcome) -> None:
     assert rules.check_policy_start_30d(start, "2026-03-14").outcome == outcome
 
 
+@pytest.mark.parametrize(("found", "rests_on"), [
+    (True, "the policy record holds no start date"),  # data the system does not hold
+    (False, "policy not found"), (None, "policy not found")])
+def test_policy_start_30d_says_why_it_cannot_be_made(found, rests_on) -> None:
+    result = rules.check_policy_start_30d(None, "2026-03-14", found)
+    assert (result.outcome, result.rests_on) == ("not_checked", rests_on)
+    result = rules.check_policy_start_30d("2026-01-01", None, found)
+    assert (result.outcome, result.rests_on) == ("not_checked", "incident date not known")
+
+
+def test_guess_unchecked_shows_only_uncheckable_checks_as_clear() -> None:
+    from claims_reference_app import _faults
+
+    results = [rules.CheckResult("quote_before_incident", "not_checked", "no date"),
+               rules.CheckResult("receipt_after_incident", "hit", "after"),
+               rules.CheckResult("policy_start_30d", "clear", "long ago")]
+    assert _faults.checks([], results) == results
+    guessed = _faults.checks(["guess_unchecked"], results)
+    assert [r.outcome for r in guessed] == ["clear", "hit", "clear"]
+
+
 @pytest.mark.parametrize(
     "checks,expected",
     [
