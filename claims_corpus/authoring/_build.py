@@ -111,12 +111,14 @@ def _review(pack_dir: Path, files: _materials.Files) -> dict[str, Any]:
     for d in files.docs:
         texts = pdf_texts((pack_dir / _io.MATERIALS_DIR / d.file).read_bytes())[0] or []
         marks = [t.split("Page ")[-1].split("\n")[0] for t in texts]
-        date_key = next(k for k in d.printed if k.endswith("_date"))
+        date_key = next((k for k in d.printed if k.endswith("_date")), None)
+        dated = ("no date printed" if date_key is None else
+                 f"{date_key.replace('_', ' ')} {d.printed[date_key]} on page "
+                 f"{d.printed['date_page']}")
         out.append({"file": d.file, "assistant_check": {
             "by": PDF_CHECK, "verdict": "ok",
             "notes": f"{len(texts)} page(s) in the file ({', '.join('Page ' + m for m in marks)})"
-                     f"; title {d.printed['title']}; {date_key.replace('_', ' ')} "
-                     f"{d.printed[date_key]} on page {d.printed['date_page']}; total "
+                     f"; title {d.printed['title']}; {dated}; total "
                      f"{d.printed['total']}.", "date": AUTHORED},
             "sign_off": None, "blind_look": None})
     return {"version": "0.3", "materials": out}

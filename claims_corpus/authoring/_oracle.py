@@ -66,6 +66,8 @@ def setup(row: Row, n: int) -> dict[str, Any]:
                               "start_date": start.isoformat(),
                               "end_date": days(start, 364), "status": "active",
                               "excess": (100, 250, 350, 500)[n % 4]}
+    if "policy_start_not_held" in row.features:  # a record the system holds without it
+        del policy["start_date"]
     if row.line == "motor":
         policy["vehicle_registration"] = row.reg
     else:

@@ -58,7 +58,7 @@ Pressure = Literal[
 ]
 Feature = Literal[
     "quote_later_requests", "receipt_later_requests", "missing_page", "missing_date_page",
-    "handover_receipt", "police_never",
+    "handover_receipt", "police_never", "undated_quote", "policy_start_not_held",
 ]
 
 

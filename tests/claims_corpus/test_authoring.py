@@ -41,7 +41,8 @@ def test_the_table_lists_every_pack_with_its_classification(table) -> None:
         assert hits == meant, pack_id
 
 
-@pytest.mark.parametrize("pack_id", ["CTL-M-009", "CTL-H-015", "CTL-C-014"])
+@pytest.mark.parametrize("pack_id", ["CTL-M-009", "CTL-H-015", "CTL-C-014",
+                                     "CTL-M-024", "CTL-C-017"])  # an undated quote, no start date
 def test_a_row_builds_the_same_pack_byte_for_byte(table, tmp_path, pack_id) -> None:
     n, row = next((i, r) for i, r in enumerate(table.pack) if r.id == pack_id)
     built = build_pack(row, n, tmp_path)

@@ -191,3 +191,35 @@ def test_pack_is_solvable_in_the_reference_runtime(make_app, pack: Path) -> None
             rule = assertion["state"]
             n = a.db[rule["collection"]].count_documents(rule["match"])
             assert n == rule["count"] if rule.get("count") is not None else n >= 1, assertion["id"]
+
+
+UNCHECKABLE = [p for p in PACK_DIRS if "not_checked" in _load(
+    p / "oracle" / "labels.json")["review"]["checks"].values()]
+# What each kind of check that cannot be made rests on, in the reference app's words.
+WHY_NOT_CHECKED = {"CTL-M-005": "missing page", "CTL-M-024": "could not be read",
+                   "CTL-C-017": "holds no start date"}
+
+
+def test_the_corpus_has_every_kind_of_check_that_cannot_be_made() -> None:
+    assert {p.name for p in UNCHECKABLE} >= set(WHY_NOT_CHECKED)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pack", UNCHECKABLE, ids=[p.name for p in UNCHECKABLE])
+@pytest.mark.parametrize("faults", [[], ["guess_unchecked"]], ids=["clean", "guess_unchecked"])
+def test_a_check_that_cannot_be_made_is_not_checked_unless_the_app_guesses(
+        make_app, pack: Path, faults: list[str]) -> None:
+    a = make_app(seed_enabled=True, seed_token=TOKEN, faults=faults,
+                 baseline_path=str(PACKS / "baseline.json"))
+    claim = _play(a, pack, _seed(a.client, pack))
+    want = _load(pack / "oracle" / "labels.json")["review"]["checks"]
+    shown = claim["review"]["checks"]
+    for check, outcome in want.items():
+        if outcome != "not_checked":
+            assert shown[check]["outcome"] == outcome, check
+        elif faults:  # the guess: clear, where the rules cannot say
+            assert shown[check]["outcome"] == "clear", check
+        else:
+            assert shown[check]["outcome"] == "not_checked", check
+            if pack.name in WHY_NOT_CHECKED:
+                assert WHY_NOT_CHECKED[pack.name] in shown[check]["rests_on"], shown[check]
