@@ -278,6 +278,9 @@ def test_signed_in_sessions_have_a_working_account(packs) -> None:
 
 def test_messages_state_absolute_dates_matching_the_facts(packs) -> None:
     for pack_id, pack in packs.items():
+        if "incident_date" in pack.labels.unknown_facts:  # nobody knows the day: none given
+            assert not any(m.lower() in pack.initial_message.lower() for m in MONTHS), pack_id
+            continue
         incident = _incident(pack)
         printed = f"{incident.day} {MONTHS[incident.month - 1]} {incident.year}"
         assert printed.lower() in pack.initial_message.lower(), pack_id
