@@ -93,13 +93,18 @@ def _fact_line(fact: Fact, learned: Collection[str]) -> str:
 
 
 def render_system(view: CustomerView, learned: Collection[str] = ()) -> str:
-    """The system message: persona, facts, files and the behaviour rules. ``learned``: keys
-    of later facts the customer knows by now (the others appear only as 'not known yet')."""
+    """The system message: the behaviour rules and the reply's form, then persona, facts,
+    files and asks. ``learned``: keys of later facts the customer knows by now (the others
+    appear only as 'not known yet').
+
+    What is the same for every pack comes first, so a model server that keeps the start of
+    the last prompt (llama.cpp, vLLM's prefix cache, hosted prompt caching) reads only the
+    pack's part again when a new trial starts."""
     p = view.persona
     volunteering = (
-        "You sometimes mention a related detail you know without being asked, as this "
-        "person would." if p.volunteers_information
-        else "Do not volunteer details nobody asked for."
+        "you sometimes mention a related detail you know without being asked, as this "
+        "person would" if p.volunteers_information
+        else "you do not volunteer them"
     )
     facts = _bullets([_fact_line(f, learned) for f in view.facts])
     handed = {h.file: HAND_OVER_WHEN[h.when].format(n=h.after_actions) for h in p.hands_over}
