@@ -31,7 +31,14 @@ from claims_records import (
 from seed import TOOLS_CHAT_FORMAT, LocalModel, S3Config, start_dev, wants_local_model
 from seed import _dev as dev_module
 
-from ._procs import STOP_WAIT_S, alive, ctrl_c_stops_everything, descendants, read_until
+from ._procs import (
+    STOP_WAIT_S,
+    alive,
+    ctrl_c_stops_everything,
+    descendants,
+    read_until,
+    stop_command,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 PACKS = REPO / "packs"
@@ -165,6 +172,7 @@ def test_a_journey_on_the_model_runtime_meets_the_embedded_model(tmp_path, monke
 
 @pytest.mark.slow
 def test_dev_up_with_the_local_model_points_the_app_at_it_and_stops_it(tmp_path):
+    children: set[int] = set()
     proc = subprocess.Popen(
         [*MAIN, "dev", "up", "--runtime", "model", "--model", "local",
          "--baseline", str(PACKS / "baseline.json"), "--env-file", str(tmp_path / "dev.env")],
@@ -172,6 +180,7 @@ def test_dev_up_with_the_local_model_points_the_app_at_it_and_stops_it(tmp_path)
         start_new_session=True)
     try:
         lines = read_until(proc, "ready", STOP_WAIT_S)
+        children = descendants(proc.pid)
         model_line = next(x for x in lines if x.startswith("model "))
         model_url = model_line.split(" at ", 1)[1].split()[0]
         app_url = next(x for x in lines if x.startswith("lane1") and " app " in x).split()[-1]
@@ -180,8 +189,6 @@ def test_dev_up_with_the_local_model_points_the_app_at_it_and_stops_it(tmp_path)
         assert (report["runtime"], report["model"]) == ("model", "smollm2")
         ctrl_c_stops_everything(proc, "claims-harness dev up")
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        stop_command(proc, children)  # a failed stop leaves nothing running either
     with pytest.raises(httpx.HTTPError):
         httpx.get(f"{model_url}/models", timeout=2)

@@ -15,7 +15,7 @@ import pytest
 from claims_records import SimulatorError
 from seed import model_file, start_local_model
 
-from ._procs import STOP_WAIT_S, ctrl_c_stops_everything, read_until
+from ._procs import STOP_WAIT_S, ctrl_c_stops_everything, descendants, read_until, stop_command
 
 MAIN = [sys.executable, "-c", "from claims_cli import main; main()"]
 
@@ -68,15 +68,15 @@ def test_a_model_file_that_is_not_a_model_fails_with_the_servers_words(tmp_path)
 
 @pytest.mark.slow
 def test_model_serve_prints_where_it_answers_and_stops_on_ctrl_c(tmp_path):
+    children: set[int] = set()
     proc = subprocess.Popen([*MAIN, "model", "serve"], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         lines = read_until(proc, "ready", STOP_WAIT_S)
+        children = descendants(proc.pid)
         base = next(x.split()[-1] for x in lines if x.startswith("base URL"))
         assert httpx.get(f"{base}/models", timeout=10).status_code == 200
         assert any(f"--llm-base-url {base} --llm-model smollm2" in x for x in lines)
         ctrl_c_stops_everything(proc, "claims-harness model serve")  # the server too
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        stop_command(proc, children)  # a failed stop leaves nothing running either
