@@ -196,7 +196,7 @@ class Deviation:
     def __call__(self, body: dict[str, Any]) -> str | tuple[int, Any]:
         p = Prompt.read(body)
         sane = json.loads(well_behaved(body))
-        trial = p.system[:2000]
+        trial = _section(p.system, "Who you are")  # one persona per trial
         if (self.every_time or trial not in self._fired) and self.fires(p, sane):
             self._fired.add(trial)
             return self.answer(p, sane)
