@@ -23,8 +23,8 @@ from claims_records import (
     RunSummary,
     Sheet,
     StaffReading,
-    TrialResult,
     read_model,
+    read_trial_result,
     run_record_path,
     summary_path,
 )
@@ -71,7 +71,7 @@ def _earlier_attempt_links(tdir: Path, page_dir: Path) -> list[dict[str, str]]:
     links = []
     for folder in sorted(tdir.parent.glob(f"{tdir.name}.attempt-*")):
         try:
-            ended = read_model(TrialResult, folder / "trial.json")
+            ended = read_trial_result(folder)
             how = f"attempt {ended.attempt}: {ended.status.value}"
         except RunRecordError:
             how = f"{folder.name}: unreadable trial.json"
