@@ -35,7 +35,7 @@ def _summary(report: dict) -> list[str]:
         med, rat = data["medians"], data["ratios_to_bare"]
         lines.append(f"{pack} ({data['recording']['actions']} actions, "
                      f"{data['recording']['status']}):")
-        for mode in ("full", "off", "bare", "decide"):
+        for mode in ("full", "off", "bare", "bare_ev", "decide"):
             if mode not in med:
                 continue
             m = med[mode]
@@ -51,6 +51,12 @@ def _summary(report: dict) -> list[str]:
                     line += (f", CPU {r['harness_cpu']['median']:.2f} "
                              f"[{r['harness_cpu']['min']:.2f}-{r['harness_cpu']['max']:.2f}]")
             lines.append(line)
+        ev = rat.get("full_to_bare_ev")
+        if ev and ev["wall"]:
+            lines.append(f"  full x bare_ev (the replay keeping the same evidence): wall "
+                         f"{ev['wall']['median']:.2f} [{ev['wall']['min']:.2f}-"
+                         f"{ev['wall']['max']:.2f}]"
+                         + (f", CPU {ev['total_cpu']['median']:.2f}" if ev["total_cpu"] else ""))
     for problem in report["problems"]:
         lines.append(f"PROBLEM: {problem}")
     return lines

@@ -6,7 +6,9 @@ from round to round so that load drifting on a shared machine falls on all three
 
 ``full``  a harness trial with all its evidence (screenshots, HAR, staff side, state dumps);
 ``off``   a harness trial with evidence off (screen reading, decisions, journey record);
-``bare``  the recorded actions replayed with plain Playwright (``_replay``).
+``bare``  the recorded actions replayed with plain Playwright (``_replay``);
+``bare_ev`` the same replay keeping the customer side's evidence (the HAR and a screenshot
+          after every reply), as a hand-written test that keeps evidence would.
 
 A pack with a staff script adds a fourth, ``decide``: the full trial followed by the staff
 decision and the customer's return. The bare replay has no such phase, so ``full`` leaves it
@@ -46,7 +48,7 @@ from ..trial import TrialRig, TrialSettings, run_trial
 from . import _cpu
 from ._replay import BareReplay, recorded_actions
 
-MODES = ("full", "off", "bare")
+MODES = ("full", "off", "bare", "bare_ev")
 
 
 @dataclass
@@ -100,7 +102,7 @@ async def _measure(coro_factory: Callable[[], Awaitable[T]]
 
 
 async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay,
-                pack_id: str) -> dict[str, Any]:
+                replay_ev: BareReplay, pack_id: str) -> dict[str, Any]:
     opts, packs = b.options, Path(b.options.packs_root)
     confirm = list(b.profile.customer_screen.confirm_labels)
 
@@ -126,8 +128,9 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
     for rnd in range(opts.repeats):
         order = modes[rnd % len(modes):] + modes[:rnd % len(modes)]
         for mode in order:
-            if mode == "bare":
-                res, wall, cpu = await _measure(lambda: replay.run(pack_id, journey))
+            if mode in ("bare", "bare_ev"):
+                player = replay if mode == "bare" else replay_ev
+                res, wall, cpu = await _measure(partial(player.run, pack_id, journey))
                 status = "completed" if res.claim_number or not record.claim_number else \
                     "no claim number"
                 sample = Sample(pack_id, mode, rnd, wall, *_split(cpu), status, res.actions,
@@ -138,6 +141,12 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
                                         "journey.jsonl")
                 sample = Sample(pack_id, mode, rnd, wall, *_split(cpu), trial.status.value,
                                 len(done), trial.claim_number)
+            if mode == "bare_ev":
+                har = (b.work / "bare-evidence" / pack_id / "network.har").is_file()
+                if res.shots != res.actions + 1 or not har:
+                    b.problems.append(f"{pack_id} bare_ev round {rnd + 1}: {res.shots} "
+                                      f"screenshot(s) for {res.actions} actions, HAR "
+                                      f"{'kept' if har else 'missing'}")
             if mode in ("full", "decide"):
                 b.problems += [f"{pack_id} {mode} round {rnd + 1}: {p}" for p in
                                evidence_problems(b.work / pack_id / f"{mode}-{rnd + 1}")]
@@ -222,10 +231,10 @@ def summarise(samples: list[Sample]) -> dict[str, Any]:
                                     and s.product_cpu_s is not None]),
         }
     ratios = {}
-    for mode in ("full", "off"):
+    for mode, yardstick in (("full", "bare"), ("off", "bare"), ("full_to_bare_ev", "bare_ev")):
         wall, cpu, total = [], [], []
         for r in rounds:
-            h, bare = by.get((mode, r)), by.get(("bare", r))
+            h, bare = by.get((mode.split("_to_")[0], r)), by.get((yardstick, r))
             if h is None or bare is None:
                 continue
             wall.append(h.wall_s / bare.wall_s)
@@ -253,8 +262,11 @@ async def _run(options: BenchOptions, profile: Profile, lane: Lane, seed_token: 
             try:
                 report["browser"] = browser.version
                 replay = BareReplay(browser, profile, lane, reset, options.packs_root)
+                replay_ev = BareReplay(browser, profile, lane, reset, options.packs_root,
+                                       evidence=True, keep=work / "bare-evidence")
                 for pack_id in options.pack_ids:
-                    report["packs"][pack_id] = await _pack(b, browser, staff, replay, pack_id)
+                    report["packs"][pack_id] = await _pack(b, browser, staff, replay,
+                                                           replay_ev, pack_id)
             finally:
                 await staff.close()
                 await browser.close()

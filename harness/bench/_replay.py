@@ -5,6 +5,11 @@ plain Playwright calls and only the waiting a correct test needs — after each 
 product's completion signal for a new reply (one ``wait_for_function`` in the page) — and no
 evidence: no screen reading, screenshots, HAR, staff side or state dumps. Selectors come from
 the same profile, so the replay drives the same product the same way.
+
+With ``evidence`` the replay keeps what a hand-written test would keep of the customer's side:
+the HAR (recorded and redacted as the harness does) and a screenshot after every reply (the
+harness's camera); still no screen reading, staff side or state dumps. The harness measured
+against it shows what its own work costs beyond the evidence itself.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import claims_corpus
 from claims_corpus import CustomerView
 from claims_records import CustomerAction, HarnessError, JourneyEvent, JsonValue
 
+from .._camera import Camera
 from .._customer_tab import CustomerTab
 from .._reset import ResetAdapter, setup_and_files
 from ..profile import Lane, Profile, url
@@ -56,6 +62,7 @@ class ReplayResult:
 
     actions: int = 0
     claim_number: str | None = None
+    shots: int = 0
     problems: list[str] = field(default_factory=list)
 
 
@@ -83,8 +90,11 @@ class BareReplay:
     """Replays recorded actions on one lane, as a hand-written Playwright test would."""
 
     def __init__(self, browser: Browser, profile: Profile, lane: Lane, reset: ResetAdapter,
-                 packs_root: Path) -> None:
+                 packs_root: Path, evidence: bool = False, keep: Path | None = None) -> None:
         self.browser = browser
+        self.evidence = evidence
+        self.keep = keep
+        """With ``evidence``: the folder the redacted HAR and the screenshots go into."""
         self.profile = profile
         self.lane = lane
         self.reset = reset
@@ -109,14 +119,18 @@ class BareReplay:
         fresh = _fresh_after(journey)
         view = claims_corpus.load_customer_view(pack_dir)
         # the browser context opens while the product is reset, as in the harness
-        tab = CustomerTab(self.browser, self.profile.browser.extra_headers(), evidence=False)
+        tab = CustomerTab(self.browser, self.profile.browser.extra_headers(),
+                          evidence=self.evidence)
         result = ReplayResult()
+        shots = (self.keep or Path(tab.tmp)) / pack_id / "screens"
         try:
             tab.open()
             outcome = await asyncio.to_thread(self.reset.reset, setup, files)
             page = await tab.page()
+            camera = Camera(page)
             await self._open(page, outcome)
             count = await self._wait(page, -1)
+            await self._shoot(camera, shots, result)
             for event, new_reply in zip(actions, fresh, strict=True):
                 assert event.action is not None
                 if event.action.kind == "done" and not event.action.text:
@@ -125,13 +139,25 @@ class BareReplay:
                 await self._act(page, event.action, view, creds)
                 result.actions += 1
                 count = await self._wait(page, count if new_reply else -1)
+                await self._shoot(camera, shots, result)
             result.claim_number = await self._claim_number(page)
         finally:
             try:
                 await tab.close(keep_trace=False)
+                if self.evidence and self.keep is not None:
+                    await asyncio.to_thread(tab.redact, self.keep / pack_id, [])
             finally:
                 tab.discard()
         return result
+
+    async def _shoot(self, camera: Camera, folder: Path, result: ReplayResult) -> None:
+        """With evidence: a screenshot of the reply just waited for, written to ``folder``."""
+        if not self.evidence:
+            return
+        data = await camera.viewport()
+        folder.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread((folder / f"{result.shots:03d}.png").write_bytes, data)
+        result.shots += 1
 
     # ------------------------------------------------------------------ steps
     async def _open(self, page: Page, outcome: Any) -> None:

@@ -28,7 +28,7 @@ def test_bench_one_round_of_one_pack(tmp_path: Path):
         assert s["actions"] == pack["recording"]["actions"], s
         assert s["claim_number"] == pack["recording"]["claim_number"], s
         assert s["wall_s"] > 0 and (s["harness_cpu_s"] is None or s["harness_cpu_s"] > 0)
-    for mode in ("full", "off"):
+    for mode in ("full", "off", "full_to_bare_ev"):
         ratio = pack["ratios_to_bare"][mode]["wall"]
         assert ratio is not None and ratio["n"] == 1 and ratio["median"] > 0
     # the kept records: evidence on in full, off in off
@@ -41,3 +41,8 @@ def test_bench_one_round_of_one_pack(tmp_path: Path):
     assert (kept / "decide-1" / "decision.json").is_file()
     assert "decide" in pack["medians"] and "decide" not in pack["ratios_to_bare"]
     assert any(line.startswith("CTL-M-001 round 1 bare") for line in lines)
+    # the bare replay that keeps the customer side's evidence kept it: the HAR, a screenshot
+    # after every reply
+    bare_ev = tmp_path / "kept" / "bare-evidence" / "CTL-M-001"
+    assert (bare_ev / "network.har").is_file()
+    assert len(list((bare_ev / "screens").glob("*.png"))) == pack["recording"]["actions"] + 1

@@ -11,6 +11,7 @@ from harness import auto_lanes, resolve_lanes
 from harness._capacity import (
     ACTIVE_S_PER_TRIAL,
     ANSWERS_PER_TRIAL,
+    CORES_OVERCOMMIT,
     CPU_S_PER_TRIAL,
     MAX_LANES,
     MODEL_THINK_S,
@@ -26,7 +27,7 @@ def test_a_customer_that_thinks_longer_gets_more_lanes_up_to_what_the_cores_hold
     assert instant.lanes == 1 and "limited by cores" in instant.why
     assert instant.lanes < paced.lanes < slow.lanes
     busy = CPU_S_PER_TRIAL / (ACTIVE_S_PER_TRIAL + ANSWERS_PER_TRIAL * 2.0)
-    assert paced.lanes == int(2 * 0.9 / busy)
+    assert paced.lanes == int(2 * CORES_OVERCOMMIT / busy)
     assert auto_lanes(2.0, cores=4, memory_mb=24_000).lanes >= 2 * paced.lanes - 1
 
 
@@ -35,7 +36,8 @@ def test_memory_caps_the_lanes_and_never_below_one():
     assert capped.lanes < auto_lanes(10.0, cores=64, memory_mb=64_000).lanes
     assert "limited by memory" in capped.why
     assert auto_lanes(10.0, cores=2, memory_mb=100).lanes == 1
-    assert auto_lanes(3600.0, cores=512, memory_mb=10**7).lanes == MAX_LANES
+    most = auto_lanes(3600.0, cores=512, memory_mb=10**7)
+    assert most.lanes == MAX_LANES and f"the most lanes a run starts ({MAX_LANES})" in most.why
 
 
 def test_the_think_time_comes_from_the_pace_else_the_kind_of_customer(tmp_path):
