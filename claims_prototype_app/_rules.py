@@ -57,7 +57,8 @@ def materials_needed(line: str | None, incident_type: str | None) -> list[str]:
 class PolicyFacts:
     """What the rules need of the policy and its holder's history."""
 
-    start_date: str
+    start_date: str | None
+    """None: the policy record holds no start date (its check is then not_checked)."""
     end_date: str | None
     status: str
     excess: Decimal | None
@@ -224,7 +225,8 @@ def decide(line: str, facts: dict[str, object], needed: list[str],
         why.append("policy_not_found")
     else:
         day = facts.get("incident_date")
-        inside = isinstance(day, str) and policy.start_date <= day and (
+        inside = isinstance(day, str) and (
+            not policy.start_date or policy.start_date <= day) and (
             not policy.end_date or day <= policy.end_date)
         if policy.status != "active" or not inside:
             why.append("outside_cover")

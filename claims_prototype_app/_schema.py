@@ -30,7 +30,7 @@ policies = sa.Table(
     sa.Column("policy_number", sa.Text, nullable=False, unique=True),
     sa.Column("holder_id", sa.Text, sa.ForeignKey("policyholders.id")),
     sa.Column("line", sa.Text, nullable=False),  # motor | home | contents
-    sa.Column("start_date", sa.Date, nullable=False),
+    sa.Column("start_date", sa.Date),  # a record may not hold it
     sa.Column("end_date", sa.Date),
     sa.Column("status", sa.Text, nullable=False),  # active | lapsed | cancelled
     sa.Column("vehicle_registration", sa.Text),

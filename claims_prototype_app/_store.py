@@ -37,7 +37,7 @@ class PolicyRecord:
     policy_number: str
     holder_id: str | None
     line: str
-    start_date: str
+    start_date: str | None
     end_date: str | None
     status: str
     excess: Decimal | None
@@ -104,7 +104,7 @@ class Store:
             return None
         return PolicyRecord(
             id=row.id, policy_number=row.policy_number, holder_id=row.holder_id,
-            line=row.line, start_date=str(row.start_date),
+            line=row.line, start_date=str(row.start_date) if row.start_date else None,
             end_date=str(row.end_date) if row.end_date else None, status=row.status,
             excess=Decimal(str(row.excess)) if row.excess is not None else None,
             vehicle_registration=row.vehicle_registration)

@@ -46,7 +46,8 @@ def load_setup(store: Store, pack: Path) -> None:
         for p in docs.get("policies", []):
             conn.execute(sa.insert(T.policies).values(
                 id=p["_id"], policy_number=p["policy_number"], holder_id=p["customer_id"],
-                line=p["line"], start_date=_day(p["start_date"]), end_date=_day(p.get("end_date")),
+                line=p["line"], start_date=_day(p.get("start_date")),
+                end_date=_day(p.get("end_date")),
                 status=p["status"], vehicle_registration=p.get("vehicle_registration"),
                 property_address=p.get("property_address"),
                 excess=Decimal(str(p["excess"])) if p.get("excess") is not None else None))
