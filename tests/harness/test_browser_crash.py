@@ -7,6 +7,8 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -65,19 +67,26 @@ def _kill_when(journey: Path, lines: int, killed: list[int], stop: threading.Eve
         time.sleep(0.05)
 
 
-def test_a_killed_browser_costs_one_trial_and_is_started_again(dev_env, tmp_path):
-    runs = tmp_path / "runs"
-    victim = runs / "crash" / "CTL-M-001" / "trial-2" / "journey.jsonl"
+@contextmanager
+def _browser_killed_at(journey: Path) -> Iterator[list[int]]:
+    """While the block runs, kill the browser once ``journey`` has 4 steps; yields the pids
+    killed."""
     killed: list[int] = []
     stop = threading.Event()
-    killer = threading.Thread(target=_kill_when, args=(victim, 4, killed, stop), daemon=True)
+    killer = threading.Thread(target=_kill_when, args=(journey, 4, killed, stop), daemon=True)
     killer.start()
     try:
-        record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, runs,
-                                    packs=["CTL-M-001"], trials=3, run_id="crash")
+        yield killed
     finally:
         stop.set()
         killer.join(5)
+
+
+def test_a_killed_browser_costs_one_trial_and_is_started_again(dev_env, tmp_path):
+    runs = tmp_path / "runs"
+    with _browser_killed_at(runs / "crash" / "CTL-M-001" / "trial-2" / "journey.jsonl") as killed:
+        record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, runs,
+                                    packs=["CTL-M-001"], trials=3, run_id="crash")
     assert killed, "the browser was never killed: the test did not test anything"
     by_trial = {t.trial: t for t in record.trials}
     assert by_trial[2].status == TrialStatus.HARNESS_ERROR
@@ -94,18 +103,10 @@ def test_a_killed_browser_costs_one_trial_and_is_started_again(dev_env, tmp_path
 
 def test_retry_infra_runs_the_killed_browsers_trial_again(dev_env, tmp_path):
     runs = tmp_path / "runs"
-    victim = runs / "again" / "CTL-M-001" / "trial-1" / "journey.jsonl"
-    killed: list[int] = []
-    stop = threading.Event()
-    killer = threading.Thread(target=_kill_when, args=(victim, 4, killed, stop), daemon=True)
-    killer.start()
-    try:
+    with _browser_killed_at(runs / "again" / "CTL-M-001" / "trial-1" / "journey.jsonl") as killed:
         record, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, runs,
                                     packs=["CTL-M-001"], trials=1, run_id="again",
                                     retry_infra=1)
-    finally:
-        stop.set()
-        killer.join(5)
     assert killed, "the browser was never killed: the test did not test anything"
     trial, = record.trials
     assert trial.status == TrialStatus.COMPLETED, trial.detail  # the last attempt counts
