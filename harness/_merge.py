@@ -112,14 +112,16 @@ def check_mergeable(runs: list[tuple[Path, RunRecord]], partial: bool = False) -
 
 
 def _copy_trials(src_dir: Path, r: RunRecord, dest: Path) -> None:
-    """Every trial folder of ``r`` and any interrupted attempt beside it, without sheets."""
+    """Every trial folder of ``r`` and the earlier attempts beside it (interrupted, or run
+    again after an infrastructure error: ``--retry-infra``), without sheets."""
     ignore = shutil.ignore_patterns(*NOT_COPIED)
     for t in r.trials:
         folder = src_dir / t.path
         if not folder.parent.is_dir():
             continue
         for item in sorted(folder.parent.iterdir()):
-            if item.name == folder.name or item.name.startswith(folder.name + ".interrupted-"):
+            if item.name == folder.name or item.name.startswith(
+                    (folder.name + ".interrupted-", folder.name + ".attempt-")):
                 shutil.copytree(item, dest / item.relative_to(src_dir), ignore=ignore)
 
 

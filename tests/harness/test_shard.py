@@ -96,6 +96,10 @@ def _shard_run(tmp_path, index, total, **changes):
 def test_merge_keeps_every_trial_in_run_order(tmp_path):
     sources = [_shard_run(tmp_path, i, 3) for i in (1, 2, 3)]
     (sources[0] / "CTL-M-001" / "trial-1.interrupted-1").mkdir(parents=True)
+    # an attempt run again after an infrastructure error (--retry-infra), beside its trial
+    holder = next(s for s in sources if (s / "CTL-M-002" / "trial-1").is_dir())
+    (holder / "CTL-M-002" / "trial-1.attempt-1").mkdir(parents=True)
+    (holder / "CTL-M-002" / "trial-1.attempt-1" / "journey.jsonl").write_text("{}\n")
     merged = merge_runs(sources, tmp_path / "night")
     assert [(t.pack_id, t.trial) for t in merged.trials] == TRIALS
     assert merged.run_id == "night" and merged.shard is None and merged.merged is not None
@@ -107,6 +111,7 @@ def test_merge_keeps_every_trial_in_run_order(tmp_path):
         assert (tmp_path / "night" / p / f"trial-{n}" / "trial.json").is_file()
         assert not (tmp_path / "night" / p / f"trial-{n}" / "sheet.json").exists()
     assert (tmp_path / "night" / "CTL-M-001" / "trial-1.interrupted-1").is_dir()
+    assert (tmp_path / "night" / "CTL-M-002" / "trial-1.attempt-1" / "journey.jsonl").is_file()
     assert (sources[0] / "run.json").is_file()  # sources are left as they were
     with pytest.raises(RunRecordError, match="exists"):
         merge_runs(sources, tmp_path / "night")
