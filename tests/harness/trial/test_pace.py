@@ -43,15 +43,21 @@ def test_a_human_pace_is_the_acceptance_criteria_model_of_the_corpus(tmp_path):
 
 
 @pytest.mark.asyncio
-async def test_the_wait_counts_the_time_already_taken_deciding(tmp_path):
+async def test_the_wait_counts_the_time_already_taken_deciding(tmp_path, monkeypatch):
+    import harness.trial._pace as pace_module
+
+    asked: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        asked.append(seconds)
+
+    monkeypatch.setattr(pace_module.asyncio, "sleep", sleep)
     pace = make_pace(0.4, tmp_path)
-    began = time.monotonic()
-    await take_time(pace, "", SAY, began - 0.3)  # 0.3 s already spent deciding
-    assert 0.05 <= time.monotonic() - began < 0.3
-    began = time.monotonic()
-    await take_time(pace, "", SAY, began - 1.0)  # slower than the pace: no wait
-    await take_time(None, "", SAY, began)  # machine speed
-    assert time.monotonic() - began < 0.05
+    await take_time(pace, "", SAY, time.monotonic() - 0.3)  # 0.3 s already spent deciding
+    assert len(asked) == 1 and 0.0 < asked[0] <= 0.1
+    await take_time(pace, "", SAY, time.monotonic() - 1.0)  # slower than the pace: no wait
+    await take_time(None, "", SAY, time.monotonic())  # machine speed
+    assert len(asked) == 1
 
 
 @pytest.mark.parametrize(("given", "pace"), [
