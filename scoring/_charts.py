@@ -29,10 +29,10 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _svg(width: int, height: int, title: str, body: list[str], testid: str) -> Markup:
+def _svg(width: int, height: int, title: str, body: list[str], name: str) -> Markup:
     return Markup(
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" data-testid="{testid}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" data-chart="{name}" '
         f'aria-label="{escape(title)}"><title>{escape(title)}</title>{"".join(body)}</svg>')
 
 
@@ -52,7 +52,7 @@ def _axis(x0: int, width: int, top: int, bottom: int) -> list[str]:
     return out
 
 
-def rate_chart(rows: list[tuple[str, int, int]], title: str, testid: str) -> Markup | None:
+def rate_chart(rows: list[tuple[str, int, int]], title: str, name: str) -> Markup | None:
     """Horizontal bars of success rates with 95 % Wilson whiskers; rows: (label, successes,
     n). None when no row has a trial."""
     rows = [r for r in rows if r[2] > 0]
@@ -81,7 +81,7 @@ def rate_chart(rows: list[tuple[str, int, int]], title: str, testid: str) -> Mar
                     f'x2="{label_w + bar_w * high:.1f}" y2="{y + 16}" stroke="{INK}"/>'
                     f'<text x="{label_w + bar_w + 8}" y="{y + 15}" {FONT} fill="{INK}">'
                     f'{100 * rate:.0f} % <tspan fill="#6b7580">({c}/{n})</tspan></text></g>')
-    return _svg(label_w + bar_w + 110, height, title, body, testid)
+    return _svg(label_w + bar_w + 110, height, title, body, name)
 
 
 def outcome_chart(summary: RunSummary, pack_pages: dict[str, str]) -> Markup | None:
@@ -131,7 +131,7 @@ def outcome_chart(summary: RunSummary, pack_pages: dict[str, str]) -> Markup | N
     return _svg(max(width, lx), height, "Trial outcomes per pack", body, "chart-outcomes")
 
 
-def count_chart(counts: dict[str, int], title: str, testid: str) -> Markup | None:
+def count_chart(counts: dict[str, int], title: str, name: str) -> Markup | None:
     """Horizontal bars of counts, largest first (failure modes)."""
     rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     if not rows:
@@ -148,7 +148,7 @@ def count_chart(counts: dict[str, int], title: str, testid: str) -> Markup | Non
                     f'height="13" fill="{FAIL}" fill-opacity="0.7"/>'
                     f'<text x="{label_w + bar_w * n / most + 6:.1f}" y="{y + 14}" {FONT} '
                     f'fill="{INK}">{n}</text></g>')
-    return _svg(label_w + bar_w + 50, top + row_h * len(rows) + 6, title, body, testid)
+    return _svg(label_w + bar_w + 50, top + row_h * len(rows) + 6, title, body, name)
 
 
 def time_chart(times: list[tuple[str, float, float]], limit: float) -> Markup | None:

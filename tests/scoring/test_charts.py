@@ -53,7 +53,7 @@ def test_the_report_index_opens_with_the_charts(tmp_path: Path) -> None:
 
     section = text[text.index('data-testid="charts"'):text.index('data-testid="overview"')]
     svgs = re.findall(r"<svg .*?</svg>", section, flags=re.S)
-    names = [re.search(r'data-testid="([^"]+)"', s).group(1) for s in svgs]  # type: ignore[union-attr]
+    names = [re.search(r'data-chart="([^"]+)"', s).group(1) for s in svgs]  # type: ignore[union-attr]
     assert names == ["chart-components", "chart-slices", "chart-outcomes", "chart-times",
                      "chart-failure-modes"]
     for s in svgs:
@@ -100,11 +100,11 @@ def test_the_charts_are_drawn_in_chromium_from_disk_with_no_request(browser,
     # the charts come before the detailed numbers
     assert heading.bounding_box()["y"] < page.locator(  # type: ignore[index]
         "[data-testid=summary]").bounding_box()["y"]  # type: ignore[index]
-    bars = page.locator("[data-testid=chart-components] rect")
+    bars = page.locator("[data-chart=chart-components] rect")
     assert bars.count() >= 5
     assert all(u.startswith("file://") for u in requests), requests
     assert errors == []
-    page.locator("[data-testid=chart-outcomes] a").nth(1).click()
+    page.locator("[data-chart=chart-outcomes] a").nth(1).click()
     assert page.url.endswith("packs/CTL-M-002.html")
     page.close()
 
