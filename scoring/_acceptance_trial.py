@@ -58,12 +58,21 @@ def _ts(ev: JourneyEvent) -> datetime | None:
         return None
 
 
+def _report_span(events: list[JourneyEvent]) -> tuple[int, int] | None:
+    """Indices of the first customer message and of the first screen showing a claim
+    number; None when either is missing."""
+    start = next((i for i, ev in enumerate(events)
+                  if ev.action is not None and ev.action.kind == "say"), None)
+    end = next((i for i, ev in enumerate(events)
+                if ev.screen is not None and ev.screen.claim_number), None)
+    return None if start is None or end is None else (start, end)
+
+
 def report_duration_s(events: list[JourneyEvent]) -> float | None:
-    first = next((ev for ev in events if ev.action is not None and ev.action.kind == "say"),
-                 None)
-    done = next((ev for ev in events if ev.screen is not None and ev.screen.claim_number), None)
-    if first is None or done is None:
+    span = _report_span(events)
+    if span is None:
         return None
+    first, done = events[span[0]], events[span[1]]
     start, end = _ts(first), _ts(done)
     if start is None or end is None:
         return None
@@ -77,12 +86,10 @@ def report_parts(events: list[JourneyEvent]) -> tuple[float, CustomerWork] | Non
     reads each new reply after the first message and then acts; reading the claim number
     itself is not part of the report. A step the runner marked "no new reply" has nothing
     new to read."""
-    start = next((i for i, ev in enumerate(events)
-                  if ev.action is not None and ev.action.kind == "say"), None)
-    end = next((i for i, ev in enumerate(events)
-                if ev.screen is not None and ev.screen.claim_number), None)
-    if start is None or end is None or end < start:
+    span = _report_span(events)
+    if span is None or span[1] < span[0]:
         return None
+    start, end = span
     product = sum(ev.timings.reply_wait_s or 0.0 for ev in events[start + 1:end + 1])
     work = CustomerWork.of_step("", events[start].action)
     for ev in events[start + 1:end]:
