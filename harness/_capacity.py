@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from claims_records import ProfileError, RunConfig
+from claims_records import CustomerWork, ProfileError, RunConfig, read_acceptance
 
 # Measured on the reference app (docs/throughput.md): per trial of 20 packs spread over the
 # corpus.
@@ -96,12 +96,9 @@ def think_time_s(pace: float | str | None, customer: str, corpus_root: str) -> f
     if isinstance(pace, int | float):
         return float(pace)
     if pace == "human":
-        from claims_records import CustomerAction, CustomerWork, read_acceptance
-
         model = read_acceptance(Path(corpus_root))[0].report_duration.customer_time
-        typical = CustomerAction(kind="say", text="x" * TYPICAL_ANSWER_CHARS)
-        return model.seconds(CustomerWork.of_step(" ".join(["w"] * TYPICAL_REPLY_WORDS),
-                                                  typical))
+        return model.seconds(CustomerWork(words_read=TYPICAL_REPLY_WORDS,
+                                          chars_typed=TYPICAL_ANSWER_CHARS, actions=1))
     return MODEL_THINK_S if customer == "llm" else 0.0
 
 
