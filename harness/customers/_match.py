@@ -84,6 +84,8 @@ class Synonyms:
     no: list[str]
     empty: list[str]
     phrases: dict[str, str]
+    subjects: dict[str, list[str]]
+    references: list[str]
 
     @classmethod
     def load(cls, path: Path = SYNONYMS_FILE) -> Synonyms:
@@ -101,12 +103,19 @@ class Synonyms:
             no=list(data["answers"]["no"]),
             empty=list(data["summary"]["empty"]),
             phrases=dict(data["phrases"]),
+            subjects={k: list(v) for k, v in data["subjects"].items()},
+            references=list(data["references"]["words"]),
         )
 
     def material_groups(self, text: str) -> set[str]:
         """Names of the file-kind groups whose words occur in ``text``."""
         norm = normalise(text)
         return {g for g, ps in self.materials.items() if any(has_phrase(norm, p) for p in ps)}
+
+    def subject_groups(self, text: str) -> set[str]:
+        """Names of the groups of what a claim is about (car, home, belongings) in ``text``."""
+        norm = normalise(text)
+        return {g for g, ps in self.subjects.items() if any(has_phrase(norm, p) for p in ps)}
 
     def is_acknowledgement(self, sentence: str) -> bool:
         """Says something arrived ("I've received your photo") and asks for nothing."""

@@ -33,7 +33,13 @@ class ScriptedCustomer:
     to confirm -> say what is wrong in it, or click the confirm control; a file asked for ->
     upload it (or, for a 'comes later' file not yet available, describe it as coming later);
     a fact asked about -> click the chip that matches it or say it (a later fact not known
-    yet: say when it comes); nothing asked at all -> done; else "don't know".
+    yet: say when it comes); chips naming what the claim could be about ("My car", "My home",
+    "My belongings") that no fact answers -> click the one its own story points to;
+    nothing asked at all -> done; else "don't know".
+
+    A question that matches no fact but points back at what the reply said before it ("I
+    couldn't find that policy number. Could you check it and type it again?") is read with
+    the rest of the reply.
 
     "Asked" never counts a sentence that only acknowledges a file ("Thanks, I've received your
     photo."). Decisions use only the screen and the customer's own view.
@@ -77,7 +83,7 @@ class ScriptedCustomer:
             assert confirm is not None  # a summary is asked for by a confirm control
             return self._check_summary(screen, ctx, confirm)
 
-        ranked = self.syn.ranked_facts(asked, self.view.facts)
+        ranked = self._ranked_facts(reply, asked)
         fact, fact_score = ranked[0] if ranked else (None, 0.0)
         if phrase_score(asked, self.syn.requests) > 0:
             action = self._file_action(self._file_words(asked, screen), ctx)
@@ -90,6 +96,9 @@ class ScriptedCustomer:
                 chip = self._chip_for(candidate, screen.chips)
                 if chip is not None:
                     return CustomerAction(kind="click", label=chip)
+            chip = self._chip_from_story(screen.chips)
+            if chip is not None:
+                return CustomerAction(kind="click", label=chip)
         if fact is not None and fact_score > 0:
             return CustomerAction(kind="say", text=self._answer(fact, ctx))
         # an imperative request ("please upload it ...") outside the question sentences
@@ -110,6 +119,40 @@ class ScriptedCustomer:
         return CustomerAction(kind="say", text=self.view.persona.dont_know_phrase)
 
     # ----------------------------------------------------------------- facts
+    def _ranked_facts(self, reply: str, asked: str) -> list[tuple[Fact, float]]:
+        """Facts the question asks about; a question naming none that points back ("could you
+        check it and type it again?") is read with the sentences before it."""
+        ranked = self.syn.ranked_facts(asked, self.view.facts)
+        if ranked or asked.strip() == reply.strip() or phrase_score(asked,
+                                                                    self.syn.references) == 0:
+            return ranked
+        return self.syn.ranked_facts(reply, self.view.facts)
+
+    def _story_subjects(self) -> Counter[str]:
+        """How many parts of the customer's own story (the first message, each fact they know
+        from the start, each file's label) mention each thing a claim can be about."""
+        parts = [self.view.initial_message,
+                 *(f"{f.say} {f.topic}" if f.later is None else f.topic
+                   for f in self.view.facts),
+                 *(m.label for m in self.view.materials)]
+        return Counter(g for part in parts for g in self.syn.subject_groups(part))
+
+    def _chip_from_story(self, chips: list[str]) -> str | None:
+        """Of chips naming what the claim could be about ("My car", "My home", "My
+        belongings"), the one the customer's story mentions most — only when it clearly leads
+        every other subject, offered or not; None when fewer than two chips name one."""
+        offered: dict[str, str] = {}
+        for chip in chips:
+            groups = self.syn.subject_groups(chip)
+            if len(groups) == 1:
+                offered.setdefault(next(iter(groups)), chip)
+        if len(offered) < 2:
+            return None
+        counts = self._story_subjects().most_common()
+        if not counts or (len(counts) > 1 and counts[1][1] == counts[0][1]):
+            return None
+        return offered.get(counts[0][0])
+
     @staticmethod
     def _knows(fact: Fact, ctx: CustomerContext) -> bool:
         return fact.later is None or fact.key in ctx.learned_facts

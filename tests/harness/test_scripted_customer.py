@@ -322,3 +322,82 @@ def test_the_tracker_counts_requests_messages_and_actions(view):
     assert tracker.requests["repair-quote.pdf"] == 2
     assert tracker.requests["vehicle_registration"] == 1
     assert tracker.progress.requests["repair-quote.pdf"] == 2
+
+
+# --------------------------------------------------------------------------- a failed lookup
+
+NOT_FOUND = ("I couldn't find a policy with the number NWF-POL-100234. Could you check it and "
+             "type it again?")
+LINE = ("I still couldn't find policy NWF-POL-100234, so a colleague will check it later. Is "
+        "this claim about your car, your home or your belongings?")
+LINE_CHIPS = ["My car", "My home", "My belongings"]
+
+
+def test_a_question_pointing_back_is_read_with_the_sentence_before_it(customer, view):
+    action = decide(customer, view, ScreenReading(latest_reply=NOT_FOUND))
+    assert action.kind == "say" and action.text == fact(view, "policy_number").say
+
+
+def test_a_question_pointing_back_at_nothing_it_knows_is_still_dont_know(customer, view):
+    reply = "I couldn't find your loyalty card. Could you check it and type it again?"
+    action = decide(customer, view, ScreenReading(latest_reply=reply))
+    assert action.kind == "say" and action.text == view.persona.dont_know_phrase
+
+
+@pytest.mark.parametrize(("pack", "chips", "expected"), [
+    ("CTL-M-001", LINE_CHIPS, "My car"),
+    ("CTL-H-001", LINE_CHIPS, "My home"),
+    # a burglary at the house, and the customer thinks their car insurance covers it: the
+    # story is about the phones and the watch that were taken
+    ("CTL-C-009", LINE_CHIPS, "My belongings"),
+    ("CTL-M-001", ["My vehicle", "My home", "My belongings"], "My vehicle"),
+])
+def test_chips_naming_what_the_claim_is_about_are_picked_by_the_story(pack, chips, expected):
+    own = load_customer_view(PACK.parent / pack)
+    action = decide(ScriptedCustomer(own), own, ScreenReading(latest_reply=LINE, chips=chips))
+    assert action.kind == "click" and action.label == expected
+
+
+def test_the_story_never_picks_a_subject_it_is_not_about():
+    laptop = load_customer_view(PACK.parent / "CTL-C-015")  # a laptop with a pint spilt on it
+    action = decide(ScriptedCustomer(laptop), laptop,
+                    ScreenReading(latest_reply=LINE, chips=["My car", "My home"]))
+    # no click: it answers in its own words (which items), as it would without the chips
+    assert action.kind == "say" and action.text == fact(laptop, "damaged_items").say
+
+
+def test_a_story_split_between_two_subjects_picks_neither(view):
+    from dataclasses import replace
+
+    split = replace(view, initial_message="The kitchen ceiling came down on my laptop.",
+                    facts=(), materials=())
+    action = decide(ScriptedCustomer(split), split,
+                    ScreenReading(latest_reply=LINE, chips=LINE_CHIPS))
+    assert action.kind == "say" and action.text == split.persona.dont_know_phrase
+
+
+def test_one_chip_naming_the_car_is_no_choice_of_subject(customer, view):
+    # the incident is a collision, which no chip offers: "Windscreen" names the car, but it is
+    # no alternative to another subject, so the customer says what happened
+    screen = ScreenReading(latest_reply="What kind of incident was it?",
+                           chips=["Theft", "Windscreen", "Vandalism"])
+    action = decide(customer, view, screen)
+    assert action.kind == "say" and action.text == fact(view, "incident_type").say
+
+
+def test_a_fact_answered_by_a_chip_wins_over_the_story(customer, view):
+    screen = ScreenReading(latest_reply="Can the car still be driven?",
+                           chips=["Yes", "No", "My car", "My home"])
+    assert decide(customer, view, screen).label == "Yes"
+
+
+def test_every_pack_of_the_corpus_picks_its_own_line():
+    import json
+
+    chips = {"motor": "My car", "home": "My home", "contents": "My belongings"}
+    for pack in sorted(PACK.parent.glob("CTL-*")):
+        own = load_customer_view(pack)
+        line = json.loads((pack / "oracle" / "labels.json").read_text(encoding="utf-8"))["line"]
+        action = decide(ScriptedCustomer(own), own,
+                        ScreenReading(latest_reply=LINE, chips=LINE_CHIPS))
+        assert (action.kind, action.label) == ("click", chips[line]), pack.name
