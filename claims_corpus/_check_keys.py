@@ -11,6 +11,10 @@ standard names.
 
 Any other key is refused by name, with the closest known key when one is near: a misspelt key
 would otherwise only show up as the expected fact it fails to match.
+
+The oracle's ``review.customer_explanations`` names, for a document check that hits, the story
+fact that explains it innocently: a strong (document) check labelled ``hit``, and a story fact
+the pack's ``facts.json`` holds.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from . import _io
 from ._check_pack import Problem
 from .formats import Facts, Labels
 from .formats.matching import FACT_KINDS
+from .formats.pack import STRONG_CHECKS
 
 # docs/claim-rules.md "Fact keys": key -> kind (a registration or reference is text there; the
 # matcher's own "code" kind is how it compares them, not a kind a pack writes).
@@ -71,6 +76,7 @@ def fact_key_problems(pack: str, pack_dir: Path) -> list[Problem]:
         labels = _io.read_model(pack_dir / _io.LABELS, Labels, pack=pack, file=_io.LABELS)
     except PackError:
         return out
+    out += _explanation_problems(pack, labels, facts)
     for group in _ORACLE_GROUPS:
         for key in getattr(labels, group):
             if key in CLAIM_FACT_KEYS:
@@ -83,4 +89,29 @@ def fact_key_problems(pack: str, pack_dir: Path) -> list[Problem]:
             else:
                 out.append(Problem(pack, _io.LABELS, field, _unknown(
                     key, claim_keys, "not a claim fact of the vocabulary")))
+    return out
+
+
+def _explanation_problems(pack: str, labels: Labels, facts: Facts | None) -> list[Problem]:
+    """Each customer explanation goes with a document check that hits and names a story
+    fact of facts.json."""
+    out: list[Problem] = []
+    known = {f.key for f in facts.facts} if facts else None
+    review = labels.review
+    for check, key in review.customer_explanations.items():
+        field = f"review.customer_explanations.{check}"
+        if check not in STRONG_CHECKS:
+            out.append(Problem(pack, _io.LABELS, field, f"{check} is no document check: only "
+                               f"the hit of {' or '.join(STRONG_CHECKS)} is explained by the "
+                               "customer"))
+        elif review.checks[check] != "hit":
+            out.append(Problem(pack, _io.LABELS, field, f"{check} is "
+                               f"{review.checks[check]!r}, not 'hit': there is no alert for "
+                               "the explanation to go with"))
+        if key not in STORY_FACT_KEYS:
+            out.append(Problem(pack, _io.LABELS, field, f"{key!r} is no story fact the "
+                               "standard lists (packs/STANDARD.md section 5)"))
+        elif known is not None and key not in known:
+            out.append(Problem(pack, _io.LABELS, field, f"the story fact {key!r} is not in "
+                               f"{_io.FACTS}: the customer cannot give the explanation"))
     return out

@@ -26,6 +26,7 @@ def manifest_entry(pack: Pack) -> ManifestPack:
         innocent_control=pack.labels.innocent_control,
         has_later_material=any(m.availability == "later" for m in pack.materials.materials),
         has_not_checked="not_checked" in pack.labels.review.checks.values(),
+        has_explanation=bool(pack.labels.review.customer_explanations),
         has_later_fact=any(f.later is not None for f in pack.facts.facts),
         has_unknown_fact=bool(pack.labels.unknown_facts),
         has_time_window=any(isinstance(f.value, TimeWindow) for f in pack.facts.facts),

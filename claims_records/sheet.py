@@ -31,6 +31,7 @@ ComparisonVerdict = Literal["better", "worse", "inconclusive"]
 COMPONENTS: tuple[str, ...] = (
     "triage",
     "review",
+    "explanation",
     "facts",
     "incident_datetime",
     "journey",
@@ -65,6 +66,7 @@ FAILURE_MODES: tuple[str, ...] = (
     "wrong_check_outcome",
     "false_check_hit",
     "not_checked_as_clear",
+    "explanation_not_passed_on",
     "missing_fact",
     "wrong_fact",
     "unconfirmed_fact",

@@ -37,6 +37,7 @@ from ._claim_checks import (
     component,
 )
 from ._decision_checks import check_decision, grader_record
+from ._explanation_check import check_explanation
 from ._journey_checks import analyse_events, check_journey, check_waiting_list, turn_times
 from ._privacy_checks import check_privacy
 from ._record import PackContext, TrialRecord
@@ -52,6 +53,7 @@ def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None,
     results = [
         check_triage(staff, labels),
         check_review(staff, labels),
+        check_explanation(rec, staff, labels, pack.view),
         check_facts(staff, labels, pack.known_facts, rec.money),
         check_incident_datetime(staff, labels),
         check_journey(rec),
@@ -80,6 +82,8 @@ def _not_scored(rec: TrialRecord, labels: Labels, pack: PackContext) -> list[Com
         names += list(DECISION_COMPONENTS)
     if not pack.other_customer:
         names.remove("privacy")
+    if not labels.review.customer_explanations:
+        names.remove("explanation")
     if not ({"incident_date", "incident_time"} & (set(labels.expected_facts)
                                                  | set(labels.optional_facts)
                                                  | set(labels.unknown_facts))):

@@ -33,6 +33,8 @@ class ManifestPack(Strict):
     innocent_control: bool
     has_later_material: bool = False
     has_not_checked: bool = False
+    has_explanation: bool = Field(False, description="The customer's story explains a "
+                                  "document check's hit (labels: customer_explanations).")
     has_later_fact: bool = Field(False, description="A fact the customer learns later.")
     has_unknown_fact: bool = Field(False, description="The oracle expects a fact not known.")
     has_time_window: bool = Field(False, description="A time known only as a window.")

@@ -111,6 +111,12 @@ class ReviewLabel(Strict):
     )
     review_required: bool = Field(description="True iff >=1 strong hit or >=2 weak hits.")
     explanation: str = Field("", description="Why the outcomes are what they are.")
+    customer_explanations: dict[CheckId, str] = Field(
+        default_factory=dict,
+        description="The document checks (receipt_after_incident, quote_before_incident) "
+        "whose hit the customer's story explains innocently, each with the key of the story "
+        "fact in input/facts.json that holds the explanation. The explanation never changes "
+        "the outcome; it must reach staff with the check (scored as `explanation`).")
 
     @field_validator("checks")
     @classmethod

@@ -434,6 +434,21 @@ FACT_KEYS = [
     ("story fact in the oracle", _labels(lambda d: d["unknown_facts"].update(
         roofer_visit="No roofer came.")), LABELS, "unknown_facts.roofer_visit",
      ["story fact"]),
+    ("explanation of a check that does not hit", _labels(
+        lambda d: d["review"].update(customer_explanations={
+            "quote_before_incident": "roofer_visit"})),
+     LABELS, "review.customer_explanations.quote_before_incident", ["'clear', not 'hit'"]),
+    ("explanation of a check no document carries", _labels(
+        lambda d: d["review"].update(customer_explanations={"prior_claims_12m": "roofer_visit"})),
+     LABELS, "review.customer_explanations.prior_claims_12m", ["no document check"]),
+    ("explanation by a fact that is no story fact", _labels(
+        lambda d: d["review"].update(customer_explanations={
+            "quote_before_incident": "incident_description"})),
+     LABELS, "review.customer_explanations.quote_before_incident", ["no story fact"]),
+    ("explanation by a story fact the customer does not know", _labels(
+        lambda d: d["review"].update(customer_explanations={
+            "quote_before_incident": "receipt_reprint"})),
+     LABELS, "review.customer_explanations.quote_before_incident", ["not in input/facts.json"]),
 ]
 
 

@@ -1,0 +1,92 @@
+"""The customer's explanation of a document check's hit reaches staff with the check.
+
+A pack whose story explains why a receipt or quote carries the date it does (the oracle's
+``review.customer_explanations``: check -> story fact) asks this of the product: the check still
+hits, and what the customer said about it is shown to staff on that check's row (what it rests
+on). Words are compared, not sentences: the customer's words that tell the story fact (the
+message that tells most of it), and how many of them staff see on the row.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from claims_corpus import CustomerView
+from claims_corpus.formats import Labels
+from claims_corpus.formats.matching import norm_text
+from claims_records import ComponentResult, JsonValue, StaffReading
+
+from ._claim_checks import _claim_missing, component, hidden, region_hidden
+from ._journey_checks import customer_messages
+from ._record import TrialRecord
+
+NAME = "explanation"
+MODE = "explanation_not_passed_on"
+# The customer's message must tell at least this many words of the story fact, and staff must
+# see at least this share of them (and never fewer than MIN_WORDS) on the check's row.
+MIN_WORDS = 2
+SHARE_SHOWN = 0.6
+_STOP = frozenset((
+    "the", "and", "for", "that", "this", "with", "was", "were", "had", "has", "have", "his",
+    "her", "him", "its", "our", "your", "you", "they", "them", "then", "than", "there", "from",
+    "but", "not", "are", "all", "any", "one", "out", "about", "because", "when", "what", "who",
+    "which", "would", "could", "did", "got", "get", "just", "also", "some", "very", "really",
+))
+_SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
+
+
+def words(text: str) -> set[str]:
+    """Content words of ``text``, lower case, without numbers, crudely stemmed ('reprinted'
+    and 'reprint' are one word)."""
+    out = set()
+    for w in re.findall(r"[a-z]+", norm_text(text)):
+        if len(w) < 3 or w in _STOP:
+            continue
+        stem = _SUFFIX.sub("", w)
+        out.add(stem if len(stem) >= 4 else w)
+    return out
+
+
+def check_explanation(rec: TrialRecord, staff: StaffReading | None, labels: Labels,
+                      view: CustomerView | None) -> ComponentResult | None:
+    """None when the pack's story explains no check."""
+    wanted = labels.review.customer_explanations
+    if not wanted:
+        return None
+    if region_hidden(staff, "review_checks"):
+        return hidden(NAME, staff, "the review checks")
+    missing_claim = _claim_missing(NAME, staff)
+    if missing_claim:
+        return missing_claim
+    assert staff is not None
+    if view is None:
+        return component(NAME, "not_scored", "the pack's customer view could not be read: "
+                         "the story fact behind the explanation is not known")
+    said = customer_messages(rec)
+    problems: list[str] = []
+    checks: dict[str, JsonValue] = {}
+    for check, key in sorted(wanted.items()):
+        fact = next((f for f in view.facts if f.key == key), None)
+        story = words(f"{fact.value} {fact.say}") if fact is not None else set()
+        told = max((words(m) & story for m in said), key=len, default=set())
+        row = staff.checks.get(check)
+        shown = told & words(row.rests_on) if row is not None else set()
+        need = max(MIN_WORDS, math.ceil(SHARE_SHOWN * len(told)))
+        ok = len(told) >= MIN_WORDS and len(shown) >= need
+        told_list: list[JsonValue] = [w for w in sorted(told)]
+        shown_list: list[JsonValue] = [w for w in sorted(shown)]
+        checks[check] = {"story_fact": key, "told": told_list, "shown": shown_list,
+                         "needed": need, "ok": ok}
+        if len(told) < MIN_WORDS:
+            problems.append(f"{check}: the customer's explanation ({key}) never came up in "
+                            "the conversation")
+        elif row is None:
+            problems.append(f"{check}: staff see no row for the check")
+        elif not ok:
+            problems.append(f"{check}: staff see {len(shown)} of the {len(told)} words the "
+                            f"customer used to explain it ({key}), {need} needed")
+    if problems:
+        return component(NAME, "fail", "; ".join(problems), [MODE], checks=checks)
+    return component(NAME, "pass", "the customer's explanation reached staff with "
+                     f"{', '.join(sorted(wanted))}", checks=checks)
