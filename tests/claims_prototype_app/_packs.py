@@ -16,7 +16,7 @@ from claims_corpus.formats import MoneyConventions
 from claims_corpus.formats.matching import is_not_known, kind_of, values_match
 from claims_prototype_app import Conversation, Store
 from claims_prototype_app import _schema as T
-from claims_prototype_app._wording import labels
+from claims_prototype_app._wording import button, labels
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 MONEY = MoneyConventions(locale="en_IE", currency="EUR")
@@ -87,6 +87,8 @@ class PackCustomer:
                 self.answer(c, key)
             elif kind == "file":
                 self.file(c, key)
+            elif kind == "line":  # the policy was not found twice: what the claim is about
+                self.send(c, button(load_json(self.pack / "oracle/labels.json")["line"]))
             elif kind == "summary":
                 self.hand_over(c, "before_confirming")
                 wrong = self.wrong_details(c.latest.text)
