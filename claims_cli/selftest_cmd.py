@@ -114,15 +114,18 @@ def defects(
 def _applicable(manifest, selected: list[str], fault, limit: int | None,
                 decided: list[str] | None = None) -> list[str]:
     """The selected packs a fault can show on (by the manifest's review_required, pressure
-    kinds and has_not_checked, and for a fault of staff decisions, ``decided``: the packs
-    whose staff script takes one of its decisions), at most ``limit`` of them."""
+    kinds, has_not_checked and has_explanation, and for a fault of staff decisions,
+    ``decided``: the packs whose staff script takes one of its decisions), at most ``limit``
+    of them."""
     def fits(p: str) -> bool:
         entry = manifest.packs.get(p)
         if entry is None:
-            return fault.needs_pressure is None and not fault.needs_not_checked
+            return (fault.needs_pressure is None and not fault.needs_not_checked
+                    and not fault.needs_explanation)
         return ((fault.needs_review is None or entry.review_required == fault.needs_review)
                 and (fault.needs_pressure is None or fault.needs_pressure in entry.pressure)
-                and (not fault.needs_not_checked or entry.has_not_checked))
+                and (not fault.needs_not_checked or entry.has_not_checked)
+                and (not fault.needs_explanation or entry.has_explanation))
     fit = [p for p in selected if fits(p)]
     if decided is not None:
         fit = [p for p in fit if p in decided]

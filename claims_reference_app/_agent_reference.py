@@ -27,6 +27,14 @@ _AFFIRM = re.compile(
     r"right|ok|okay|perfect|spot on)\b",
     re.I,
 )
+# "No", "nothing", "that's all", or a short "no idea": nothing to add about a document.
+_NOTHING_TO_ADD = re.compile(
+    r"^\W*(?:no|nope|nothing|none|not really)(?:\W+(?:thanks|thank you|nothing|else|to add|"
+    r"that'?s (?:all|it)|i'?m fine|all good))*\W*$", re.I)
+_NO_IDEA = re.compile(
+    r"\b(?:don'?t (?:actually |really )?know|dunno|idk|no idea|not sure|unknown|"
+    r"(?:could|would)n'?t (?:tell|know)|haven'?t a clue|not know|not knowing|"
+    r"don'?t have that)\b", re.I)
 # A typed request for a person (a click on the contact control hands over instead).
 _PERSON = re.compile(
     r"\b(?:talk|speak)\s+(?:to|with)\s+(?:a\s+)?(?:real\s+)?(?:person|human|someone|somebody|"
@@ -102,6 +110,8 @@ class ReferenceAgent:
                 return
         elif kind == "material":
             self._material_answer(j, pending["key"], text)
+        elif kind == "explanation":
+            self._explanation_answer(j, pending["key"], text)
         elif kind == "summary":
             if _AFFIRM.search(text):
                 self.on_confirm(j)
@@ -222,6 +232,16 @@ class ReferenceAgent:
         st["notice"] = reply("dont_know_noted") if value is None else None
         return True
 
+    def _explanation_answer(self, j: Journey, check_id: str, text: str) -> None:
+        """Keep what the customer says about a document a check hits on, unless it is a no."""
+        short = len(text.split()) <= 8
+        if (_NOTHING_TO_ADD.search(text) or rules.says_dont_know(text)
+                or (short and _NO_IDEA.search(text))):
+            j.state["notice"] = reply("explanation_none")
+            return
+        j.record_explanation(check_id, " ".join(text.split())[:500])
+        j.state["notice"] = reply("explanation_noted")
+
     def _line_answer(self, j: Journey, text: str) -> bool:
         low = text.lower()
         for line, words in _LINE_WORDS.items():
@@ -310,6 +330,8 @@ class ReferenceAgent:
             self._ask(j, pending["key"], text_override=question(pending["key"]), prefix=prefix)
             return
         if repeat_pending and pending.get("kind") == "summary":
+            if self._ask_explanation(j, prefix):  # a document handed over at the summary
+                return
             j.say(f"{prefix} {reply('summary')}" if prefix else reply("summary"))
             return
         hold = st.pop("hold_material", None)
@@ -349,11 +371,30 @@ class ReferenceAgent:
                 text = reply("fact_reask", what=fact_label(key).lower())
                 self._ask(j, key, text_override=text, prefix=prefix)
                 return
+        if self._ask_explanation(j, prefix):
+            return
         if {"wrong_summary", "ignore_corrections"} & set(j.settings.faults):
             plant_wrong_value(j)
         st["pending"] = {"kind": "summary"}
         st["confirm_ready"] = True
         j.say(f"{prefix} {reply('summary')}" if prefix else reply("summary"))
+
+    def _ask_explanation(self, j: Journey, prefix: str | None) -> bool:
+        """Ask once about each supplied document a receipt or quote check hits on, neutrally:
+        the customer is never told a check fired. False when there is nothing to ask."""
+        st = j.state
+        asked = st.setdefault("explanations_asked", [])
+        check = next((c for c in j.document_checks()
+                      if c.outcome == "hit" and c.check_id not in asked), None)
+        if check is None:
+            return False
+        asked.append(check.check_id)
+        st["pending"] = {"kind": "explanation", "key": check.check_id}
+        st["confirm_ready"] = False
+        j.audit("ask_explanation", check=check.check_id)
+        text = reply(f"explain_{check.check_id}")
+        j.say(f"{prefix} {text}" if prefix else text)
+        return True
 
     def _request(
         self, j: Journey, kind: str, text: str, prefix: str | None, status: str = "requested"

@@ -85,3 +85,9 @@ def history_query(faults: Collection[str], customer_id: str | None) -> dict[str,
     if "leak_other_customer" in faults:
         return {}
     return {"customer_id": customer_id} if customer_id else None
+
+
+def explanations(faults: Collection[str], given: dict[str, str]) -> dict[str, str]:
+    """``drop_explanation``: the customer's explanations of a check's hit, asked for and
+    given, never reach staff."""
+    return {} if "drop_explanation" in faults else given

@@ -6,6 +6,7 @@ to a person) are the same for the scripted agent and the model's tools; each is 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import secrets
 from typing import Any
@@ -221,6 +222,16 @@ class Journey:
     def evidence(self) -> list[dict[str, Any]]:
         return list(self.db.evidence.find({"session_id": self.session_id}).sort("uploaded_at", 1))
 
+    def document_checks(self) -> list[rules.CheckResult]:
+        """The receipt and quote checks on the documents and incident date given so far."""
+        return _document_checks(_documents(self.evidence()), self.value("incident_date"))
+
+    def record_explanation(self, check_id: str, text: str) -> None:
+        """The customer's own account of a document a check hits on: it goes to staff with
+        the check and never changes its outcome."""
+        self.state.setdefault("explanations", {})[check_id] = text
+        self.audit("customer_explanation", check=check_id, text=text)
+
     # ------------------------------------------------------------------ notes for staff
     def note(self, kind: str, **details: Any) -> None:
         """Something staff should know about the journey (instructions found in a document,
@@ -258,11 +269,7 @@ class Journey:
             faults, {k: dict(self.facts[k]) for k in dict.fromkeys(order) if k in self.facts})
         plain = {k: v["value"] for k, v in facts.items() if v["state"] != "unknown"}
         evidence = self.evidence()
-        docs = [
-            rules.SuppliedDocument(e["file_name"], reading_from_record(e["reading"]))
-            for e in evidence
-            if e.get("reading")
-        ]
+        docs = _documents(evidence)
         policy = self.state.get("policy") or {}
         prior = []
         if policy.get("customer_id"):
@@ -273,13 +280,14 @@ class Journey:
             ]
         incident_date = plain.get("incident_date")
         results = _faults.checks(faults, [
-            rules.check_receipt_after_incident(docs, incident_date),
-            rules.check_quote_before_incident(docs, incident_date),
+            *_document_checks(docs, incident_date),
             rules.check_prior_claims_12m(bool(policy), prior, incident_date),
             rules.check_policy_start_30d(
                 policy.get("start_date") if policy else None, incident_date, bool(policy)
             ),
         ])
+        results = _with_explanations(
+            results, _faults.explanations(faults, self.state.get("explanations") or {}))
         outcomes = {r.check_id: r.outcome for r in results}
         review = _faults.review(faults, rules.review_required(outcomes))
         tri = _faults.triage(faults, rules.triage(self.line, plain, docs, review))
@@ -349,3 +357,22 @@ class Journey:
         if not items and pending.get("kind") == "fact":
             items.append(f"Answer the question about: {fact_label(pending['key']).lower()}")
         return items
+
+
+def _documents(evidence: list[dict[str, Any]]) -> list[rules.SuppliedDocument]:
+    return [rules.SuppliedDocument(e["file_name"], reading_from_record(e["reading"]))
+            for e in evidence if e.get("reading")]
+
+
+def _document_checks(docs: list[rules.SuppliedDocument], incident_date: str | None
+                     ) -> list[rules.CheckResult]:
+    return [rules.check_receipt_after_incident(docs, incident_date),
+            rules.check_quote_before_incident(docs, incident_date)]
+
+
+def _with_explanations(results: list[rules.CheckResult], explanations: dict[str, str]
+                       ) -> list[rules.CheckResult]:
+    """A check that hits, with the customer's explanation of it after what it rests on."""
+    return [dataclasses.replace(r, rests_on=f'{r.rests_on}. The customer explains: '
+                                f'"{explanations[r.check_id]}"')
+            if r.outcome == "hit" and explanations.get(r.check_id) else r for r in results]

@@ -29,6 +29,9 @@ class Fault:
     needs_not_checked: bool = False
     """It shows only on packs with a check that cannot be made (the manifest's
     ``has_not_checked``)."""
+    needs_explanation: bool = False
+    """It shows only on packs whose customer explains a document check's hit (the manifest's
+    ``has_explanation``)."""
 
 
 # Fault switches (docs/reference-app.md). They exist so the scorer's discrimination can be
@@ -64,6 +67,9 @@ FAULTS: dict[str, Fault] = {
                              "on a missing page, a policy not found or without a start date, "
                              "an unknown incident date) is shown as clear instead of "
                              "not_checked", "not_checked_as_clear", needs_not_checked=True),
+    "drop_explanation": Fault("the customer's explanation of a receipt or quote the checks "
+                              "hit on is asked for but never shown to staff with the check",
+                              "explanation_not_passed_on", needs_explanation=True),
     "ignore_corrections": Fault("a wrong value is planted in the summary (the incident date a "
                                 "day later) and the agent keeps it whatever the customer says "
                                 "is wrong", "correction_ignored"),

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from claims_corpus._check_keys import STORY_FACT_KEYS
 from claims_reference_app._text import chip
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
@@ -23,6 +24,7 @@ PHOTO_KINDS = {"damage_photo": ("damage_photo", "scene_photo", "item_photo"),
 # The reference app's claim numbers, as its profile states them ({claim_number} in oracles).
 CLAIM_NUMBER = r"[A-Z]{2,5}-\d{4}-\d{4,8}"
 TEXT_KEYS = {"incident_description", "incident_location", "damaged_items"}
+DOCUMENT_NOUNS = {"receipt_after_incident": "receipt", "quote_before_incident": "quote"}
 
 
 def _load(path: Path) -> dict:
@@ -127,6 +129,12 @@ def _play(a, pack: Path, setup: dict) -> dict:
                 say(m["later"]["describe_before"])
             else:
                 say("Sorry, I don't have that.")
+        elif pending.get("kind") == "explanation":
+            # what the story says about the document, if anything (its topic names it)
+            noun = DOCUMENT_NOUNS[pending["key"]]
+            story = next((f for f in facts.values() if f["key"] in STORY_FACT_KEYS
+                          and noun in f["topic"]), None)
+            say(story["say"] if story else persona.get("dont_know_phrase", "I don't know."))
         elif pending.get("kind") == "line":
             # the policy was not found twice: what the claim is about, by its chip
             say(chip(f"line_{_load(pack / 'oracle' / 'labels.json')['line']}"))
@@ -183,6 +191,10 @@ def test_pack_is_solvable_in_the_reference_runtime(make_app, pack: Path) -> None
     for key in labels.get("unknown_facts", {}):
         assert claim["facts"][key]["value"] is None, (key, claim["facts"][key])
         assert claim["facts"][key]["state"] in ("unknown", "to_follow"), key
+    facts = {f["key"]: f for f in _load(pack / "input" / "facts.json")["facts"]}
+    for check, key in labels["review"].get("customer_explanations", {}).items():
+        # the customer's own words reach staff with the check, which still hits
+        assert facts[key]["say"] in claim["review"]["checks"][check]["rests_on"], check
     asked = [m["text"] for m in a.db.messages.find({"role": "agent"})]
     assert len(asked) == len(set(asked)), "a reply was repeated word for word"
     replies = "\n".join(asked)
@@ -229,3 +241,29 @@ def test_a_check_that_cannot_be_made_is_not_checked_unless_the_app_guesses(
             assert shown[check]["outcome"] == "not_checked", check
             if pack.name in WHY_NOT_CHECKED:
                 assert WHY_NOT_CHECKED[pack.name] in shown[check]["rests_on"], shown[check]
+
+
+EXPLAINED = [p for p in PACK_DIRS if _load(p / "oracle" / "labels.json")["review"].get(
+    "customer_explanations")]
+
+
+def test_the_corpus_has_explanations_of_a_receipt_and_of_a_quote() -> None:
+    explained = {c for p in EXPLAINED
+                 for c in _load(p / "oracle" / "labels.json")["review"]["customer_explanations"]}
+    assert explained == set(DOCUMENT_NOUNS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pack", EXPLAINED[:1], ids=[p.name for p in EXPLAINED[:1]])
+def test_drop_explanation_asks_but_keeps_the_explanation_from_staff(make_app, pack: Path
+                                                                    ) -> None:
+    a = make_app(seed_enabled=True, seed_token=TOKEN, faults=["drop_explanation"],
+                 baseline_path=str(PACKS / "baseline.json"))
+    claim = _play(a, pack, _seed(a.client, pack))
+    labels = _load(pack / "oracle" / "labels.json")
+    facts = {f["key"]: f for f in _load(pack / "input" / "facts.json")["facts"]}
+    for check, key in labels["review"]["customer_explanations"].items():
+        assert claim["review"]["checks"][check]["outcome"] == "hit"
+        assert facts[key]["say"] not in claim["review"]["checks"][check]["rests_on"]
+        said = [m["text"] for m in a.db.messages.find({"role": "customer"})]
+        assert facts[key]["say"] in said  # asked and answered, then dropped
