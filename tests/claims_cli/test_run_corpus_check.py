@@ -143,9 +143,10 @@ def test_the_checker_code_is_part_of_the_key(corpus_copy: Path,
 
 def test_checking_the_whole_corpus_again_costs_a_fraction_of_a_second() -> None:
     _corpus_gate.check_stamp(PACKS)  # the first check of this content pays in full
-    started = time.perf_counter()
+    # CPU time, not the clock: a busy machine slows the clock, not the work
+    started = time.process_time()
     stamp = _corpus_gate.check_stamp(PACKS)
-    took = time.perf_counter() - started
+    took = time.process_time() - started
     assert stamp.ok and stamp.packs_checked >= 100
     assert took < 1.0, took
 
