@@ -3,8 +3,9 @@ misbehaviour the fidelity audit and the client must catch.
 
 The well-behaved stand-in reads nothing but the prompt it is sent — the facts and files in
 the system message, and the screen section of the turn — and answers the way the rules
-say: the fact a question asks about, in the fact's own words; a file when a file is asked
-for; the confirm button on a summary; "don't know" otherwise; done when nothing is asked.
+say: the fact a question asks about, in the fact's own words (or, when no fact answers the
+buttons offered, the button its facts point to); a file when a file is asked for; the
+confirm button on a summary; "don't know" otherwise; done when nothing is asked.
 It is a plain word matcher, not a model: it proves the screen-only prompt holds enough to
 play a journey, and gives the misbehaviours a sane customer to deviate from.
 
@@ -152,7 +153,18 @@ def _chip(p: Prompt, ranked: list[str]) -> str | None:
         chip = next((c for c in p.chips if _words(c) & _words(say)), None)
         if chip:
             return chip
-    return None
+    return _chip_from_story(p)
+
+
+def _chip_from_story(p: Prompt) -> str | None:
+    """No fact answers the buttons ("My car", "My home", "My belongings"): the one whose
+    words the customer's own facts mention most often, if one clearly leads."""
+    story = [_words(f"{topic} {say}") for topic, say in p.facts]
+    scored = sorted(((sum(bool(_words(c) & s) for s in story), c) for c in p.chips),
+                    reverse=True)
+    if len(scored) < 2 or scored[0][0] == 0 or scored[1][0] == scored[0][0]:
+        return None
+    return scored[0][1]
 
 
 def well_behaved(body: dict[str, Any]) -> str:
