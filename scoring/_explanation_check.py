@@ -4,13 +4,17 @@ A pack whose story explains why a receipt or quote carries the date it does (the
 ``review.customer_explanations``: check -> story fact) asks this of the product: the check still
 hits, and what the customer said about it is shown to staff on that check's row (what it rests
 on). Words are compared, not sentences: the customer's words that tell the story fact (the
-message that tells most of it), and how many of them staff see on the row.
+message that tells most of it), and how many of them staff see on the row, compared as English
+word stems (Snowball).
 """
 
 from __future__ import annotations
 
 import math
 import re
+from functools import cache
+
+import snowballstemmer
 
 from claims_corpus import CustomerView
 from claims_corpus.formats import Labels
@@ -23,9 +27,12 @@ from ._record import TrialRecord
 
 NAME = "explanation"
 MODE = "explanation_not_passed_on"
-# The customer's message must tell at least this many words of the story fact, and staff must
-# see at least this share of them (and never fewer than MIN_WORDS) on the check's row.
-MIN_WORDS = 2
+# The customer's message must tell at least MIN_WORDS of the story fact's words and at least
+# SHARE_TOLD of them (a message that shares a word or two with the story by chance, a month or
+# the item, tells nothing), and staff must see at least SHARE_SHOWN of the words it told (never
+# fewer than MIN_WORDS) on the check's row.
+MIN_WORDS = 3
+SHARE_TOLD = 0.4
 SHARE_SHOWN = 0.6
 _STOP = frozenset((
     "the", "and", "for", "that", "this", "with", "was", "were", "had", "has", "have", "his",
@@ -33,19 +40,18 @@ _STOP = frozenset((
     "but", "not", "are", "all", "any", "one", "out", "about", "because", "when", "what", "who",
     "which", "would", "could", "did", "got", "get", "just", "also", "some", "very", "really",
 ))
-_SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
+
+
+@cache
+def _stemmer() -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer("english")
 
 
 def words(text: str) -> set[str]:
-    """Content words of ``text``, lower case, without numbers, crudely stemmed ('reprinted'
-    and 'reprint' are one word)."""
-    out = set()
-    for w in re.findall(r"[a-z]+", norm_text(text)):
-        if len(w) < 3 or w in _STOP:
-            continue
-        stem = _SUFFIX.sub("", w)
-        out.add(stem if len(stem) >= 4 else w)
-    return out
+    """Content words of ``text``, lower case, without numbers, as English stems ('reprinted'
+    and 'reprint', 'quote' and 'quoted' are one word)."""
+    found = [w for w in re.findall(r"[a-z]+", norm_text(text)) if len(w) >= 3 and w not in _STOP]
+    return set(_stemmer().stemWords(found))
 
 
 def check_explanation(rec: TrialRecord, staff: StaffReading | None, labels: Labels,
@@ -72,13 +78,14 @@ def check_explanation(rec: TrialRecord, staff: StaffReading | None, labels: Labe
         told = max((words(m) & story for m in said), key=len, default=set())
         row = staff.checks.get(check)
         shown = told & words(row.rests_on) if row is not None else set()
+        enough = max(MIN_WORDS, math.ceil(SHARE_TOLD * len(story)))
         need = max(MIN_WORDS, math.ceil(SHARE_SHOWN * len(told)))
-        ok = len(told) >= MIN_WORDS and len(shown) >= need
+        ok = len(told) >= enough and len(shown) >= need
         told_list: list[JsonValue] = [w for w in sorted(told)]
         shown_list: list[JsonValue] = [w for w in sorted(shown)]
         checks[check] = {"story_fact": key, "told": told_list, "shown": shown_list,
                          "needed": need, "ok": ok}
-        if len(told) < MIN_WORDS:
+        if len(told) < enough:
             problems.append(f"{check}: the customer's explanation ({key}) never came up in "
                             "the conversation")
         elif row is None:

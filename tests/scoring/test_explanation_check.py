@@ -61,6 +61,9 @@ CASES = [
     ("a word or two of it only", f"{ROW}; copy", SAY, "fail"),
     ("never came up in the conversation", f'{ROW}. The customer explains: "{SAY}"',
      "No, nothing else.", "fail"),
+    ("a message sharing only the item and the month with the story",
+     f'{ROW}. The customer explains: "I have the receipt for the laptop from February."',
+     "I have the receipt for the laptop from February.", "fail"),
     ("the check's row is missing", None, SAY, "fail"),
 ]
 
@@ -97,6 +100,7 @@ def test_a_story_fact_missing_from_the_view_is_never_a_pass(tmp_path):
 
 
 def test_words_ignore_numbers_and_stem_endings():
-    assert words("The shop reprinted 2 receipts on 23 February") == {
-        "shop", "reprint", "receipt", "february"}
+    assert words("The shop reprinted 2 receipts on 23 February") == words(
+        "shop reprint receipt february") and len(words("shop reprint receipt february")) == 4
+    assert words("quoted tiles") == words("a quote for a tile")
     assert "explanation_not_passed_on" in FAILURE_MODES
