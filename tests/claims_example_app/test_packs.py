@@ -14,7 +14,7 @@ import pytest
 
 from claims_corpus.formats.matching import kind_of, values_match
 from claims_example_app import REF_PATTERN
-from claims_example_app._wording import load
+from claims_example_app._wording import load, quick
 from scoring._state_checks import get_path, matches
 
 from ._html import elements, texts
@@ -71,6 +71,8 @@ def play(k, pack: Path) -> tuple[dict, list[str]]:
                 assert r.json()["turns"][-2]["file"] == f.name
             else:
                 say(m["later"]["describe_before"] if m else "Sorry, I don't have that.")
+        elif step["kind"] == "line":  # the policy was not found twice: what the claim is about
+            say(quick("line_" + _load(pack / "oracle" / "labels.json")["line"]))
         elif step["kind"] == "ready":
             shown = c.get("/api/thread").json()
             assert [a["label"] for a in shown["actions"]] == ["Review details"]
