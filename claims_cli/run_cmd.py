@@ -10,7 +10,6 @@ import typer
 from claims_records import HarnessError
 
 from . import _browser_opts as browser_opts
-from . import _corpus_gate
 from ._errors import reported_errors
 from ._progress import run_progress
 from ._stop import sigterm_as_interrupt
@@ -259,6 +258,7 @@ def run(
         None, help="USD per million completion tokens."),
 ) -> None:
     """Run packs end to end through the browser and write a run record."""
+    import claims_corpus
     import harness
     from claims_records import RunConfig
     from harness.customers import LlmSettings
@@ -326,7 +326,7 @@ def run(
         # A corpus that fails `corpus check` is refused before the run starts: at once when
         # every corpus's outcome is kept; a corpus not checked yet is checked while the dev
         # environment starts (the dev environment is stopped again if it is refused).
-        check = _corpus_gate.PendingCheck(config.corpora, config.allow_unchecked_corpus)
+        check = claims_corpus.PendingCheck(config.corpora, config.allow_unchecked_corpus)
         try:
             with sigterm_as_interrupt(), contextlib.ExitStack() as stack:
                 stack.enter_context(check)

@@ -29,6 +29,7 @@ from ._derive import (
     prior_claims_outcome,
     read_document_date,
 )
+from ._gate import PendingCheck, check_stamp, failing_corpora
 from ._generate import generate_materials, render_material
 from ._leak import Leak, LeakGuard, system_vocabulary
 from ._loading import (
@@ -107,6 +108,7 @@ __all__ = [
     "CUSTOMER_FILES",
     "CustomerMaterial",
     "CustomerView",
+    "PendingCheck",
     "HarnessError",
     "LeakError",
     "Pack",
@@ -132,4 +134,6 @@ __all__ = [
     "pack_file_hashes",
     "pack_hash",
     "setup_files",
+    "check_stamp",
+    "failing_corpora",
 ]

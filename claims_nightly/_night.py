@@ -71,6 +71,7 @@ def _record(run_dir: Path) -> RunRecord | None:
 
 def _execute(night: Night, run_id: str, shard: Any, say: Say) -> list[str]:
     """Run (or finish) the run ``run_id``; returns why it could not finish (empty: it did)."""
+    import claims_corpus
     import harness
 
     if len(night.corpora) > 1:
@@ -89,6 +90,15 @@ def _execute(night: Night, run_id: str, shard: Any, say: Say) -> list[str]:
 
     config, ctx = run_setup(night, run_id, resume, shard, progress)
     try:
+        # as `run` does: a corpus failing `corpus check` is refused before anything is recorded
+        failing = claims_corpus.failing_corpora(
+            config.corpora, config.allow_unchecked_corpus,
+            override=f"set allow_unchecked_corpus = true in {night.path.name}")
+        for stamp in failing:
+            say(f"warning: the corpus {stamp.root} fails `corpus check` with {stamp.problems} "
+                f"problem(s), the first: {stamp.first}; running it anyway: the run is "
+                "labelled 'corpus fails check'")
+        ctx.corpus_fails_check = bool(failing)
         config, choice = harness.resolve_lanes(config)
         if choice is not None:
             say(f"lanes auto: {choice.why}")

@@ -160,6 +160,11 @@ class RunSettings(Strict):
     stuck_after: int = Field(3, ge=2, description="Same screen this many times = stuck.")
     no_reset: bool = Field(False, description="Run without resetting the product between "
                            "trials; the run is labelled 'no reset'.")
+    allow_unchecked_corpus: bool = Field(
+        False, description="Run a corpus that fails `corpus check` (an experiment; "
+        "`--allow-unchecked-corpus`, nightly key `allow_unchecked_corpus`); the run is "
+        "labelled 'corpus fails check'. Without it such a corpus is refused before anything "
+        "is recorded.")
     retry_infra: int = Field(
         0, ge=0, le=10, description="Run a trial again, up to this many times, when it ended "
         "in an infrastructure error: harness_error, or simulator_error of a transient kind "
@@ -221,10 +226,6 @@ class RunConfig(RunSettings):
                                 "the run.")
     panel: str | None = Field(None, description="The defect panel (selftest defects) the run "
                               "belongs to.")
-    allow_unchecked_corpus: bool = Field(
-        False, description="Run a corpus that fails `corpus check` (an experiment); the run "
-        "is labelled 'corpus fails check'. Without it such a corpus is refused before "
-        "anything is recorded.")
     replay: str | None = Field(
         None, min_length=1, description="The run whose customer this run replays (`--replay`), "
         "by its folder: each trial's LLM customer is answered from that run's recorded calls "

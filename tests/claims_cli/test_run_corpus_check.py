@@ -11,7 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 import claims_corpus
-from claims_cli import _corpus_gate, app
+from claims_cli import app
+from claims_corpus import _gate as _corpus_gate
 from claims_records import LABEL_CORPUS_FAILS_CHECK, PackError, RunConfig
 from harness._run import run_labels
 
@@ -105,7 +106,7 @@ def test_an_unchanged_corpus_is_checked_once(corpus_copy: Path, private_cache: P
         calls.append(Path(root))
         return real(root, *args, **kwargs)
 
-    monkeypatch.setattr(claims_corpus, "check_corpus", counting)
+    monkeypatch.setattr(_corpus_gate, "check_corpus", counting)
     first = _corpus_gate.check_stamp(corpus_copy)
     again = _corpus_gate.check_stamp(corpus_copy)
     assert first.ok and again == first and len(calls) == 1
@@ -199,3 +200,31 @@ def test_with_dev_a_failing_corpus_stops_the_dev_environment_it_was_checked_besi
     assert not (tmp_path / "runs").exists()
     result = _run(corpus_copy, tmp_path / "runs", "--dev")  # now kept: refused at once
     assert result.exit_code == 2 and events == ["started", "stopped"]
+
+
+def _nightly(root: Path, tmp_path: Path, *more: str):
+    config = tmp_path / "nightly.toml"
+    config.write_text(f'name = "gate"\ncorpora = ["{root}"]\npacks = ["CTL-M-001"]\n'
+                      + "".join(f"{line}\n" for line in more), encoding="utf-8")
+    return runner.invoke(app, ["nightly", str(config), "--night-id", "n"])
+
+
+def test_the_nightly_job_refuses_a_corpus_failing_the_check_too(
+        corpus_copy: Path, tmp_path: Path, captured: list) -> None:
+    _plant(corpus_copy)
+    result = _nightly(corpus_copy, tmp_path)
+    assert result.exit_code == 2, result.output
+    out = " ".join(result.output.split())
+    assert "fails `corpus check` with 1 problem(s)" in out and "pack=CTL-M-001" in out
+    assert "set allow_unchecked_corpus = true in nightly.toml" in out
+    assert captured == []  # nothing ran
+
+
+def test_the_nightly_key_runs_it_labelled(corpus_copy: Path, tmp_path: Path,
+                                         captured: list) -> None:
+    _plant(corpus_copy)
+    result = _nightly(corpus_copy, tmp_path, "allow_unchecked_corpus = true")
+    assert "running it anyway: the run is labelled 'corpus fails check'" in " ".join(
+        result.output.split())
+    (config, ctx), = captured
+    assert config.allow_unchecked_corpus is True and ctx.corpus_fails_check is True
