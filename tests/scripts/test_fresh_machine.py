@@ -13,15 +13,19 @@ Debian's does.
 
 Every package comes from a wheel folder filled from the package index once (``pip wheel`` of
 the project's dependencies, test extras and build tools) and kept in pytest's cache folder,
-where later sessions and other test workers find it. The scripts then run without an index
-(PIP_NO_INDEX + PIP_FIND_LINKS): the virtual environment they make sees the system's packages
-(--system-site-packages) and installs only what is missing (the project, and the test extras for
-the test command).
+where later sessions and other test workers find it. The fill is held to the versions of the
+environment running the tests (where the index has them), so the fresh machine gets the packages
+this checkout was type-checked with and the test command's type check starts from this
+checkout's cache (a newer pydantic alone made mypy check everything again: 6 -> 39 CPU-s). The
+scripts then run without an index (PIP_NO_INDEX + PIP_FIND_LINKS): the virtual environment they
+make sees the system's packages (--system-site-packages) and installs only what is missing (the
+project, and the test extras for the test command).
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 import subprocess
@@ -30,6 +34,7 @@ import sysconfig
 import tempfile
 import tomllib
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -69,27 +74,57 @@ def _requirements() -> list[str]:
                    *project["build-system"]["requires"], "wheel"})
 
 
+def _pins() -> list[str]:
+    """``name==version`` of every distribution the running environment imports (the first of
+    each name on ``sys.path``), but the project itself and the packaging tools (the build
+    asks for newer ones than a Python may bring)."""
+    left_out = {_project()["project"]["name"].lower(), "pip", "setuptools", "wheel"}
+    seen: dict[str, str] = {}
+    for dist in metadata.distributions():
+        name = (dist.metadata["Name"] or "").lower().replace("_", "-")
+        if name and name not in left_out and name not in seen:
+            seen[name] = dist.version
+    return [f"{name}=={version}" for name, version in sorted(seen.items())]
+
+
 @pytest.fixture(scope="session")
 def wheel_cache(request: pytest.FixtureRequest,
                 tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A wheel of every requirement, in pytest's cache folder: checked without an index first
-    (quick, when an earlier session filled it), filled from the package index otherwise. A
-    lock file keeps two test workers from filling it at once."""
-    wanted = _requirements()
+    """A wheel of every requirement, in pytest's cache folder, in the versions this
+    environment has: a folder per set of requirements and pins, marked complete once filled,
+    so a later session finds it without asking pip. Filled from the package index with the
+    pins, or without them when the index lacks a pinned version. A lock file keeps two test
+    workers from filling it at once."""
+    wanted, pins = _requirements(), _pins()
+    key = hashlib.sha256("\n".join([*wanted, "", *pins]).encode()).hexdigest()[:12]
     cache = getattr(request.config, "cache", None)
-    tag = f"fresh-machine-wheels-py{sys.version_info.major}{sys.version_info.minor}"
-    folder = cache.mkdir(tag) if cache is not None else tmp_path_factory.mktemp(tag)
-    argv = [sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check",
-            "--find-links", str(folder), "-w", str(folder), *wanted]
+    stem = f"fresh-machine-wheels-py{sys.version_info.major}{sys.version_info.minor}"
+    folder = (cache.mkdir(f"{stem}-{key}") if cache is not None
+              else tmp_path_factory.mktemp(f"{stem}-{key}"))
+    done = folder / ".complete"
     with open(folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        offline = subprocess.run([*argv, "--no-index"], capture_output=True, text=True,
-                                 timeout=600)
-        if offline.returncode != 0:
-            built = subprocess.run(argv, capture_output=True, text=True, timeout=1800)
+        if done.is_file():
+            return folder
+        constraints = folder.parent / f".{folder.name}-constraints.txt"
+        constraints.write_text("\n".join(pins) + "\n", encoding="utf-8")
+        argv = [sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check",
+                "--find-links", str(folder), "-w", str(folder), *wanted]
+        try:
+            built = subprocess.run([*argv, "-c", str(constraints)], capture_output=True,
+                                   text=True, timeout=1800)
             if built.returncode != 0:
-                pytest.skip(f"no package index to fill the wheel folder from "
-                            f"({built.stderr.strip()[-400:]})")
+                built = subprocess.run(argv, capture_output=True, text=True, timeout=1800)
+        finally:
+            constraints.unlink(missing_ok=True)
+        if built.returncode != 0:
+            pytest.skip(f"no package index to fill the wheel folder from "
+                        f"({built.stderr.strip()[-400:]})")
+        done.write_text("\n".join([*wanted, "", *pins]) + "\n", encoding="utf-8")
+    # earlier sets of requirements or pins: a few hundred MB each, never used again
+    for old in folder.parent.glob(f"{stem}*"):
+        if old != folder and cache is not None:
+            shutil.rmtree(old, ignore_errors=True)
     return folder
 
 
