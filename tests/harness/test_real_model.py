@@ -128,15 +128,28 @@ def test_a_replay_gives_back_the_real_models_messages_byte_for_byte(dev_env, rea
         assert calls and all(c.replayed for c in calls)
 
 
-def test_the_simulator_panel_names_the_rules_the_real_model_breaks_with_counts(model):
+# The simulator panel's pack (the fewest recorded screens) and how many of its screens the
+# real model answers: each answer costs seconds of CPU, and two show the verdict and its counts.
+PANEL_PACK, PANEL_SCREENS = "CTL-H-030", 2
+
+
+def test_the_simulator_panel_names_the_rules_the_real_model_breaks_with_counts(model,
+                                                                               tmp_path):
+    from harness.panel import SCREENS_DIR
+
+    recorded = json.loads((SCREENS_DIR / f"{PANEL_PACK}.json").read_text(encoding="utf-8"))
+    recorded["screens"] = recorded["screens"][:PANEL_SCREENS]
+    (tmp_path / f"{PANEL_PACK}.json").write_text(json.dumps(recorded), encoding="utf-8")
     result = CliRunner().invoke(app, [
         "selftest", "simulator", "--llm-base-url", model.base_url, "--llm-model", model.model,
-        "--pack", "CTL-H-030", "--packs", str(PACKS)],  # the fewest recorded screens
+        "--pack", PANEL_PACK, "--packs", str(PACKS), "--screens", str(tmp_path)],
         env={"CLAIMS_HARNESS_LLM_TEMPERATURE": "0", "CLAIMS_HARNESS_LLM_SEED": "7",
              "CLAIMS_HARNESS_LLM_MAX_TOKENS": "200"})
     out = result.output
     assert "structured output auto: json_object_schema; passed over: json_schema refused " \
            "(HTTP 500" in out, out
+    steps = re.search(rf"{PANEL_PACK}: (\d+) step\(s\), ended \w+.*, (\d+) model call\(s\)", out)
+    assert steps and 1 <= int(steps[1]) <= PANEL_SCREENS and int(steps[2]) >= 1, out
     verdict = out.strip().splitlines()[-1]
     assert verdict.startswith(("TRUSTED", "SUSPECT")), out
     if verdict.startswith("SUSPECT"):
