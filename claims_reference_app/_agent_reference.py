@@ -100,7 +100,8 @@ class ReferenceAgent:
                 repeat_pending=open_fact or pending.get("kind") == "summary",
             )
             return
-        self._extract(j, text, first)
+        # the open question's own answer is read (and a policy number looked up) once, below
+        self._extract(j, text, first, skip=pending.get("key") if open_fact else None)
         kind = pending.get("kind")
         if kind == "fact":
             if not self._fact_answer(j, pending["key"], text):
@@ -166,10 +167,13 @@ class ReferenceAgent:
             return False
         return rules.parse_fact(pending["key"], text, j.line, choice_labels(j.line)) is not None
 
-    def _extract(self, j: Journey, text: str, first: bool, overwrite: bool = False) -> bool:
+    def _extract(self, j: Journey, text: str, first: bool, overwrite: bool = False,
+                 skip: str | None = None) -> bool:
         found = rules.extract_facts(text)
         changed = False
         for key, value in found.items():
+            if key == skip:
+                continue
             if j.line and key not in j.needed():
                 continue
             if key in j.facts and not overwrite:

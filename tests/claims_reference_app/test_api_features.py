@@ -324,3 +324,16 @@ def test_only_the_hand_off_reply_reads_as_a_hand_off_to_the_harness() -> None:
     for name, wording in text["replies"].items():
         handed_off = any(re.search(p, wording) for p in patterns)
         assert handed_off is (name == "handoff"), name
+
+
+def test_a_policy_number_not_found_is_asked_for_once_more_before_the_claim_goes_on(
+        app_client) -> None:
+    c, db = app_client.client, app_client.db
+    html = _say(c, "A van hit my car AB12 CDE.")
+    assert "policy number" in _last_agent(html).lower()
+    html = _say(c, "It's NWF-POL-999111.")  # the answer to the question: one lookup, not two
+    assert "couldn't find a policy with the number NWF-POL-999111" in _last_agent(html)
+    html = _say(c, "Sorry, NWF-POL-999112.")
+    assert "still couldn't find policy NWF-POL-999112" in _last_agent(html)
+    assert db.audit_events.count_documents({"action": "lookup_policy"}) == 2
+    assert db.sessions.find_one({"kind": "customer"})["state"]["policy_attempts"] == 2
