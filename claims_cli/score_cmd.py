@@ -129,6 +129,10 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
         typer.echo(f"infrastructure errors (not in the rates): {len(s.infrastructure_errors)} "
                    + ", ".join(f"{k} {v}" for k, v in s.errors_by_category.items()
                                if k != "unscorable"))
+    if s.retried:
+        earlier = sum(r.attempts - 1 for r in s.retried)
+        typer.echo(f"run again after an infrastructure error: {len(s.retried)} trial(s), "
+                   f"{earlier} earlier attempt(s) kept apart (only the last attempt is scored)")
     if s.unscorable:
         typer.echo(f"unscorable (damaged records, not in the rates): {len(s.unscorable)}")
         for u in s.unscorable:

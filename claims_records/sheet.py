@@ -426,6 +426,16 @@ class InfraError(Strict):
     detail: str = ""
 
 
+class RetriedTrial(Strict):
+    """A trial run again after an infrastructure error (``run --retry-infra``)."""
+
+    pack_id: str
+    trial: int
+    path: str = Field(description="The last attempt's folder (the one scored).")
+    attempts: int = Field(ge=2, description="How many attempts it took.")
+    earlier: list[str] = Field(description="How each earlier attempt ended, first first.")
+
+
 class CorpusSummary(Strict):
     """The results of one corpus of a run (a run may hold the public corpus and a held-out
     one: their numbers are never mixed here)."""
@@ -535,6 +545,10 @@ class RunSummary(Strict):
     errors_by_category: dict[str, int] = Field(
         default_factory=dict, description="Trials left out of the rates for an error or a "
         "damaged record, by category (including 'unscorable').")
+    retried: list[RetriedTrial] = Field(
+        default_factory=list, description="Trials run again after an infrastructure error "
+        "(run --retry-infra): only their last attempt is scored; the earlier ones are kept "
+        "in their own folders and counted here.")
     not_implemented_trials: list[InfraError] = Field(
         default_factory=list, description="Trials of packs needing a capability the product "
         "lacks (shown, never counted).")

@@ -198,3 +198,30 @@ def test_two_corpora_are_reported_apart(tmp_path):
     (tmp_path / "held-out").rename(tmp_path / "moved")
     with pytest.raises(PackError, match="labels.json"):
         score_run(run_dir)
+
+
+def test_trials_run_again_after_an_infrastructure_error_are_counted(tmp_path):
+    from typer.testing import CliRunner
+
+    from claims_cli import app
+    from claims_records import EarlierAttempt, RunRecord, TrialStatus
+    from scoring import write_report
+
+    run_dir = _mixed_run(tmp_path)
+    run = RunRecord.model_validate_json((run_dir / "run.json").read_text())
+    entry = run.trials[3]  # CTL-M-002 trial 1: a killed browser twice, then a clean attempt
+    run.trials[3] = entry.model_copy(update={"attempts": 3, "earlier_attempts": [
+        EarlierAttempt(attempt=k, status=TrialStatus.HARNESS_ERROR, detail="browser closed",
+                       path=f"{entry.path}.attempt-{k}") for k in (1, 2)]})
+    (run_dir / "run.json").write_text(run.model_dump_json(indent=2))
+    summary = score_run(run_dir)
+    retried, = summary.retried
+    assert (retried.pack_id, retried.trial, retried.attempts) == ("CTL-M-002", 1, 3)
+    assert retried.earlier == ["harness_error", "harness_error"]
+    assert summary.trials == 9  # each trial counted once, by its last attempt
+    result = CliRunner().invoke(app, ["score", str(run_dir)])
+    assert ("run again after an infrastructure error: 1 trial(s), 2 earlier attempt(s) kept "
+            "apart") in result.output
+    index = write_report(run_dir)
+    assert "Run again after an infrastructure error: 1 trial(s), 2 earlier attempt(s)" in (
+        index.read_text(encoding="utf-8"))
