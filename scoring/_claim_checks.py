@@ -87,6 +87,16 @@ def _claim_missing(name: str, staff: StaffReading | None) -> ComponentResult | N
     return None
 
 
+def unread(name: str, staff: StaffReading | None, region: str, what: str
+           ) -> ComponentResult | None:
+    """The result of a component whose staff region is not there to read: ``not_implemented``
+    when the product does not show it, a failure when the claim is not found; None when the
+    region can be read."""
+    if region_hidden(staff, region):
+        return hidden(name, staff, what)
+    return _claim_missing(name, staff)
+
+
 def shown_code(text: str) -> str:
     """The reason code a shown reason starts with ('third_party_involved — ...')."""
     m = re.match(r"\s*([a-z][a-z0-9_]*)", text.strip().lower())
@@ -291,11 +301,9 @@ def _facts_component(name: str, staff: StaffReading | None, wanted: dict[str, Fa
                      optional: dict[str, FactValue], unknown: dict[str, str],
                      known: frozenset[str] | None = None,
                      money: MoneyConventions = HOME_CONVENTIONS) -> ComponentResult:
-    if region_hidden(staff, "facts"):
-        return hidden(name, staff, "the facts")
-    missing_claim = _claim_missing(name, staff)
-    if missing_claim:
-        return missing_claim
+    not_read = unread(name, staff, "facts", "the facts")
+    if not_read:
+        return not_read
     assert staff is not None
     problems, modes, per_fact = _fact_results(staff, wanted, optional, unknown, money)
     words, word_modes = unmapped(staff, ("fact_keys", "fact_states"))

@@ -21,7 +21,7 @@ from claims_corpus.formats import Labels
 from claims_corpus.formats.matching import norm_text
 from claims_records import ComponentResult, JsonValue, StaffReading
 
-from ._claim_checks import _claim_missing, component, hidden, region_hidden
+from ._claim_checks import component, unread
 from ._journey_checks import customer_messages
 from ._record import TrialRecord
 
@@ -60,11 +60,9 @@ def check_explanation(rec: TrialRecord, staff: StaffReading | None, labels: Labe
     wanted = labels.review.customer_explanations
     if not wanted:
         return None
-    if region_hidden(staff, "review_checks"):
-        return hidden(NAME, staff, "the review checks")
-    missing_claim = _claim_missing(NAME, staff)
-    if missing_claim:
-        return missing_claim
+    not_read = unread(NAME, staff, "review_checks", "the review checks")
+    if not_read:
+        return not_read
     assert staff is not None
     if view is None:
         return component(NAME, "not_scored", "the pack's customer view could not be read: "
