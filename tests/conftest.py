@@ -15,6 +15,7 @@ import pymongo
 import pytest
 
 import claims_corpus
+import seed
 from seed import Stores, open_stores
 
 from .seed.postgres import PostgresServer, find_bin, running_postgres
@@ -46,20 +47,26 @@ XDIST_GROUPS = {
 }
 
 # The groups that take minutes (measured), longest first: started first, so that no long one is
-# left to start when the other workers are running out of work.
+# left to start when the other workers are running out of work. Worker seconds of the whole
+# suite on two cores: fresh machine ~320, defect panel ~200, the real runs of scoring ~190,
+# the reference corpus ~165, the real model ~160, the Kestrel corpus ~130; the rest under 100.
 LONGEST_FIRST = [
     "tests/scripts/test_fresh_machine.py",
-    "tests/test_reference_corpus.py",
-    "scoring-real-runs",
     "tests/claims_cli/test_selftest_cmd.py",
+    "scoring-real-runs",
+    "tests/test_reference_corpus.py",
     "tests/harness/test_real_model.py",
     "tests/test_example_corpus.py",
-    "tests/harness/test_remote_browser.py",
+    "tests/claims_cli/test_run_faults.py",
     "tests/harness/test_journey_e2e.py",
+    "tests/harness/test_remote_browser.py",
+    "tests/harness/test_completion_framework.py",
+    "tests/claims_prototype_app/test_harness_e2e.py",
+    "tests/seed/test_dev_model.py",
+    "tests/claims_prototype_app/test_dev_e2e.py",
     "tests/claims_nightly/test_nightly_e2e.py",
     "tests/harness/test_shards_e2e.py",
     "tests/scoring/test_waiting_list_pressure.py",
-    "tests/claims_cli/test_run_faults.py",
 ]
 
 
@@ -115,6 +122,57 @@ def postgres() -> Iterator[PostgresServer]:
                     "scripts/test.sh installs it)")
     with running_postgres(bin_dir) as server:
         yield server
+
+
+def start_dev_env(stores: Stores, log_dir: Path, **options) -> seed.DevEnvironment:
+    """``seed.start_dev`` (one reference lane on packs/baseline.json unless ``options`` say
+    otherwise) on the session's stores: only the products start, the stores are this
+    worker's."""
+    settings = {"lanes": 1, "app": True, "runtime": "reference",
+                "baseline_path": PACKS / "baseline.json", **options}
+    return seed.start_dev(mongo_uri=stores.mongo_uri, s3=stores.s3, log_dir=log_dir,
+                          **settings)
+
+
+def _answers(env: seed.DevEnvironment) -> bool:
+    """Whether every app of ``env`` still runs and answers."""
+    import httpx
+
+    try:
+        with httpx.Client(timeout=5.0, trust_env=False) as client:
+            return all(app.proc.poll() is None for app in env._apps) and all(
+                client.get(f"{lane.base_url}/api/runtime").status_code == 200
+                for lane in env.lanes)
+    except httpx.HTTPError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def _shared_reference_env() -> Iterator[dict[str, seed.DevEnvironment]]:
+    """Where ``reference_dev_env`` keeps this worker's environment; stopped at the end."""
+    held: dict[str, seed.DevEnvironment] = {}
+    try:
+        yield held
+    finally:
+        for env in held.values():
+            env.close()
+
+
+@pytest.fixture(scope="module")
+def reference_dev_env(_shared_reference_env: dict[str, seed.DevEnvironment], stores: Stores,
+                      tmp_path_factory: pytest.TempPathFactory) -> seed.DevEnvironment:
+    """A dev environment (the reference app on one lane, reference runtime, packs/baseline.json)
+    for the modules that need only a running one: one per worker, on the session's stores,
+    handed from module to module (every trial resets its lane through the seed route) and
+    started again when a module left it stopped or not answering."""
+    env = _shared_reference_env.get("env")
+    if env is None or not _answers(env):
+        _shared_reference_env.pop("env", None)
+        if env is not None:
+            env.close()
+        env = start_dev_env(stores, tmp_path_factory.mktemp("dev-logs"))
+        _shared_reference_env["env"] = env
+    return env
 
 
 @pytest.fixture(scope="session")

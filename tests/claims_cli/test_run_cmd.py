@@ -46,12 +46,9 @@ def write_profile(env, path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def reference_env(tmp_path_factory):
-    env = _env(tmp_path_factory, "reference")
-    try:
-        yield env
-    finally:
-        env.close()
+def reference_env(reference_dev_env):
+    """The reference app on one lane: this worker's shared one (tests/conftest.py)."""
+    return reference_dev_env
 
 
 @pytest.mark.slow

@@ -13,21 +13,18 @@ REPO = Path(__file__).resolve().parents[2]
 PACKS = REPO / "packs"
 
 
-def start_env(tmp_path_factory, lanes: int = 1, runtime: str = "reference"):
-    import seed
+def start_env(tmp_path_factory, stores, lanes: int = 1, runtime: str = "reference"):
+    """A dev environment of its own on the session's stores (stop it with ``close()``)."""
+    from ..conftest import start_dev_env
 
-    return seed.start_dev(lanes=lanes, app=True, runtime=runtime,
-                          baseline_path=PACKS / "baseline.json",
-                          log_dir=tmp_path_factory.mktemp("dev-logs"))
+    return start_dev_env(stores, tmp_path_factory.mktemp("dev-logs"), lanes=lanes,
+                         runtime=runtime)
 
 
 @pytest.fixture(scope="module")
-def dev_env(tmp_path_factory):
-    env = start_env(tmp_path_factory)
-    try:
-        yield env
-    finally:
-        env.close()
+def dev_env(reference_dev_env):
+    """The reference app on one lane: this worker's shared one (tests/conftest.py)."""
+    return reference_dev_env
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
