@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,6 +37,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 # same answers for about half the CPU (a real customer's first answer: 32 -> 16 CPU-s).
 os.environ.setdefault("N_THREADS", "1")
 os.environ.setdefault("N_THREADS_BATCH", "1")
+
+# A shell without job control starts a background command (`bash scripts/test.sh &`, a CI
+# step run in the background) with Ctrl-C ignored, and every command the tests start would
+# inherit that: the tests that stop `dev up` or `model serve` with Ctrl-C then waited out
+# their whole bound (5 min each) on a command that never heard it. The commands a test
+# starts get Ctrl-C's usual meaning back.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 # Test modules that share a session fixture worth building once: they run on one worker.
