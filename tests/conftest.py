@@ -133,14 +133,13 @@ def postgres() -> Iterator[PostgresServer]:
         yield server
 
 
-def start_dev_env(stores: Stores, log_dir: Path, **options) -> seed.DevEnvironment:
+def start_dev_env(log_dir: Path, **options) -> seed.DevEnvironment:
     """``seed.start_dev`` (one reference lane on packs/baseline.json unless ``options`` say
-    otherwise) on the session's stores: only the products start, the stores are this
-    worker's."""
+    otherwise) with embedded stores of its own: the session's ``stores`` stay as the tests
+    using them expect (other tests look into their lanes' databases)."""
     settings = {"lanes": 1, "app": True, "runtime": "reference",
                 "baseline_path": PACKS / "baseline.json", **options}
-    return seed.start_dev(mongo_uri=stores.mongo_uri, s3=stores.s3, log_dir=log_dir,
-                          **settings)
+    return seed.start_dev(log_dir=log_dir, **settings)
 
 
 def _answers(env: seed.DevEnvironment) -> bool:
@@ -168,18 +167,18 @@ def _shared_reference_env() -> Iterator[dict[str, seed.DevEnvironment]]:
 
 
 @pytest.fixture(scope="module")
-def reference_dev_env(_shared_reference_env: dict[str, seed.DevEnvironment], stores: Stores,
+def reference_dev_env(_shared_reference_env: dict[str, seed.DevEnvironment],
                       tmp_path_factory: pytest.TempPathFactory) -> seed.DevEnvironment:
-    """A dev environment (the reference app on one lane, reference runtime, packs/baseline.json)
-    for the modules that need only a running one: one per worker, on the session's stores,
-    handed from module to module (every trial resets its lane through the seed route) and
-    started again when a module left it stopped or not answering."""
+    """A dev environment (embedded stores and the reference app on one lane, reference
+    runtime, packs/baseline.json) for the modules that need only a running one: one per
+    worker, handed from module to module (every trial resets its lane through the seed route)
+    and started again when a module left it stopped or not answering."""
     env = _shared_reference_env.get("env")
     if env is None or not _answers(env):
         _shared_reference_env.pop("env", None)
         if env is not None:
             env.close()
-        env = start_dev_env(stores, tmp_path_factory.mktemp("dev-logs"))
+        env = start_dev_env(tmp_path_factory.mktemp("dev-logs"))
         _shared_reference_env["env"] = env
     return env
 

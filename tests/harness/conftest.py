@@ -13,12 +13,11 @@ REPO = Path(__file__).resolve().parents[2]
 PACKS = REPO / "packs"
 
 
-def start_env(tmp_path_factory, stores, lanes: int = 1, runtime: str = "reference"):
-    """A dev environment of its own on the session's stores (stop it with ``close()``)."""
+def start_env(tmp_path_factory, lanes: int = 1, runtime: str = "reference"):
+    """A dev environment of its own (stop it with ``close()``)."""
     from ..conftest import start_dev_env
 
-    return start_dev_env(stores, tmp_path_factory.mktemp("dev-logs"), lanes=lanes,
-                         runtime=runtime)
+    return start_dev_env(tmp_path_factory.mktemp("dev-logs"), lanes=lanes, runtime=runtime)
 
 
 @pytest.fixture(scope="module")

@@ -280,8 +280,8 @@ def test_a_replayed_run_repeats_the_customer_byte_for_byte_without_a_model(dev_e
 
 
 def test_product_killed_mid_journey_is_a_product_error_and_the_run_continues(
-        tmp_path_factory, tmp_path, stores):
-    env = start_env(tmp_path_factory, stores, lanes=2)
+        tmp_path_factory, tmp_path):
+    env = start_env(tmp_path_factory, lanes=2)
     try:
         runs = tmp_path / "runs"
         journey = runs / "kill" / "CTL-M-001" / "trial-1" / "journey.jsonl"

@@ -1,8 +1,8 @@
 """Run records made by the real runner, for the scoring, report and smoke tests.
 
-Each variant starts the reference app on loopback with the runtime and fault switches it
-needs, on the session's embedded stores, runs the scripted customer through the packs with
-``harness.run`` and stops the app again. Built once per test session, on demand.
+Each variant starts its own dev environment (embedded stores + reference app on loopback)
+with the runtime and fault switches it needs, runs the scripted customer through the packs
+with ``harness.run`` and stops everything again. Built once per test session, on demand.
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from seed import Stores
 
 REPO = Path(__file__).resolve().parents[2]
 PACKS = REPO / "packs"
@@ -45,7 +43,6 @@ class RealRuns:
     logs: Path
     packs: tuple[str, ...]
     _done: dict[str, Path]
-    stores: Stores
 
     def get(self, name: str) -> Path:
         """The run folder of one variant, running it the first time it is asked for."""
@@ -61,7 +58,6 @@ def _run_variant(runs: RealRuns, name: str) -> Path:
 
     runtime, faults, self_test = VARIANTS[name]
     with seed.start_dev(lanes=1, app=True, runtime=runtime, faults=faults,
-                        mongo_uri=runs.stores.mongo_uri, s3=runs.stores.s3,
                         baseline_path=PACKS / "baseline.json",
                         log_dir=runs.logs / name) as env:
         profile = harness.load_profile("reference").with_lanes([
@@ -80,10 +76,10 @@ def _run_variant(runs: RealRuns, name: str) -> Path:
 
 
 @pytest.fixture(scope="session")
-def real_runs(tmp_path_factory, stores: Stores) -> RealRuns:
+def real_runs(tmp_path_factory) -> RealRuns:
     missing = [p for p in SMOKE_PACKS if not (PACKS / p / "oracle" / "labels.json").is_file()]
     if missing:
         pytest.fail(f"smoke packs missing from the corpus: {missing}")
     return RealRuns(root=tmp_path_factory.mktemp("real-runs"),
                     logs=tmp_path_factory.mktemp("real-run-logs"), packs=SMOKE_PACKS,
-                    _done={}, stores=stores)
+                    _done={})
