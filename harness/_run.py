@@ -271,6 +271,17 @@ def _product_info(profile: Profile, lanes: list[Lane], runtime: Any) -> ProductI
         new_conversation=profile.conversation.new.by if profile.conversation.new else None)
 
 
+def quiet_interrupts(loop: asyncio.AbstractEventLoop) -> None:
+    """An interrupt (Ctrl-C, or SIGTERM turned into one) that lands in a side task (a
+    screenshot, the staff reading) stops the run like any other; the command line reports it
+    once. Without this, asyncio would also log that task's never-retrieved KeyboardInterrupt,
+    with a traceback, after the run's own 'interrupted' line."""
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if not isinstance(context.get("exception"), KeyboardInterrupt):
+            loop.default_exception_handler(context)
+    loop.set_exception_handler(handler)
+
+
 async def execute(config: RunConfig, ctx: RunContext | None = None
                   ) -> tuple[RunRecord, Path]:
     """Run (or resume) every pending trial; returns the final record and the run folder.
@@ -279,6 +290,7 @@ async def execute(config: RunConfig, ctx: RunContext | None = None
     same folder is refused before it touches anything.
     """
     ctx = ctx if ctx is not None else RunContext()
+    quiet_interrupts(asyncio.get_running_loop())
     with contextlib.ExitStack() as held:
         try:
             return await _execute(config, ctx, held)
