@@ -366,12 +366,11 @@ def run(
 def _checked(check) -> bool:
     """Wait for the corpus check (a refusal raises); warn of each failing corpus the run was
     told to run anyway. True when one fails."""
+    import claims_corpus
+
     failing = check.result()
     for stamp in failing:
-        typer.secho(f"warning: the corpus {stamp.root} fails `corpus check` with "
-                    f"{stamp.problems} problem(s), the first: {stamp.first}; running it "
-                    "anyway: the run is labelled 'corpus fails check'", err=True,
-                    fg=typer.colors.YELLOW)
+        typer.secho(claims_corpus.running_anyway(stamp), err=True, fg=typer.colors.YELLOW)
     return bool(failing)
 
 

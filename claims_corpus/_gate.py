@@ -137,6 +137,13 @@ def refused_or_failing(stamps: list[CorpusCheckStamp], allow: bool, override: st
     return failing
 
 
+def running_anyway(stamp: CorpusCheckStamp) -> str:
+    """The warning for a failing corpus a run was told to run anyway."""
+    return (f"warning: the corpus {stamp.root} fails `corpus check` with {stamp.problems} "
+            f"problem(s), the first: {stamp.first}; running it anyway: the run is labelled "
+            "'corpus fails check'")
+
+
 def _check_in_child(root: Path, key: str, cache: Path | None, conn: Any) -> None:
     try:
         conn.send(checked_now(root, key, cache).model_dump_json())

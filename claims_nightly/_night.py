@@ -95,9 +95,7 @@ def _execute(night: Night, run_id: str, shard: Any, say: Say) -> list[str]:
             config.corpora, config.allow_unchecked_corpus,
             override=f"set allow_unchecked_corpus = true in {night.path.name}")
         for stamp in failing:
-            say(f"warning: the corpus {stamp.root} fails `corpus check` with {stamp.problems} "
-                f"problem(s), the first: {stamp.first}; running it anyway: the run is "
-                "labelled 'corpus fails check'")
+            say(claims_corpus.running_anyway(stamp))
         ctx.corpus_fails_check = bool(failing)
         config, choice = harness.resolve_lanes(config)
         if choice is not None:
