@@ -63,7 +63,7 @@ def test_stop_resume_as_printed_and_a_second_resume_is_refused(tmp_path):
     first.send_signal(signal.SIGTERM)  # what systemd, Kubernetes and CI send
     err = wait_stopped(first, "the interrupted 'claims-harness run' after SIGTERM")[1]
     assert first.returncode == 130, err
-    assert "Traceback" not in err
+    assert "Traceback" not in err, err
     assert "interrupted; exit code 130; finish it with: claims-harness run --resume nightly " \
            f"--runs-dir {runs}" in err
     args = _printed_command(err)
