@@ -2,6 +2,8 @@
 working through four tools. The endpoint is reached only through the ``openai`` client (its
 timeout, retries and error types); the app builds its own client and never imports the
 harness. Errors and timeouts are shown on screen; there is no fallback to another runtime.
+The client is imported when a model endpoint is configured: the other runtimes start without
+it (about half the app's import time).
 
 The agent interface is synchronous (FastAPI runs the handlers in its thread pool), so the
 runtime uses the SDK's synchronous ``OpenAI`` client.
@@ -13,9 +15,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import openai
-
 if TYPE_CHECKING:
+    import openai
     from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
 
 from . import rules
@@ -88,6 +89,8 @@ class ModelUnavailable(Exception):
 
 def _reason(exc: Exception, timeout_s: float) -> str:
     """The on-screen reason for a failed request; never the body (it may echo the key)."""
+    import openai
+
     if isinstance(exc, openai.APITimeoutError):
         return f"the model endpoint timed out after {timeout_s:g} s"
     if isinstance(exc, openai.APIConnectionError):
@@ -107,11 +110,12 @@ class ModelAgent:
         self.base_url = (base_url or "").rstrip("/")
         self.model = model
         self.timeout_s = timeout_s
-        self._client = (
-            openai.OpenAI(base_url=self.base_url, api_key=api_key or NO_KEY,
-                          timeout=timeout_s, max_retries=max_retries)
-            if self.base_url else None
-        )
+        self._client: openai.OpenAI | None = None
+        if self.base_url:
+            import openai
+
+            self._client = openai.OpenAI(base_url=self.base_url, api_key=api_key or NO_KEY,
+                                         timeout=timeout_s, max_retries=max_retries)
 
     # ------------------------------------------------------------------ events
     def on_message(self, j: Journey, text: str) -> None:

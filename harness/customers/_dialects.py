@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-import openai
-
 from claims_records import ResponseFormatMode
 
 ORDER: tuple[ResponseFormatMode, ...] = (
@@ -79,4 +77,6 @@ def refused(exc: BaseException) -> bool:
     a request of auto without a probe takes as the dialect's fields refused. auto's probe
     takes any HTTP error but 429 so (``_probe``): llama-cpp-python answers an unknown
     ``response_format`` type with 500, which a request cannot tell from a broken server."""
+    import openai
+
     return isinstance(exc, openai.APIStatusError) and exc.status_code in (400, 404, 422)

@@ -23,8 +23,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, get_args
 from urllib.parse import urlsplit, urlunsplit
 
-import openai
-
 from claims_records import (
     CustomerInfo,
     DialectTry,
@@ -256,6 +254,8 @@ class Completion:
 
 def classify(exc: BaseException) -> str:
     """The ``SimulatorErrorKind`` of an exception raised while calling the endpoint."""
+    import openai
+
     if isinstance(exc, openai.RateLimitError):
         return "rate_limit"
     if isinstance(exc, openai.APITimeoutError):
@@ -278,6 +278,8 @@ class Endpoint:
     def __init__(self, settings: LlmSettings) -> None:
         self.settings = settings
         self._statuses: list[int | None] = []
+        import openai  # here, not at the top: a run without a model customer never loads it
+
         http = openai.DefaultAsyncHttpxClient(
             event_hooks={"request": [self._on_request], "response": [self._on_response]})
         self.client = openai.AsyncOpenAI(
@@ -316,6 +318,8 @@ class Endpoint:
         moves on to the next dialect (and is asked again in it) until one is taken (each
         call's record says the dialect it was answered in). Returns the answer and the body
         it answered."""
+        import openai
+
         while True:
             try:
                 result = await self.client.chat.completions.create(**_dialects.split(body))
