@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -54,11 +56,19 @@ def create_app(settings: AppSettings) -> FastAPI:
     from ._customer import router as customer_router
     from ._staff import router as staff_router
 
+    store = Store(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
     app = FastAPI(
-        title="Reference claims app", version=app_version(), docs_url=None, redoc_url=None
+        title="Reference claims app", version=app_version(), docs_url=None, redoc_url=None,
+        lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.store = Store(settings)
+    app.state.store = store
     app.state.agent = make_agent(settings)
     app.state.staff_identity = StaffIdentity()  # staff sessions live outside the data
     templates = Jinja2Templates(directory=str(HERE / "templates"))

@@ -127,6 +127,10 @@ class Store:
         self.db = GuardedDatabase(self.client[settings.database])
         self._s3: Minio | None = None
 
+    def close(self) -> None:
+        """Close the MongoDB connection (its monitor threads with it)."""
+        self.client.close()
+
     def raw_audit(self) -> Collection:
         """The audit collection without the append-only guard: only the
         ``audit_rewritten`` fault switch uses it."""

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hmac
 import logging
 import re
 import threading
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -113,6 +115,13 @@ class _Lane:
                                            tz_aware=False)
             return self._client[self.settings.database]
 
+    def close(self) -> None:
+        """Close the connection (its monitor threads with it); the next use connects again."""
+        with self._client_lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
+
     def check_target(self) -> None:
         check_database_allowed(self.settings.database, self.settings.allowed_db_pattern)
         check_bucket_name(self.settings.bucket)
@@ -194,9 +203,8 @@ def create_seed_router(settings: SeedSettings) -> APIRouter:
     A disabled route returns a router without routes. An enabled route needs a token.
     Raises ``SeedError`` for a missing token or an unreadable baseline.
     """
-    router = APIRouter()
     if not settings.enabled:
-        return router
+        return APIRouter()
     problem = token_problem(settings.token)
     if problem:
         raise SeedError(f"the seed route is enabled, but {problem}",
@@ -207,6 +215,13 @@ def create_seed_router(settings: SeedSettings) -> APIRouter:
         raise SeedError(f"allowed database pattern is not a regular expression: {exc}",
                         field="allowed_db_pattern") from exc
     lane = _Lane(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        yield
+        lane.close()  # the app including the router stops: its connection goes with it
+
+    router = APIRouter(lifespan=lifespan)
     auth = _bearer_checker(settings.token or "")
 
     async def guarded(request: Request, work) -> JSONResponse:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import itertools
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pymongo
@@ -90,8 +92,10 @@ class AppUnderTest:
 
 
 @pytest.fixture
-def make_app(stores: Stores, mongo: pymongo.MongoClient):
-    """Build the app on a fresh database and bucket: ``make_app(runtime=..., faults=[...])``."""
+def make_app(stores: Stores, mongo: pymongo.MongoClient) -> Iterator[Callable[..., AppUnderTest]]:
+    """Build the app on a fresh database and bucket: ``make_app(runtime=..., faults=[...])``;
+    each app is stopped after the test, as a server stops it (its connections closed)."""
+    started = contextlib.ExitStack()
 
     def build(**overrides: object) -> AppUnderTest:
         n = next(_counter)
@@ -104,9 +108,11 @@ def make_app(stores: Stores, mongo: pymongo.MongoClient):
             bucket=f"test-refapp-{n}",
             **overrides,
         )
-        return AppUnderTest(settings, mongo[settings.database], TestClient(create_app(settings)))
+        client = started.enter_context(TestClient(create_app(settings)))
+        return AppUnderTest(settings, mongo[settings.database], client)
 
-    return build
+    with started:
+        yield build
 
 
 @pytest.fixture

@@ -102,9 +102,9 @@ def test_a_restarted_app_does_not_know_old_sessions(app_client):
     a = app_client
     assert _sign_in(a.client) == 303
     token = a.client.cookies.get("nwf_staff")
-    again = TestClient(create_app(a.settings))
-    again.cookies.set("nwf_staff", token)
-    assert not _signed_in(again)
+    with TestClient(create_app(a.settings)) as again:
+        again.cookies.set("nwf_staff", token)
+        assert not _signed_in(again)
 
 
 def test_tokens_expire(app_client):
