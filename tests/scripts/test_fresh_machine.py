@@ -11,15 +11,16 @@ dependencies, as a machine's Python packages would be there (not its test tools)
 marker is added to its standard library, so pip refuses to install into it exactly as
 Debian's does.
 
-Every package comes from a wheel folder filled from the package index once (``pip wheel`` of
-the project's dependencies, test extras and build tools) and kept in pytest's cache folder,
-where later sessions and other test workers find it. The fill is held to the versions of the
-environment running the tests (where the index has them), so the fresh machine gets the packages
-this checkout was type-checked with and the test command's type check starts from this
-checkout's cache (a newer pydantic alone made mypy check everything again: 6 -> 39 CPU-s). The
-scripts then run without an index (PIP_NO_INDEX + PIP_FIND_LINKS): the virtual environment they
-make sees the system's packages (--system-site-packages) and installs only what is missing (the
-project, and the test extras for the test command).
+Every package comes from a wheel folder kept in pytest's cache folder, where later sessions
+and other test workers find it: the wheels are made from the distributions installed in the
+environment running the tests (``_wheels``; what it lacks comes from the package index), so
+the fresh machine gets the packages this checkout was type-checked with, and the test
+command's type check starts from this checkout's cache (a newer pydantic alone made mypy
+check everything again: 6 -> 39 CPU-s). Made that way it takes seconds where ``pip wheel``
+from the index took half a minute of CPU, reading the index's page of every package. The
+scripts then run without an index (PIP_NO_INDEX + PIP_FIND_LINKS): the virtual environment
+they make sees the system's packages (--system-site-packages) and installs only what is
+missing (the project, and the test extras for the test command).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+
+from ._wheels import installed_closure, wheel_of
 
 REPO = Path(__file__).resolve().parents[2]
 MARKER = """[externally-managed]
@@ -90,11 +93,12 @@ def _pins() -> list[str]:
 @pytest.fixture(scope="session")
 def wheel_cache(request: pytest.FixtureRequest,
                 tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A wheel of every requirement, in pytest's cache folder, in the versions this
-    environment has: a folder per set of requirements and pins, marked complete once filled,
-    so a later session finds it without asking pip. Filled from the package index with the
-    pins, or without them when the index lacks a pinned version. A lock file keeps two test
-    workers from filling it at once."""
+    """A wheel of every requirement and of what they require, in pytest's cache folder, in
+    the versions this environment has: made from the installed distributions (``_wheels``),
+    and from the package index for what this environment lacks (the build tools, where its
+    setuptools is older than the build asks for). A folder per set of requirements and
+    versions, marked complete once filled, so a later session finds it as it is. A lock
+    file keeps two test workers from filling it at once."""
     wanted, pins = _requirements(), _pins()
     key = hashlib.sha256("\n".join([*wanted, "", *pins]).encode()).hexdigest()[:12]
     cache = getattr(request.config, "cache", None)
@@ -106,20 +110,18 @@ def wheel_cache(request: pytest.FixtureRequest,
         fcntl.flock(lock, fcntl.LOCK_EX)
         if done.is_file():
             return folder
-        constraints = folder.parent / f".{folder.name}-constraints.txt"
-        constraints.write_text("\n".join(pins) + "\n", encoding="utf-8")
-        argv = [sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check",
-                "--find-links", str(folder), "-w", str(folder), *wanted]
-        try:
-            built = subprocess.run([*argv, "-c", str(constraints)], capture_output=True,
-                                   text=True, timeout=1800)
+        dists, missing = installed_closure(wanted, leave_out={_project()["project"]["name"]})
+        for dist in dists:
+            wheel_of(dist, folder)
+        if missing:
+            built = subprocess.run(
+                [sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check",
+                 "--find-links", str(folder), "-w", str(folder), *missing],
+                capture_output=True, text=True, timeout=1800)
             if built.returncode != 0:
-                built = subprocess.run(argv, capture_output=True, text=True, timeout=1800)
-        finally:
-            constraints.unlink(missing_ok=True)
-        if built.returncode != 0:
-            pytest.skip(f"no package index to fill the wheel folder from "
-                        f"({built.stderr.strip()[-400:]})")
+                pytest.skip(f"this environment lacks {', '.join(missing)} and there is no "
+                            f"package index to take them from "
+                            f"({built.stderr.strip()[-400:]})")
         done.write_text("\n".join([*wanted, "", *pins]) + "\n", encoding="utf-8")
     # earlier sets of requirements or pins: a few hundred MB each, never used again
     for old in folder.parent.glob(f"{stem}*"):
@@ -175,7 +177,9 @@ def system_python(workspace: Path, wheels: Path) -> Path:
     assert stdlib.is_dir() and str(stdlib).startswith(str(prefix))
     bin_dir = prefix / "bin"
     python = bin_dir / version
-    env = _env(workspace, bin_dir, "probe")
+    # compiled, as a distribution's packages are (Debian compiles them when they are
+    # installed): a normal user cannot write bytecode into the system's folders
+    env = _env(workspace, bin_dir, "probe", compile_bytecode=True)
     for argv in ([str(python), "-m", "ensurepip", "--default-pip"],
                  [str(python), "-m", "pip", "install", "-q",
                   *_project()["project"]["dependencies"]]):
@@ -196,7 +200,12 @@ def system_python(workspace: Path, wheels: Path) -> Path:
     return bin_dir
 
 
-def _env(workspace: Path, bin_dir: Path, who: str) -> dict[str, str]:
+def _env(workspace: Path, bin_dir: Path, who: str, *, compile_bytecode: bool = False
+         ) -> dict[str, str]:
+    """The environment of a command on the fresh machine. pip installs without compiling
+    bytecode (Python compiles a module when it is first imported) unless ``compile_bytecode``:
+    the compiling was two thirds of pip's CPU for the test extras, and what the test is about
+    (what gets installed, from where, into which environment) is the same either way."""
     home, tmp = workspace / f"home-{who}", workspace / f"tmp-{who}"
     for d in (home, tmp):
         d.mkdir(exist_ok=True)
@@ -207,6 +216,7 @@ def _env(workspace: Path, bin_dir: Path, who: str) -> dict[str, str]:
             "HOME": str(home), "TMPDIR": str(tmp), "LD_LIBRARY_PATH": str(bin_dir.parent / "lib"),
             "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(workspace / "wheels"),
             "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_CONFIG_FILE": os.devnull,
+            **({} if compile_bytecode else {"PIP_COMPILE": "0"}),  # pip install --no-compile
             "CLAIMS_HARNESS_RUNS_DIR": "runs",
             # one test file: one worker, not one per core each importing the project
             "CLAIMS_HARNESS_TEST_WORKERS": "1"}
