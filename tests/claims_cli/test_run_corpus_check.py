@@ -142,6 +142,7 @@ def test_the_checker_code_is_part_of_the_key(corpus_copy: Path,
     assert _corpus_gate.corpus_key(corpus_copy) != before
 
 
+@pytest.mark.slow  # the first check of the whole corpus pays in full
 def test_checking_the_whole_corpus_again_costs_a_fraction_of_a_second() -> None:
     _corpus_gate.check_stamp(PACKS)  # the first check of this content pays in full
     # CPU time, not the clock: a busy machine slows the clock, not the work

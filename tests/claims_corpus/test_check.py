@@ -38,6 +38,7 @@ def _sign_off(pack_dir: Path) -> None:
     claims_corpus.sign_off([pack_dir], "Ruth Adeyemi", on=date(2026, 4, 1))
 
 
+@pytest.mark.slow  # the whole corpus, every material made again: seconds of CPU
 def test_committed_corpus_is_clean() -> None:
     report = claims_corpus.check_corpus(PACKS)
     assert report.lines() == []

@@ -150,6 +150,7 @@ def test_the_runtime_guard_is_run_on_the_first_prompt(pack_copy):
     assert any(p.field == "<prompt>" and "review_required" in p.message for p in problems)
 
 
+@pytest.mark.slow  # every pack of the corpus
 def test_the_committed_corpus_has_no_leaks():
     from .conftest import PACKS
 

@@ -44,6 +44,7 @@ def _sample(recorded: list[str]) -> list[str]:
 
 # The screen view (the standard) over the authored packs and a third of the generated ones;
 # the wide view, which changes only what the prompt holds, over the authored packs.
+@pytest.mark.slow  # hundreds of recorded screens answered
 @pytest.mark.parametrize(("prompt_view", "which"), [("screen", "sample"), ("wide", "authored")])
 def test_the_well_behaved_stand_in_gives_no_finding_over_the_recorded_packs(prompt_view, which):
     recorded = panel.load_screens()  # every pack of the corpus (test_panel_screens.py)
