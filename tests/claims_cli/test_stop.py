@@ -41,28 +41,23 @@ def test_a_stop_during_a_side_task_cancels_the_run_and_its_clean_up_finishes():
     assert done.stderr == "clean-up: photographed\ninterrupted; exit code 130\n", done.stderr
 
 
-def test_outside_an_asyncio_run_a_stop_is_a_keyboard_interrupt():
-    script = ("import os, signal, time\n"
+def _stop_outside_asyncio(prelude: str = "") -> subprocess.CompletedProcess:
+    script = (f"import os, signal, time\n{prelude}"
               "from claims_cli._stop import sigterm_as_interrupt\n"
               "with sigterm_as_interrupt():\n"
               "    try:\n"
               "        os.kill(os.getpid(), signal.SIGTERM); time.sleep(30)\n"
               "    except KeyboardInterrupt:\n"
               "        print('interrupted')\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=60)
+
+
+def test_outside_an_asyncio_run_a_stop_is_a_keyboard_interrupt():
+    done = _stop_outside_asyncio()
     assert done.stdout == "interrupted\n" and done.returncode == 0, done.stderr
 
 
 def test_with_ctrl_c_ignored_a_stop_still_stops():
-    script = ("import os, signal, time\n"
-              "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
-              "from claims_cli._stop import sigterm_as_interrupt\n"
-              "with sigterm_as_interrupt():\n"
-              "    try:\n"
-              "        os.kill(os.getpid(), signal.SIGTERM); time.sleep(30)\n"
-              "    except KeyboardInterrupt:\n"
-              "        print('interrupted')\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60)
+    done = _stop_outside_asyncio("signal.signal(signal.SIGINT, signal.SIG_IGN)\n")
     assert done.stdout == "interrupted\n" and done.returncode == 0, done.stderr
