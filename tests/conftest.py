@@ -32,7 +32,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 # Every embedded model server the tests start (seed.start_local_model, dev up --model local,
 # model serve) reads one thread and one batch thread from llama-cpp-python's settings, which
-# come from the environment where the command line sets none. The suite runs two workers per
+# come from the environment where the command line sets none. The suite runs several workers per
 # core, so a server's second thread found no free core and mostly spun: one thread gives the
 # same answers for about half the CPU (a real customer's first answer: 32 -> 16 CPU-s).
 os.environ.setdefault("N_THREADS", "1")
