@@ -6,21 +6,24 @@ with no virtual environment active; nothing is left in the temporary folder.
 The "system" Python is built here from the running one: its standard library is hard-linked
 into a new folder (fast, no copy, readable by the normal user whatever the original's parent
 permissions) without the running one's site-packages, so what this machine happens to have
-installed plays no part. pip is put into it with ensurepip and then the project's runtime
-dependencies, as a machine's Python packages would be there (not its test tools), and the
-marker is added to its standard library, so pip refuses to install into it exactly as
-Debian's does.
+installed plays no part. Then pip and the project's runtime dependencies are installed into
+it, as a machine's Python packages would be there (not its test tools): the running
+environment's installed files, bytecode included, hard-linked into its site folder
+(``_installed``; the state ``pip install`` leaves, without a minute of unpacking and
+compiling). The marker is added to its standard library, so pip refuses to install into it
+exactly as Debian's does.
 
-Every package comes from a wheel folder kept in pytest's cache folder, where later sessions
-and other test workers find it: the wheels are made from the distributions installed in the
-environment running the tests (``_wheels``; what it lacks comes from the package index), so
-the fresh machine gets the packages this checkout was type-checked with, and the test
-command's type check starts from this checkout's cache (a newer pydantic alone made mypy
+What the scripts install comes from a wheel folder kept in pytest's cache folder, where later
+sessions and other test workers find it: the wheels are made from the distributions installed
+in the environment running the tests (``_installed``; what it lacks comes from the package
+index), so the fresh machine gets the packages this checkout was type-checked with, and the
+test command's type check starts from this checkout's cache (a newer pydantic alone made mypy
 check everything again: 6 -> 39 CPU-s). Made that way it takes seconds where ``pip wheel``
-from the index took half a minute of CPU, reading the index's page of every package. The
-scripts then run without an index (PIP_NO_INDEX + PIP_FIND_LINKS): the virtual environment
-they make sees the system's packages (--system-site-packages) and installs only what is
-missing (the project, and the test extras for the test command).
+from the index took half a minute of CPU, reading the index's page of every package; what
+the "system" Python has is left out. The scripts then run without an index (PIP_NO_INDEX +
+PIP_FIND_LINKS): the virtual environment they make sees the system's packages
+(--system-site-packages) and installs only what is missing (the project, and the test extras
+for the test command).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from pathlib import Path
 
 import pytest
 
-from ._wheels import installed_closure, wheel_of
+from ._installed import installed_closure, link_installed, wheel_of
 
 REPO = Path(__file__).resolve().parents[2]
 MARKER = """[externally-managed]
@@ -77,6 +80,14 @@ def _requirements() -> list[str]:
                    *project["build-system"]["requires"], "wheel"})
 
 
+def _system_packages() -> list[metadata.Distribution]:
+    """What the "system" Python has: pip, and the project's runtime dependencies with theirs."""
+    dists, missing = installed_closure([*_project()["project"]["dependencies"], "pip"],
+                                       leave_out={_project()["project"]["name"]})
+    assert not missing, f"the environment running the tests lacks {missing}"
+    return dists
+
+
 def _pins() -> list[str]:
     """``name==version`` of every distribution the running environment imports (the first of
     each name on ``sys.path``), but the project itself and the packaging tools (the build
@@ -93,14 +104,17 @@ def _pins() -> list[str]:
 @pytest.fixture(scope="session")
 def wheel_cache(request: pytest.FixtureRequest,
                 tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A wheel of every requirement and of what they require, in pytest's cache folder, in
-    the versions this environment has: made from the installed distributions (``_wheels``),
-    and from the package index for what this environment lacks (the build tools, where its
-    setuptools is older than the build asks for). A folder per set of requirements and
-    versions, marked complete once filled, so a later session finds it as it is. A lock
-    file keeps two test workers from filling it at once."""
+    """A wheel of every requirement and of what they require, but what the "system" Python
+    has, in pytest's cache folder, in the versions this environment has: made from the
+    installed distributions (``_installed``), and from the package index for what this
+    environment lacks (the build tools, where its setuptools is older than the build asks
+    for). A folder per set of requirements and versions, marked complete once filled, so a
+    later session finds it as it is. A lock file keeps two test workers from filling it at
+    once."""
+    system = {d.metadata["Name"] for d in _system_packages()}
     wanted, pins = _requirements(), _pins()
-    key = hashlib.sha256("\n".join([*wanted, "", *pins]).encode()).hexdigest()[:12]
+    described = "\n".join([*wanted, "", *pins, "", "but", *sorted(system)])
+    key = hashlib.sha256(described.encode()).hexdigest()[:12]
     cache = getattr(request.config, "cache", None)
     stem = f"fresh-machine-wheels-py{sys.version_info.major}{sys.version_info.minor}"
     folder = (cache.mkdir(f"{stem}-{key}") if cache is not None
@@ -112,17 +126,22 @@ def wheel_cache(request: pytest.FixtureRequest,
             return folder
         dists, missing = installed_closure(wanted, leave_out={_project()["project"]["name"]})
         for dist in dists:
-            wheel_of(dist, folder)
+            if dist.metadata["Name"] not in system:
+                wheel_of(dist, folder)
         if missing:
+            # what they require in the versions this environment has (a newer `packaging`
+            # beside the installed one: the fresh venv took it, and its type check started over)
+            pinned = folder / "constraints.txt"
+            pinned.write_text("\n".join(pins) + "\n", encoding="utf-8")
             built = subprocess.run(
                 [sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check",
-                 "--find-links", str(folder), "-w", str(folder), *missing],
+                 "--find-links", str(folder), "-c", str(pinned), "-w", str(folder), *missing],
                 capture_output=True, text=True, timeout=1800)
             if built.returncode != 0:
                 pytest.skip(f"this environment lacks {', '.join(missing)} and there is no "
                             f"package index to take them from "
                             f"({built.stderr.strip()[-400:]})")
-        done.write_text("\n".join([*wanted, "", *pins]) + "\n", encoding="utf-8")
+        done.write_text(described + "\n", encoding="utf-8")
     # earlier sets of requirements or pins: a few hundred MB each, never used again
     for old in folder.parent.glob(f"{stem}*"):
         if old != folder and cache is not None:
@@ -150,7 +169,7 @@ def _site_folder(name: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def system_python(workspace: Path, wheels: Path) -> Path:
+def system_python(workspace: Path) -> Path:
     """A non-virtual Python that refuses pip installs and has pip and the project's runtime
     dependencies installed; returns its bin folder."""
     base = Path(sys.base_prefix)
@@ -160,7 +179,10 @@ def system_python(workspace: Path, wheels: Path) -> Path:
     # none of the packages installed into it here.
     stdlib_parts = [f"lib/{version}/{p.name}" for p in sorted((base / "lib" / version).iterdir())
                     if not _site_folder(p.name)]
-    parts = ["bin", *stdlib_parts,
+    # the interpreter's own files in bin (not the scripts of packages installed into it)
+    interpreter = [f"bin/{p.name}" for p in (base / "bin").iterdir()
+                   if p.name.startswith("python")]
+    parts = [*interpreter, *stdlib_parts,
              *(p.relative_to(base).as_posix() for p in (base / "lib").glob("libpython*"))]
     for part in parts:
         if not (base / part).exists():
@@ -177,15 +199,17 @@ def system_python(workspace: Path, wheels: Path) -> Path:
     assert stdlib.is_dir() and str(stdlib).startswith(str(prefix))
     bin_dir = prefix / "bin"
     python = bin_dir / version
-    # compiled, as a distribution's packages are (Debian compiles them when they are
-    # installed): a normal user cannot write bytecode into the system's folders
-    env = _env(workspace, bin_dir, "probe", compile_bytecode=True)
-    for argv in ([str(python), "-m", "ensurepip", "--default-pip"],
-                 [str(python), "-m", "pip", "install", "-q",
-                  *_project()["project"]["dependencies"]]):
-        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=1500)
-        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    (stdlib / "EXTERNALLY-MANAGED").write_text(MARKER)
+    env = _env(workspace, bin_dir, "probe")
+    # where this Python's pip would install (Debian's: local/lib/python3.X/dist-packages)
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; "
+                                "print(sysconfig.get_path('purelib'))"],
+                               env=env, capture_output=True, text=True, check=True).stdout.strip())
+    assert site.is_relative_to(prefix), site
+    for dist in _system_packages():
+        link_installed(dist, prefix, site, python)
+    marker = stdlib / "EXTERNALLY-MANAGED"
+    marker.unlink(missing_ok=True)  # a distribution's own is a hard link to the original
+    marker.write_text(MARKER)
     probe = subprocess.run([str(python), "-c", "import sys, pydantic; print(sys.prefix == "
                             "sys.base_prefix, sys.prefix, pydantic.__file__)"],
                            env=env, capture_output=True, text=True)
@@ -200,12 +224,11 @@ def system_python(workspace: Path, wheels: Path) -> Path:
     return bin_dir
 
 
-def _env(workspace: Path, bin_dir: Path, who: str, *, compile_bytecode: bool = False
-         ) -> dict[str, str]:
+def _env(workspace: Path, bin_dir: Path, who: str) -> dict[str, str]:
     """The environment of a command on the fresh machine. pip installs without compiling
-    bytecode (Python compiles a module when it is first imported) unless ``compile_bytecode``:
-    the compiling was two thirds of pip's CPU for the test extras, and what the test is about
-    (what gets installed, from where, into which environment) is the same either way."""
+    bytecode (Python compiles a module when it is first imported): the compiling was two
+    thirds of pip's CPU for the test extras, and what the test is about (what gets
+    installed, from where, into which environment) is the same either way."""
     home, tmp = workspace / f"home-{who}", workspace / f"tmp-{who}"
     for d in (home, tmp):
         d.mkdir(exist_ok=True)
@@ -216,7 +239,7 @@ def _env(workspace: Path, bin_dir: Path, who: str, *, compile_bytecode: bool = F
             "HOME": str(home), "TMPDIR": str(tmp), "LD_LIBRARY_PATH": str(bin_dir.parent / "lib"),
             "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(workspace / "wheels"),
             "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_CONFIG_FILE": os.devnull,
-            **({} if compile_bytecode else {"PIP_COMPILE": "0"}),  # pip install --no-compile
+            "PIP_COMPILE": "0",  # pip install --no-compile
             "CLAIMS_HARNESS_RUNS_DIR": "runs",
             # one test file: one worker, not one per core each importing the project
             "CLAIMS_HARNESS_TEST_WORKERS": "1"}
@@ -249,7 +272,7 @@ def _left_in_tmp(workspace: Path, who: str) -> list[str]:
 
 
 # Both tests share one "system" Python (one module, one worker: tests/conftest.py).
-def test_the_test_command_as_root_as_ci_runs_it(workspace, system_python):
+def test_the_test_command_as_root_as_ci_runs_it(workspace, wheels, system_python):
     if os.getuid() != 0:
         pytest.skip("the test command as root needs root")
     env = _env(workspace, system_python, "root")
@@ -274,7 +297,7 @@ def test_the_test_command_as_root_as_ci_runs_it(workspace, system_python):
     assert _left_in_tmp(workspace, "root") == []
 
 
-def test_the_demo_as_a_normal_user_on_a_copy_of_their_own(workspace, system_python):
+def test_the_demo_as_a_normal_user_on_a_copy_of_their_own(workspace, wheels, system_python):
     if os.getuid() != 0:
         pytest.skip("switching to a normal user and chowning the copy needs root")
     if shutil.which("setpriv") is None:

@@ -1,5 +1,6 @@
-"""Wheels of the distributions installed in the running environment, for a fresh machine's
-installs to take from a folder instead of the package index.
+"""The distributions installed in the running environment, again somewhere else: as wheels, for
+a fresh machine's installs to take from a folder instead of the package index, or installed
+as they are into another Python (its "system" packages).
 
 A wheel is made again from what its installer recorded (the distribution's ``RECORD``): the
 installed files but their bytecode, the ``.dist-info`` but the installer's own files, scripts
@@ -7,8 +8,13 @@ that are not generated from entry points (a native ``ruff``) under ``.data/scrip
 what lies elsewhere under the prefix under ``.data/data``. Compressed at zlib's fastest level:
 stored, the folder was three times the index's wheels (1.1 GB), all of it written, read by
 each install and removed again while the other test workers wait on the same disk. What
-the running environment lacks, or
-has in a version the requirement refuses, is left to pip (``pip wheel`` from the index).
+the running environment lacks, or has in a version the requirement refuses, is left to pip
+(``pip wheel`` from the index).
+
+Installed into another Python, a distribution is every file its ``RECORD`` names, bytecode
+included, hard-linked (copied across file systems) to the same place under the other prefix,
+and its scripts with that Python in their first line: the state ``pip install`` leaves, in
+a second where unpacking and compiling took a minute of CPU.
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ import base64
 import csv
 import hashlib
 import io
+import os
 import re
+import shutil
 import zipfile
 from importlib import metadata
 from pathlib import Path
@@ -129,3 +137,41 @@ def wheel_of(dist: metadata.Distribution, folder: Path) -> Path:
         whl.writestr(f"{info.as_posix()}/RECORD", out.getvalue(), zipfile.ZIP_DEFLATED)
     partial.replace(path)
     return path
+
+
+def _place(source: Path, dest: Path) -> None:
+    """``source`` at ``dest``, as a new file: never written through a link already there."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.unlink(missing_ok=True)
+    try:
+        os.link(source, dest)
+    except OSError:
+        shutil.copy2(source, dest)
+
+
+def link_installed(dist: metadata.Distribution, prefix: Path, new_site: Path,
+                   python: Path) -> None:
+    """Install ``dist`` into the Python at ``prefix`` (site folder ``new_site``, interpreter
+    ``python``) as the files the running environment has: what lies under its site folder to
+    the same place in ``new_site``, its scripts rewritten to start ``python``, what lies
+    elsewhere under its prefix to the same place under ``prefix``."""
+    site = Path(str(dist.locate_file(""))).resolve()
+    old_prefix = site.parents[2]
+    bin_dir = (old_prefix / "bin").resolve()
+    for f in dist.files or []:
+        source = Path(str(f.locate())).resolve()
+        if not source.is_file():
+            continue
+        if source.is_relative_to(site):
+            _place(source, new_site / source.relative_to(site))
+        elif source.parent == bin_dir:
+            dest = prefix / "bin" / source.name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.unlink(missing_ok=True)  # a new file, never written through a hard link
+            data = _script(source.read_bytes())
+            if data.startswith(b"#!python"):
+                data = b"#!" + str(python).encode() + data[len(b"#!python"):]
+            dest.write_bytes(data)
+            dest.chmod(source.stat().st_mode & 0o777)
+        elif source.is_relative_to(old_prefix):
+            _place(source, prefix / source.relative_to(old_prefix))
