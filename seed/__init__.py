@@ -30,6 +30,7 @@ from ._names import (
 )
 from ._objects import FolderObjects, ObjectStore, S3Objects
 from ._plan import InvalidSetupError, Plan, PlannedObject, build_plan
+from ._ports import free_port
 from ._route import SEED_PREFIX, create_seed_app, create_seed_router
 from ._server import BackgroundServer
 from ._settings import SeedSettings, load_baseline_file
@@ -37,7 +38,6 @@ from ._state import compare_documents, diff_states, dump_state, load_state_dump
 from .stores import (
     S3Config,
     Stores,
-    free_port,
     open_stores,
     start_embedded_mongo,
     start_embedded_s3,

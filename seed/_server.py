@@ -9,7 +9,7 @@ import uvicorn
 
 from claims_records import SeedError
 
-from .stores import free_port
+from ._ports import free_port
 
 
 class BackgroundServer:

@@ -11,13 +11,11 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,30 +23,10 @@ from urllib.parse import urlparse
 
 from claims_records import SeedError
 
+from ._ports import START_ATTEMPTS, free_port, wait_for_port
+
 DEFAULT_S3_KEY = "harness"
 DEFAULT_S3_SECRET = "harness-secret"
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    """A currently free TCP port on ``host``."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(host: str, port: int, timeout: float = 30.0,
-                  proc: subprocess.Popen | None = None) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise SeedError("store process exited during start-up", port=port, code=proc.returncode)
-        try:
-            with socket.create_connection((host, port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise SeedError("store did not start listening in time", host=host, port=port,
-                    timeout_s=timeout)
 
 
 @contextlib.contextmanager
@@ -162,44 +140,47 @@ def _spawn(name: str, argv: list[str], log: Path | None,
             out.close()  # the child holds its own copy
 
 
+def _start_listening(name: str, kind: str, argv: Callable[[int], list[str]], host: str,
+                     port: int | None, log: Path | None, workdir_prefix: str | None = None
+                     ) -> tuple[int, EmbeddedProcess]:
+    """Start a store server on ``port``, else on a free port (another one when the child ends
+    during start-up: the port was taken meanwhile); return the port and the handle."""
+    attempts, attempt = (1 if port else START_ATTEMPTS), 0
+    while True:
+        attempt += 1
+        chosen = port or free_port(host)
+        workdir = Path(tempfile.mkdtemp(prefix=workdir_prefix)) if workdir_prefix else None
+        # This Python, never a console script found on PATH (it may belong to another Python).
+        handle = EmbeddedProcess(kind, _spawn(name, argv(chosen), log, cwd=workdir), workdir)
+        try:
+            wait_for_port(host, chosen, proc=handle.proc)
+            return chosen, handle
+        except SeedError:
+            ended = handle.proc.poll() is not None
+            handle.stop()
+            if not ended or attempt == attempts:
+                raise
+
+
 def start_embedded_mongo(host: str = "127.0.0.1", port: int | None = None,
                          log: Path | None = None) -> tuple[str, EmbeddedProcess]:
     """Start SecantusDB in memory; return its MongoDB URI and the process handle."""
-    port = port or free_port(host)
-    workdir = Path(tempfile.mkdtemp(prefix="claims-harness-mongo-"))
-    # This Python, never a console script found on PATH (it may belong to another Python).
-    proc = _spawn(
-        "SecantusDB",
-        [sys.executable, "-m", "secantus", "--host", host, "--port", str(port),
-         "--storage-path", ":memory:",
-         "--log-level", "WARNING", "--standalone"],
-        log, cwd=workdir,
-    )
-    handle = EmbeddedProcess("mongo", proc, workdir)
-    try:
-        wait_for_port(host, port, proc=proc)
-    except SeedError:
-        handle.stop()
-        raise
-    return f"mongodb://{host}:{port}/", handle
+    chosen, handle = _start_listening(
+        "SecantusDB", "mongo",
+        lambda p: [sys.executable, "-m", "secantus", "--host", host, "--port", str(p),
+                   "--storage-path", ":memory:", "--log-level", "WARNING", "--standalone"],
+        host, port, log, workdir_prefix="claims-harness-mongo-")
+    return f"mongodb://{host}:{chosen}/", handle
 
 
 def start_embedded_s3(host: str = "127.0.0.1", port: int | None = None,
                       log: Path | None = None) -> tuple[S3Config, EmbeddedProcess]:
     """Start moto's S3 server; return its configuration and the process handle."""
-    port = port or free_port(host)
-    proc = _spawn(
-        "moto S3 server",
-        [sys.executable, "-m", "moto.server", "-H", host, "-p", str(port)],
-        log,
-    )
-    handle = EmbeddedProcess("s3", proc)
-    try:
-        wait_for_port(host, port, proc=proc)
-    except SeedError:
-        handle.stop()
-        raise
-    return S3Config(endpoint=f"http://{host}:{port}"), handle
+    chosen, handle = _start_listening(
+        "moto S3 server", "s3",
+        lambda p: [sys.executable, "-m", "moto.server", "-H", host, "-p", str(p)],
+        host, port, log)
+    return S3Config(endpoint=f"http://{host}:{chosen}"), handle
 
 
 @dataclass
