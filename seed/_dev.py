@@ -229,7 +229,9 @@ class DevEnvironment:
 
 
 def _wait_for_app(app: _AppProcess, url: str, timeout: float,
-                  what: str = "the reference app") -> None:
+                  what: str = "the reference app", own_socket: bool = True) -> None:
+    """Wait until ``url`` answers 200 — from ``app``'s own socket when ``own_socket`` (a
+    product's command may serve from elsewhere: a container, a server it starts apart)."""
     deadline = time.monotonic() + timeout
     last = "no answer"
     # One client for every poll: each new client loads the CA bundle again (a fifth of a
@@ -241,8 +243,8 @@ def _wait_for_app(app: _AppProcess, url: str, timeout: float,
                                 log=str(app.log))
             try:
                 resp = client.get(url)
-                if resp.status_code == 200 and listener_is_ours(
-                        app.proc, httpx.URL(url).port or 80) is not False:
+                if resp.status_code == 200 and (not own_socket or listener_is_ours(
+                        app.proc, httpx.URL(url).port or 80) is not False):
                     return
                 last = (f"HTTP {resp.status_code}" if resp.status_code != 200 else
                         "another program answers on its port")
@@ -369,7 +371,7 @@ def _start_product(product: ProductCommand, spec: tuple[str, str, str],
     env._apps.append(handle)
     base = _fill(product.base_url, values)
     _wait_for_app(handle, base.rstrip("/") + "/" + product.ready_path.lstrip("/"),
-                  product.start_timeout_s, product.name)
+                  product.start_timeout_s, product.name, own_socket=False)
     staff = _fill(product.staff_base_url, values) or None
     env.lanes.append(Lane(name, base, base.rstrip("/") + SEED_PREFIX, database, bucket, staff))
 
