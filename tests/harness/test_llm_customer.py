@@ -111,14 +111,16 @@ async def test_a_persistent_server_error_is_a_server_simulator_error():
 @pytest.mark.asyncio
 async def test_a_timeout_is_retried_then_reported_as_a_timeout():
     with FakeOpenAI() as server:
-        server.queue(200, completion(SAY_REG), delay_s=1.0)
+        # the bound leaves a busy machine a second for the prompt answer; the slow one
+        # answers well after it
+        server.queue(200, completion(SAY_REG), delay_s=4.0)
         server.queue(200, completion(SAY_REG))
-        action, calls, _ = await _decide(server, _settings(server.url, timeout_s=0.3,
+        action, calls, _ = await _decide(server, _settings(server.url, timeout_s=1.0,
                                                            max_retries=1))
         assert action.kind == "say"
         assert calls[0].http_statuses == [None, 200]
-        server.queue(200, completion(SAY_REG), delay_s=1.0)
-        outcome, calls, _ = await _decide(server, _settings(server.url, timeout_s=0.3,
+        server.queue(200, completion(SAY_REG), delay_s=4.0)
+        outcome, calls, _ = await _decide(server, _settings(server.url, timeout_s=1.0,
                                                             max_retries=0))
     assert isinstance(outcome, SimulatorError) and outcome.context["kind"] == "timeout"
     assert calls[0].http_statuses == [None] and calls[0].error_kind == "timeout"

@@ -106,14 +106,16 @@ def test_an_unreachable_reset_endpoint_is_the_products(product):
 
 
 def test_a_failing_clearing_command_is_the_products_one_that_cannot_start_is_not(tmp_path):
-    def prof(argv: list[str]) -> Profile:
+    def prof(argv: list[str], timeout_s: float = 60) -> Profile:
+        # a generous bound for the commands that end by themselves, so a busy machine
+        # cannot turn their exit into a timeout; a short one only for the stuck command
         return _profile("http://127.0.0.1:9", {"adapter": "command+stores", "command": {
-            "argv": argv, "timeout_s": 0.5}}, stores={"mongo_uri_env": "NOT_USED"})
+            "argv": argv, "timeout_s": timeout_s}}, stores={"mongo_uri_env": "NOT_USED"})
 
     failing = prof(["{python}", "-c", "import sys; sys.exit('no space left')"])
     with pytest.raises(ProductResetError, match="exit code 1: no space left"):
         run_clear_command(failing, failing.resolved_lanes()[0], "CTL-M-001")
-    slow = prof(["{python}", "-c", "import time; time.sleep(5)"])
+    slow = prof(["{python}", "-c", "import time; time.sleep(60)"], timeout_s=0.5)
     with pytest.raises(ProductResetError, match="did not finish in time"):
         run_clear_command(slow, slow.resolved_lanes()[0], "CTL-M-001")
     missing = prof([str(tmp_path / "no-such-command")])
