@@ -91,7 +91,7 @@ def start_local_model(host: str = "127.0.0.1", port: int | None = None,
         argv += ["--n_threads", str(threads)]
     if chat_format:
         argv += ["--chat_format", chat_format]
-    proc = _spawn("the embedded model's server", argv, log, cwd=workdir)
+    proc = _spawn("the embedded model's server", argv, log, workdir)
     handle = EmbeddedProcess("model", proc, workdir)
     base_url = f"http://{host}:{port}/v1"
     try:

@@ -85,12 +85,17 @@ class S3Config:
 
 @dataclass
 class EmbeddedProcess:
+    """A server this process started. ``workdir`` (its working and temporary folder) is
+    removed when it stops; a ``disposable`` one holds nothing worth a polite stop (an
+    in-memory store thrown away with it) and is ended at once."""
+
     name: str
     proc: subprocess.Popen
     workdir: Path | None = None
+    disposable: bool = False
 
     def stop(self, timeout: float = 10.0) -> None:
-        stop_process_tree(self.proc, timeout)
+        stop_process_tree(self.proc, timeout, polite=not self.disposable)
         if self.workdir is not None:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
@@ -104,8 +109,10 @@ else:
     SPAWN_OPTIONS = {"start_new_session": True}
 
 
-def stop_process_tree(proc: subprocess.Popen, timeout: float = 10.0) -> None:
-    """Stop ``proc`` and its process group: politely, then by force after ``timeout``."""
+def stop_process_tree(proc: subprocess.Popen, timeout: float = 10.0, *,
+                      polite: bool = True) -> None:
+    """Stop ``proc`` and its process group: politely, then by force after ``timeout``
+    (at once when not ``polite``)."""
     if os.name == "nt":
         if proc.poll() is None:
             subprocess.run(["taskkill", "/T", "/F", "/PID", str(proc.pid)],
@@ -114,10 +121,11 @@ def stop_process_tree(proc: subprocess.Popen, timeout: float = 10.0) -> None:
         return
     if proc.poll() is not None:
         return  # already gone and reaped: its id may belong to someone else by now
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=timeout)
+    if polite:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=timeout)
     # whatever is still in the group (the child itself, or something it left behind)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
@@ -126,12 +134,17 @@ def stop_process_tree(proc: subprocess.Popen, timeout: float = 10.0) -> None:
 
 
 def _spawn(name: str, argv: list[str], log: Path | None,
-           cwd: Path | None = None) -> subprocess.Popen:
+           workdir: Path | None = None) -> subprocess.Popen:
+    """Start ``argv``; with a ``workdir``, it is the child's working and temporary folder, so
+    whatever the child leaves there goes when the folder is removed, even after a kill."""
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
+    env = None
+    if workdir is not None:
+        env = {**os.environ, **dict.fromkeys(("TMPDIR", "TEMP", "TMP"), str(workdir))}
     try:
         return subprocess.Popen(
             argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            cwd=cwd, **SPAWN_OPTIONS,
+            cwd=workdir, env=env, **SPAWN_OPTIONS,
         )
     except FileNotFoundError as exc:
         raise SeedError(f"cannot start {name}: {exc}", argv=" ".join(argv)) from exc
@@ -141,8 +154,8 @@ def _spawn(name: str, argv: list[str], log: Path | None,
 
 
 def _start_listening(name: str, kind: str, argv: Callable[[int], list[str]], host: str,
-                     port: int | None, log: Path | None, workdir_prefix: str | None = None
-                     ) -> tuple[int, EmbeddedProcess]:
+                     port: int | None, log: Path | None, workdir_prefix: str | None = None,
+                     disposable: bool = False) -> tuple[int, EmbeddedProcess]:
     """Start a store server on ``port``, else on a free port (another one when the child ends
     during start-up: the port was taken meanwhile); return the port and the handle."""
     attempts, attempt = (1 if port else START_ATTEMPTS), 0
@@ -151,7 +164,8 @@ def _start_listening(name: str, kind: str, argv: Callable[[int], list[str]], hos
         chosen = port or free_port(host)
         workdir = Path(tempfile.mkdtemp(prefix=workdir_prefix)) if workdir_prefix else None
         # This Python, never a console script found on PATH (it may belong to another Python).
-        handle = EmbeddedProcess(kind, _spawn(name, argv(chosen), log, cwd=workdir), workdir)
+        handle = EmbeddedProcess(kind, _spawn(name, argv(chosen), log, workdir), workdir,
+                                 disposable)
         try:
             wait_for_port(host, chosen, proc=handle.proc)
             return chosen, handle
@@ -164,12 +178,14 @@ def _start_listening(name: str, kind: str, argv: Callable[[int], list[str]], hos
 
 def start_embedded_mongo(host: str = "127.0.0.1", port: int | None = None,
                          log: Path | None = None) -> tuple[str, EmbeddedProcess]:
-    """Start SecantusDB in memory; return its MongoDB URI and the process handle."""
+    """Start SecantusDB in memory; return its MongoDB URI and the process handle. Its data
+    goes with it, so it is stopped at once (a polite stop waits seconds for its threads), and
+    its temporary files are in its own folder, removed when it stops."""
     chosen, handle = _start_listening(
         "SecantusDB", "mongo",
         lambda p: [sys.executable, "-m", "secantus", "--host", host, "--port", str(p),
                    "--storage-path", ":memory:", "--log-level", "WARNING", "--standalone"],
-        host, port, log, workdir_prefix="claims-harness-mongo-")
+        host, port, log, workdir_prefix="claims-harness-mongo-", disposable=True)
     return f"mongodb://{host}:{chosen}/", handle
 
 
