@@ -19,15 +19,6 @@ from ._recovery import (
 )
 from ._redact import redact_har
 from ._reset import ResetAdapter, ResetOutcome, make_reset
-from ._run import (
-    RunContext,
-    TrialProgress,
-    execute,
-    new_run_id,
-    prepare_resume,
-    run,
-    summary_line,
-)
 from ._runtime import RuntimeInfo, check_runtime
 from ._shard import Shard, load_durations
 from ._stack import (
@@ -54,6 +45,15 @@ from .customers import (
     parse_action,
 )
 from .profile import Lane, Profile, load_profile
+from .runner import (
+    RunContext,
+    TrialProgress,
+    execute,
+    new_run_id,
+    prepare_resume,
+    run,
+    summary_line,
+)
 from .trial import (
     SELF_TEST_LABEL,
     TRACING_MODES,

@@ -22,8 +22,8 @@ from claims_records import BrowserConfig, RunConfig
 
 from .._capacity import auto_lanes
 from .._dev import dev_product
-from .._run import RunContext, run
 from ..profile import load_profile
+from ..runner import RunContext, run
 from . import _cpu
 from ._bench import evidence_problems
 

@@ -63,8 +63,8 @@ def rerecord_screens(packs_root: Path | str = Path("packs"), out_dir: Path | str
     from claims_records import DevConfig, RunConfig
 
     from .._dev import dev_product
-    from .._run import RunContext, run
     from ..profile import load_profile
+    from ..runner import RunContext, run
 
     started = time.monotonic()
     packs_root, out_dir = Path(packs_root), Path(out_dir)

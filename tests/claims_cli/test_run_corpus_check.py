@@ -14,7 +14,7 @@ import claims_corpus
 from claims_cli import app
 from claims_corpus import _gate as _corpus_gate
 from claims_records import LABEL_CORPUS_FAILS_CHECK, PackError, RunConfig
-from harness._run import run_labels
+from harness.runner import run_labels
 
 from ..conftest import PACKS
 

@@ -7,7 +7,7 @@ import sys
 
 SCRIPT = """
 import asyncio, sys
-from harness._run import quiet_interrupts
+from harness.runner import quiet_interrupts
 
 async def side_task():
     await asyncio.sleep(0.01)

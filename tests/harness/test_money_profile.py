@@ -11,9 +11,9 @@ import pytest
 from claims_corpus.formats import HOME_CONVENTIONS, Money, MoneyConventions
 from claims_records import ProductInfo, ProfileError, RunRecord
 from harness import load_profile
-from harness._run import _product_info
 from harness._runtime import RuntimeInfo
 from harness.profile import Profile
+from harness.runner import product_info
 from scoring import load_trial, score_trial
 
 from ..scoring.builders import make_labels, write_run
@@ -29,7 +29,7 @@ def _write(tmp_path: Path, text: str) -> Path:
 
 
 def _product(profile: Profile) -> ProductInfo:
-    return _product_info(profile, profile.resolved_lanes(), RuntimeInfo(runtime="reference"))
+    return product_info(profile, profile.resolved_lanes(), RuntimeInfo(runtime="reference"))
 
 
 def test_the_profile_says_how_the_product_shows_money(tmp_path: Path) -> None:

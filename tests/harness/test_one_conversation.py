@@ -19,8 +19,8 @@ import pytest
 from claims_records import DeclaredRuntime, ProductError, ProfileError
 from harness import check_runtime
 from harness._conversation import check_lanes
-from harness._run import _product_info, run_labels
 from harness.profile import Lane, NewConversation, Profile, load_profile
+from harness.runner import product_info, run_labels
 from harness.trial._conversation import new_conversation, start_new_conversation
 from harness.trial._record import Journey
 
@@ -224,7 +224,7 @@ def test_a_declared_runtime_is_recorded_as_declared(tmp_path):
     info = check_runtime(prof, lanes, self_test=False, declared=run_says)
     assert info.declared == DeclaredRuntime(
         model="claims-bot-8b", endpoint="https://llm.internal:8443/v1", version="0.5")
-    product = _product_info(prof, lanes, info)
+    product = product_info(prof, lanes, info)
     assert (product.runtime_source, product.runtime_reported) == ("declared", False)
     assert product.declared_runtime == info.declared
     assert "pw" not in product.model_dump_json()
@@ -238,7 +238,7 @@ def test_unknown_and_refused_runtimes(tmp_path):
         check_runtime(prof, prof.resolved_lanes(), self_test=False)
     info = check_runtime(prof, prof.resolved_lanes(), self_test=False, allow_unreported=True)
     assert (info.source, info.runtime) == ("unknown", "not reported")
-    assert _product_info(prof, prof.resolved_lanes(), info).runtime_source == "unknown"
+    assert product_info(prof, prof.resolved_lanes(), info).runtime_source == "unknown"
     reporting = prof.model_copy(update={"capabilities": prof.capabilities.model_copy(
         update={"runtime_report": True})})
     with pytest.raises(ProfileError, match="cannot declare it: drop --declare-runtime"):

@@ -105,7 +105,7 @@ def fake_run(monkeypatch, tmp_path):
         return read_run_record(run_dir), run_dir
 
     monkeypatch.setattr("harness._dev.dev_product", dev_product)
-    monkeypatch.setattr("harness._run.run", run)
+    monkeypatch.setattr("harness.runner.run", run)
     return SimpleNamespace(seen=seen, outcome=outcome, scratch=scratch)
 
 

@@ -17,7 +17,7 @@ from claims_records import (
     write_model_atomic,
 )
 from harness import prepare_resume
-from harness._run import move_aside, summary_line
+from harness.runner import move_aside, summary_line
 
 
 def _record(run_id: str, n: int) -> RunRecord:

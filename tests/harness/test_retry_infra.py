@@ -20,7 +20,7 @@ from claims_records import (
     write_trial_result,
 )
 from harness import RunContext, run
-from harness._run import (
+from harness.runner import (
     TrialProgress,
     infrastructure_error,
     keep_attempt,

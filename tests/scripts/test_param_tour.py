@@ -59,7 +59,7 @@ def test_a_value_kept_in_one_module_never_returns(param_tour, tmp_path: Path) ->
 
 def test_the_trial_profile_and_the_run_configuration_stay_near_home(param_tour) -> None:
     profile = param_tour.tour("harness.trial._run:run_trial", "rig.profile", root=REPO)
-    config = param_tour.tour("harness._run:run", "config", root=REPO, leaves=True)
+    config = param_tour.tour("harness.runner._execute:run", "config", root=REPO, leaves=True)
     assert len(profile.calls) > 5 and len(config.calls) > 3  # the walk finds the calls
     assert profile.reentries < LIMIT, profile.sequence
     assert config.reentries < LIMIT, config.sequence
