@@ -1,16 +1,6 @@
 """Seed route and stores: reset and load a pack's setup, dump and diff state."""
 
 from ._client import SeedClient
-from ._dev import (
-    MODEL_SOURCES,
-    RUNTIMES,
-    DevEnvironment,
-    Lane,
-    ProductCommand,
-    lane_names,
-    start_dev,
-    wants_local_model,
-)
 from ._direct import apply_scoped, check_database_name, dump_stores
 from ._guard import (
     DEFAULT_ALLOWED_DB_PATTERN,
@@ -35,6 +25,16 @@ from ._route import SEED_PREFIX, create_seed_app, create_seed_router
 from ._server import BackgroundServer
 from ._settings import SeedSettings, load_baseline_file
 from ._state import compare_documents, diff_states, dump_state, load_state_dump
+from .dev import (
+    MODEL_SOURCES,
+    RUNTIMES,
+    DevEnvironment,
+    Lane,
+    ProductCommand,
+    lane_names,
+    start_dev,
+    wants_local_model,
+)
 from .stores import (
     S3Config,
     Stores,

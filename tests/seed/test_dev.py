@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from claims_records import SeedError
-from seed import SeedClient, start_dev
-from seed import _dev as dev_module
+from seed import DevEnvironment, ProductCommand, S3Config, SeedClient, lane_names, start_dev
+from seed.dev import _app as app_module
 
 from ._procs import alive
 from .conftest import make_setup_a
@@ -23,14 +23,14 @@ ENV_PRODUCT = Path(__file__).with_name("env_product.py")
 
 @pytest.fixture
 def fake_product(monkeypatch):
-    real = dev_module.app_command
+    real = app_module.app_command
 
     def command(*args, **kwargs):
         argv = real(*args, **kwargs)
         assert argv[1:3] == ["-m", "claims_reference_app"]
         return [sys.executable, str(FAKE_PRODUCT), *argv[3:]]
 
-    monkeypatch.setattr(dev_module, "app_command", command)
+    monkeypatch.setattr(app_module, "app_command", command)
 
 
 def test_seed_route_lanes_without_app(stores, tmp_path):
@@ -91,7 +91,7 @@ def test_product_that_fails_to_start_names_its_log(stores, tmp_path, fake_produc
 
 
 def test_missing_product_module_is_a_clear_error(stores, tmp_path, monkeypatch):
-    monkeypatch.setattr(dev_module, "app_command", lambda *a, **k: [
+    monkeypatch.setattr(app_module, "app_command", lambda *a, **k: [
         sys.executable, "-m", "no_such_product_module_here"])
     with pytest.raises(SeedError, match="exited during start-up") as err:
         start_dev(lanes=1, app=True, mongo_uri=stores.mongo_uri, s3=stores.s3,
@@ -113,7 +113,7 @@ def test_a_temporary_log_folder_goes_on_stop_and_stays_after_a_failed_start(
                    baseline_path=None, log_dir=tmp_path / "mine"):
         pass
     assert (tmp_path / "mine").is_dir()  # a folder given is the user's: kept
-    monkeypatch.setattr(dev_module, "app_command", lambda *a, **k: [
+    monkeypatch.setattr(app_module, "app_command", lambda *a, **k: [
         sys.executable, "-m", "no_such_product_module_here"])
     with pytest.raises(SeedError) as err:
         start_dev(lanes=1, app=True, mongo_uri=stores.mongo_uri, s3=stores.s3,
@@ -140,20 +140,20 @@ def test_bad_arguments():
 
 
 def test_lane_names_carry_the_database_stem_given():
-    assert dev_module.lane_names(2) == [("lane1", "claims_dev_lane1", "claims-dev-lane1"),
-                                        ("lane2", "claims_dev_lane2", "claims-dev-lane2")]
-    assert dev_module.lane_names(2, "heron_dev") == [
+    assert lane_names(2) == [("lane1", "claims_dev_lane1", "claims-dev-lane1"),
+                             ("lane2", "claims_dev_lane2", "claims-dev-lane2")]
+    assert lane_names(2, "heron_dev") == [
         ("lane1", "heron_dev_lane1", "claims-dev-lane1"),
         ("lane2", "heron_dev_lane2", "claims-dev-lane2")]
 
 
 def test_app_command_carries_every_flag_and_no_secret(stores, tmp_path):
-    s3 = dev_module.S3Config(endpoint=stores.s3.endpoint, access_key="ak",
-                             secret_key="CANARY-S3-SECRET")
+    s3 = S3Config(endpoint=stores.s3.endpoint, access_key="ak",
+                  secret_key="CANARY-S3-SECRET")
     mongo_uri = "mongodb://user:CANARY-MONGO-PW@127.0.0.1:27017/"
-    env = dev_module.DevEnvironment(lanes=[], seed_token="-CANARY-TOKEN", mongo_uri=mongo_uri,
-                                    s3=s3, runtime="model", log_dir=tmp_path)
-    argv = dev_module.app_command(("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, env,
+    env = DevEnvironment(lanes=[], seed_token="-CANARY-TOKEN", mongo_uri=mongo_uri,
+                         s3=s3, runtime="model", log_dir=tmp_path)
+    argv = app_module.app_command(("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, env,
                                   Path("/b.json"), ["f1", "f2"])
     assert argv[:3] == [sys.executable, "-m", "claims_reference_app"]
     assert not any("CANARY" in a for a in argv), "a secret is on the command line"
@@ -164,7 +164,7 @@ def test_app_command_carries_every_flag_and_no_secret(stores, tmp_path):
     assert "--enable-seed-route" in argv
     assert argv[-4:] == ["--fault", "f1", "--fault", "f2"]
     assert os.path.basename(argv[argv.index("--baseline") + 1]) == "b.json"
-    child = dev_module.app_environment(env)
+    child = app_module.app_environment(env)
     # a token starting with "-" is a value in the environment, never mistaken for a flag
     assert child["CLAIMS_HARNESS_SEED_TOKEN"] == "-CANARY-TOKEN"
     assert child["CLAIMS_APP_S3_SECRET_KEY"] == "CANARY-S3-SECRET"
@@ -174,11 +174,11 @@ def test_app_command_carries_every_flag_and_no_secret(stores, tmp_path):
 def test_the_real_app_reads_what_start_dev_gives_it(stores, tmp_path, monkeypatch):
     from claims_reference_app.__main__ import parse_args
 
-    env = dev_module.DevEnvironment(lanes=[], seed_token="tok-1", mongo_uri=stores.mongo_uri,
-                                    s3=stores.s3, runtime="reference", log_dir=tmp_path)
-    argv = dev_module.app_command(("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, env,
+    env = DevEnvironment(lanes=[], seed_token="tok-1", mongo_uri=stores.mongo_uri,
+                         s3=stores.s3, runtime="reference", log_dir=tmp_path)
+    argv = app_module.app_command(("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, env,
                                   None, [])
-    for name, value in dev_module.app_environment(env).items():
+    for name, value in app_module.app_environment(env).items():
         monkeypatch.setenv(name, value)
     _, settings = parse_args(argv[3:])
     assert (settings.seed_token, settings.s3_secret_key, settings.mongo_uri) == (
@@ -225,7 +225,7 @@ def test_reference_app_lane_resets_a_real_pack(stores, tmp_path):
 def test_a_product_gets_a_sqlite_file_and_an_uploads_folder_per_lane(stores, tmp_path):
     """{sql_url} and {files_dir}: a SQLite file named by the lane's database and the lane's
     uploads folder, both in a data folder start_dev makes and removes on close."""
-    product = dev_module.ProductCommand(
+    product = ProductCommand(
         argv=("{python}", str(ENV_PRODUCT), "{port}", str(tmp_path / "{lane}.json")),
         env=(("T_SQL_URL", "{sql_url}"), ("T_UPLOADS", "{files_dir}"), ("T_DB", "{database}")),
         name="env-product")

@@ -28,8 +28,15 @@ from claims_records import (
     TrialResult,
     TrialStatus,
 )
-from seed import TOOLS_CHAT_FORMAT, LocalModel, S3Config, start_dev, wants_local_model
-from seed import _dev as dev_module
+from seed import (
+    TOOLS_CHAT_FORMAT,
+    DevEnvironment,
+    LocalModel,
+    S3Config,
+    start_dev,
+    wants_local_model,
+)
+from seed.dev import _app as app_module
 
 from ._procs import (
     STOP_WAIT_S,
@@ -89,13 +96,13 @@ def test_an_app_on_the_embedded_model_is_pointed_at_it_without_a_foreign_key(tmp
     monkeypatch.setenv(URL_ENV, "http://elsewhere.example/v1")
     monkeypatch.delenv("CLAIMS_APP_MODEL_TIMEOUT_S", raising=False)
     monkeypatch.delenv("CLAIMS_APP_MODEL_MAX_RETRIES", raising=False)
-    env = dev_module.DevEnvironment(
+    env = DevEnvironment(
         lanes=[], seed_token="tok", mongo_uri="mongodb://127.0.0.1:9/",
         s3=S3Config(endpoint="http://127.0.0.1:9"), runtime="model", log_dir=tmp_path,
         model=LocalModel(base_url="http://127.0.0.1:9/v1", model="smollm2"))
-    argv = dev_module.app_command(("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, env,
+    argv = app_module.app_command(("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, env,
                                   None, [])
-    child = dev_module.app_environment(env)
+    child = app_module.app_environment(env)
     assert "CLAIMS_APP_MODEL_API_KEY" not in child
     assert child["CLAIMS_APP_MODEL_TIMEOUT_S"] == "30"
     assert child["CLAIMS_APP_MODEL_MAX_RETRIES"] == "0"
@@ -113,14 +120,14 @@ def test_an_app_on_the_embedded_model_is_pointed_at_it_without_a_foreign_key(tmp
 
     # the environment's own request settings are kept
     monkeypatch.setenv("CLAIMS_APP_MODEL_TIMEOUT_S", "90")
-    assert dev_module.app_environment(env)["CLAIMS_APP_MODEL_TIMEOUT_S"] == "90"
+    assert app_module.app_environment(env)["CLAIMS_APP_MODEL_TIMEOUT_S"] == "90"
     # an app with an endpoint of its own gets neither
-    mine = dev_module.DevEnvironment(
+    mine = DevEnvironment(
         lanes=[], seed_token="tok", mongo_uri="mongodb://127.0.0.1:9/",
         s3=S3Config(endpoint="http://127.0.0.1:9"), runtime="model", log_dir=tmp_path)
     monkeypatch.setenv("CLAIMS_APP_MODEL_API_KEY", "sk-mine")
-    assert dev_module.app_environment(mine)["CLAIMS_APP_MODEL_API_KEY"] == "sk-mine"
-    assert "--model-base-url" not in dev_module.app_command(
+    assert app_module.app_environment(mine)["CLAIMS_APP_MODEL_API_KEY"] == "sk-mine"
+    assert "--model-base-url" not in app_module.app_command(
         ("lane1", "claims_dev_lane1", "claims-dev-lane1"), 8123, mine, None, [])
 
 

@@ -18,8 +18,9 @@ import pytest
 import seed.stores
 from claims_records import SeedError
 from seed import start_embedded_mongo
-from seed._dev import _AppProcess, _wait_for_app
 from seed._ports import free_port, listener_is_ours
+from seed.dev._app import _wait_for_app
+from seed.dev._environment import _AppProcess
 from seed.stores import SPAWN_OPTIONS, stop_process_tree
 
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(),
