@@ -3,18 +3,13 @@ closed with it (a server stopping, or a test's app at the end of the test)."""
 
 from __future__ import annotations
 
-import threading
-import time
-
 from fastapi.testclient import TestClient
 
 from claims_reference_app import AppSettings, create_app
 
+from ..pymongo_threads import pymongo_threads, still_running
+
 TOKEN = "lifecycle-test-token"
-
-
-def _pymongo_threads() -> set[threading.Thread]:
-    return {t for t in threading.enumerate() if t.name.startswith("pymongo")}
 
 
 def test_a_stopped_app_closes_its_connections(stores):
@@ -22,14 +17,11 @@ def test_a_stopped_app_closes_its_connections(stores):
                            s3_endpoint=stores.s3.endpoint, s3_access_key=stores.s3.access_key,
                            s3_secret_key=stores.s3.secret_key, bucket="test-refapp-lifecycle",
                            seed_enabled=True, seed_token=TOKEN)
-    before = _pymongo_threads()
+    before = pymongo_threads()
     with TestClient(create_app(settings)) as client:
         assert client.get("/_harness/seed/health",
                           headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
         assert client.post("/api/messages", json={"text": "hello"}).status_code == 200
-        opened = _pymongo_threads() - before
+        opened = pymongo_threads() - before
         assert len(opened) >= 4  # two clients: the app's and the seed route's
-    deadline = time.monotonic() + 10  # a monitor thread ends at its next wake-up (0.5 s)
-    while any(t.is_alive() for t in opened) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not [t.name for t in opened if t.is_alive()]
+    assert still_running(opened) == []

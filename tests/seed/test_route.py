@@ -18,6 +18,7 @@ from seed import (
     dump_state,
 )
 
+from ..pymongo_threads import pymongo_threads, still_running
 from .conftest import LaneStores, make_baseline, make_setup_a, make_setup_b
 
 TOKEN = "route-test-token"
@@ -235,27 +236,12 @@ def test_unreachable_store_is_503_store_error(stores, lane):
         assert "S3" in resp.json()["detail"]["message"]
 
 
-def _pymongo_threads() -> set:
-    import threading
-
-    return {t for t in threading.enumerate() if t.name.startswith("pymongo")}
-
-
-def _gone(threads: set) -> bool:
-    import time
-
-    deadline = time.monotonic() + 10  # a monitor thread ends at its next wake-up (0.5 s)
-    while any(t.is_alive() for t in threads) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return not any(t.is_alive() for t in threads)
-
-
 def test_the_app_that_includes_the_route_closes_its_connection_when_it_stops(stores):
     settings = _settings(stores, "test_seed_lifecycle", "test-seed-lifecycle",
                          baseline_path=None)
-    before = _pymongo_threads()
+    before = pymongo_threads()
     with TestClient(create_seed_app(settings)) as client:
         assert client.get("/_harness/seed/health", headers=AUTH).status_code == 200
-        opened = _pymongo_threads() - before
+        opened = pymongo_threads() - before
         assert opened  # the route connected (its monitor threads run)
-    assert _gone(opened)
+    assert still_running(opened) == []
