@@ -19,8 +19,10 @@ from pydantic import BaseModel, ValidationError
 from ._atomic import write_model_atomic
 from .acceptance import ACCEPTANCE_FILE, AcceptanceConfig
 from .errors import HarnessError, PackError, RunRecordError
-from .run import CustomerModelCall, RunRecord, TrialResult
-from .sheet import RunSummary, Sheet
+from .run import RunRecord
+from .sheet import Sheet
+from .summary import RunSummary
+from .trial import CustomerModelCall, TrialResult
 
 M = TypeVar("M", bound=BaseModel)
 

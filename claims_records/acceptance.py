@@ -20,7 +20,7 @@ from pydantic import Field
 
 from ._base import Strict
 from ._json import JsonField
-from .run import CustomerAction
+from .trial import CustomerAction
 
 ACCEPTANCE_FILE = "acceptance.toml"
 ACCEPTANCE_FORMAT_VERSION = "1"

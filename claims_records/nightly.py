@@ -13,9 +13,11 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from ._base import Strict
+from .comparison import ComparisonVerdict
 from .config import BrowserConfig, RunSettings, Tracing
 from .run import CorpusInfo
-from .sheet import ComparisonVerdict, Interval, ScorerInfo
+from .sheet import ScorerInfo
+from .summary import Interval
 
 NightOutcome = Literal["ok", "regression", "gate_failed", "infrastructure"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from ._base import Strict
-from .run import ScreenReading
+from .trial import ScreenReading
 
 SCREENS_FORMAT_VERSION = "1"
 
