@@ -134,6 +134,8 @@ class CorpusSummary(Strict):
     review: ReviewCounts = Field(description="Packs that are not innocent controls.")
     innocent_controls: ReviewCounts
     failure_modes: dict[str, int] = Field(default_factory=dict)
+
+
 class SuspectTrial(Strict):
     pack_id: str
     trial: int
