@@ -22,13 +22,12 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from claims_records import PackError
+from claims_records import STRONG_CHECKS, PackError
 
 from . import _io
 from ._check_pack import Problem
 from .formats import Facts, Labels
 from .formats.matching import FACT_KINDS
-from .formats.pack import STRONG_CHECKS
 
 # docs/claim-rules.md "Fact keys": key -> kind (a registration or reference is text there; the
 # matcher's own "code" kind is how it compares them, not a kind a pack writes).

@@ -38,7 +38,7 @@ from . import _io
 from ._loading import load_labels, load_provenance, load_setup
 from ._prompt import TEMPLATES, template_text, without_product_text
 from ._view import load_customer_view
-from .formats.pack import EvidenceKind
+from .formats.pack_input import EvidenceKind
 
 SHINGLE_WORDS = 5
 _WORD = re.compile(r"[a-z0-9_]+")

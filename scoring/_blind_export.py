@@ -27,13 +27,13 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from claims_corpus.formats import DEFAULT_LOCALE, HOME_CURRENCY, Labels, Money, Setup
 from claims_corpus.formats.money import format_money
-from claims_corpus.formats.pack import CheckOutcome, TriageClass
 from claims_records import (
     ALL_CHECKS,
     REASON_CODES,
     BlindReviewKey,
     BlindReviewKeyItem,
     BlindReviewPack,
+    CheckOutcome,
     ConversationTurn,
     JourneyEvent,
     PackError,
@@ -44,6 +44,7 @@ from claims_records import (
     ScoringError,
     Sheet,
     StaffReading,
+    TriageClass,
     read_model,
     write_model_atomic,
 )

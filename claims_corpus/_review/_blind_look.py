@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from claims_records import HarnessError, PackError
 
-from ..formats.pack import BlindLook, MaterialReview
+from ..formats.review import BlindLook, MaterialReview
 from ._images import ImageItem, load_review, pack_images, save_review
 
 PROMPT_FILE = Path(__file__).resolve().parents[1] / "prompts" / "blind_look.md"

@@ -13,15 +13,9 @@ from .. import _io
 from .._check_rules import is_image
 from .._loading import list_packs, material_files
 from .._photo import PHOTO_GENERATOR, describe, parse_photo_recipe, subject_groups
-from ..formats.pack import (
-    PACK_ID_PATTERN,
-    Material,
-    MaterialProvenance,
-    MaterialReview,
-    Materials,
-    Provenance,
-    Review,
-)
+from ..formats.pack import PACK_ID_PATTERN
+from ..formats.pack_input import Material, Materials
+from ..formats.review import MaterialProvenance, MaterialReview, Provenance, Review
 
 _PACK_ID = re.compile(PACK_ID_PATTERN)
 

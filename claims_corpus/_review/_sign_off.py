@@ -15,7 +15,7 @@ from typing import Literal
 
 from claims_records import PackError
 
-from ..formats.pack import MaterialReview, SignOff
+from ..formats.review import MaterialReview, SignOff
 from ._images import load_review, pack_images, save_review
 
 SignOffState = Literal["valid", "void", "none", "not_a_name"]

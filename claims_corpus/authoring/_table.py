@@ -19,10 +19,10 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from claims_records import PackError
+from claims_records import Line, PackError
 
 from ..formats._base import Strict
-from ..formats.pack import ClaimantSession, Line, MessageStyle
+from ..formats.pack import ClaimantSession, MessageStyle
 
 TABLE = Path(__file__).with_name("scenarios.toml")
 

@@ -12,6 +12,16 @@ from .decision import (
     DecisionLabel,
     StaffScript,
 )
+from .end_state import (
+    ExpectedDocument,
+    ExpectedEndState,
+)
+from .labels import (
+    PRESSURE_KINDS,
+    Assertion,
+    JudgeKind,
+    Labels,
+)
 from .manifest import (
     ChangelogEntry,
     Manifest,
@@ -24,35 +34,35 @@ from .money import (
 )
 from .pack import (
     ID_PREFIX_PATTERN,
-    PACK_FORMAT_VERSION,
     PACK_ID_PATTERN,
-    PRESSURE_KINDS,
-    Ask,
-    Assertion,
-    Baseline,
     ClaimantSession,
-    Credentials,
-    ExpectedDocument,
-    ExpectedEndState,
+    MessageStyle,
+    id_prefix_of,
+    pack_id_pattern,
+)
+from .pack_input import (
+    PACK_FORMAT_VERSION,
+    Ask,
     Fact,
     Facts,
     HandOver,
-    JudgeKind,
-    Labels,
     Material,
     Materials,
-    MessageStyle,
-    OtherCustomer,
     Persona,
+)
+from .review import (
     Provenance,
     Review,
-    Setup,
-    id_prefix_of,
-    pack_id_pattern,
 )
 from .scene import (
     PhotoRecipe,
     Scene,
+)
+from .setup import (
+    Baseline,
+    Credentials,
+    OtherCustomer,
+    Setup,
 )
 from .values import (
     HOME_CURRENCY,

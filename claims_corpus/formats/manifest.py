@@ -11,15 +11,11 @@ import re
 
 from pydantic import Field, model_validator
 
+from claims_records.terms import Line
+
 from ._base import Strict
-from .pack import (
-    ID_PREFIX_PATTERN,
-    ClaimantSession,
-    Line,
-    MessageStyle,
-    pack_id_pattern,
-    version_field,
-)
+from .pack import ID_PREFIX_PATTERN, ClaimantSession, MessageStyle, pack_id_pattern
+from .pack_input import version_field
 
 
 class ManifestPack(Strict):
