@@ -40,6 +40,8 @@ def _high_value(value: object, docs: list[SuppliedDocument]) -> bool:
     amounts += [in_pounds(d.reading.total, d.reading.currency) for d in docs
                 if d.reading.kind in TOTAL_KINDS]
     return any(a is not None and a > HIGH_VALUE_GBP for a in amounts)
+
+
 _STANDARD = (
     "third_party_involved",
     "vehicle_not_driveable",
