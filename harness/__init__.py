@@ -8,19 +8,10 @@ unread to the seed route.
 from ._capacity import LaneChoice, auto_lanes, resolve_lanes
 from ._dev import dev_product
 from ._launch import BrowserChoice, open_browser, system_browsers
-from ._lock import FolderLock, RunLockedError, wait_for_lock
-from ._merge import merge_runs
 from ._profile_check import CheckReport, check_profile
-from ._recovery import (
-    RunStorageError,
-    recorded_config,
-    resume_command,
-    stop_line,
-)
 from ._redact import redact_har
 from ._reset import ResetAdapter, ResetOutcome, make_reset
 from ._runtime import RuntimeInfo, check_runtime
-from ._shard import Shard, load_durations
 from ._stack import (
     next_steps,
     point_at_stack,
@@ -46,13 +37,23 @@ from .customers import (
 )
 from .profile import Lane, Profile, load_profile
 from .runner import (
+    FolderLock,
     RunContext,
+    RunLockedError,
+    RunStorageError,
+    Shard,
     TrialProgress,
     execute,
+    load_durations,
+    merge_runs,
     new_run_id,
     prepare_resume,
+    recorded_config,
+    resume_command,
     run,
+    stop_line,
     summary_line,
+    wait_for_lock,
 )
 from .trial import (
     SELF_TEST_LABEL,

@@ -23,17 +23,15 @@ from claims_records import (
 
 from .._conversation import check_lanes
 from .._launch import BrowserChoice
-from .._lock import FolderLock
-from .._recovery import storage_error
 from .._reset import ResetAdapter, make_reset
 from .._runtime import check_runtime
-from .._shard import Shard, apply_shard, default_durations
 from ..customers import LlmSettings, Recording, make_customer, probe_dialect
 from ..profile import Lane, load_profile
 from ..trial import TrialSettings, make_pace
 from ._attempts import pending_entry, prepare_resume
 from ._context import RunContext
 from ._lanes import run_lanes
+from ._lock import FolderLock
 from ._record import (
     check_resumable,
     corpus_info,
@@ -47,6 +45,8 @@ from ._record import (
     trial_path,
     utc_now,
 )
+from ._recovery import storage_error
+from ._shard import Shard, apply_shard, default_durations
 
 
 def quiet_interrupts(loop: asyncio.AbstractEventLoop) -> None:

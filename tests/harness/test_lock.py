@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness import FolderLock, RunLockedError, wait_for_lock
-from harness import _lock as lock_module
+from harness.runner import _lock as lock_module
 
 HOLD = """
 import sys, time

@@ -22,7 +22,8 @@ from claims_records import (
     write_model_atomic,
 )
 from harness import Shard, load_durations, merge_runs
-from harness._shard import apply_shard, plan
+from harness.runner import apply_shard
+from harness.runner._shard import plan
 
 PACKS = [f"CTL-M-00{i}" for i in range(1, 6)]
 TRIALS = [(p, n) for p in PACKS for n in (1, 2)]

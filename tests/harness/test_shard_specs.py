@@ -13,7 +13,7 @@ import harness
 from claims_cli.app import app
 from claims_records import HarnessError
 from harness import Shard
-from harness._shard import MAX_SHARDS
+from harness.runner import MAX_SHARDS
 from tests.claims_cli.conftest import bare_record
 
 HUGE = "1/" + "9" * 5000  # past Python's int-from-string digit limit
