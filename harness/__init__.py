@@ -7,7 +7,6 @@ unread to the seed route.
 
 from ._capacity import LaneChoice, auto_lanes, resolve_lanes
 from ._dev import dev_product
-from ._launch import BrowserChoice, open_browser, system_browsers
 from ._profile_check import CheckReport, check_profile
 from ._redact import redact_har
 from ._reset import ResetAdapter, ResetOutcome, make_reset
@@ -25,6 +24,7 @@ from ._stack import (
     write_powershell_env,
     write_stack_file,
 )
+from .browser import BrowserChoice, open_browser, system_browsers
 from .customers import (
     Customer,
     CustomerContext,

@@ -17,12 +17,10 @@ from playwright.async_api import Error as PlaywrightError
 
 from claims_records import HarnessError
 
-from ._browser import VIEWPORT, CustomerPage
 from ._conversation import check_lanes
-from ._launch import BrowserChoice, open_browser
-from ._marks import PageSelectors
 from ._reset import make_reset, setup_and_files
 from ._runtime import check_runtime
+from .browser import VIEWPORT, BrowserChoice, CustomerPage, PageSelectors, open_browser
 from .profile import READ_REGIONS, Lane, Profile, url
 from .profile._selectors import selector_fields
 from .staff import CLAIM_REGIONS, WAITING_REGIONS, StaffSession, open_claim

@@ -23,7 +23,7 @@ from .seed.postgres import PostgresServer, find_bin, running_postgres
 
 PACKS = Path(__file__).resolve().parents[1] / "packs"
 # The browser the tests launch: Chromium's headless shell where it is installed (what a headless
-# run picks, harness._launch), else the full Chromium.
+# run picks, harness.browser._launch), else the full Chromium.
 CHROMIUM = os.environ.get("CLAIMS_HARNESS_CHROMIUM") or next(
     (p for p in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.path.isfile(p)),
     "/usr/bin/chromium")
@@ -248,7 +248,7 @@ def browser() -> Iterator[object]:
 def chromium_env() -> Iterator[dict[str, str]]:
     """The environment of a Chromium a test starts itself: its own temporary files (the
     singleton socket folder a killed Chromium leaves) in a folder removed afterwards."""
-    from harness._launch import scratch_folder
+    from harness.browser._launch import scratch_folder
 
     scratch = scratch_folder()
     try:

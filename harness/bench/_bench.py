@@ -38,9 +38,9 @@ from typing import Any, TypeVar
 from claims_corpus import CustomerView
 from claims_records import TrialResult
 
-from .._browser import launch_browser
 from .._dev import dev_product
 from .._reset import ResetAdapter, make_reset, setup_and_files
+from ..browser import launch_browser
 from ..customers import Customer, make_customer
 from ..profile import Lane, Profile, load_profile
 from ..staff import StaffSession

@@ -26,9 +26,8 @@ import claims_corpus
 from claims_corpus import CustomerView
 from claims_records import CustomerAction, HarnessError, JourneyEvent, JsonValue
 
-from .._camera import Camera
-from .._customer_tab import CustomerTab
 from .._reset import ResetAdapter, setup_and_files
+from ..browser import Camera, CustomerTab
 from ..profile import Lane, Profile, url
 
 # A reply is new when more replies (busy placeholders excluded) are shown than before

@@ -3,7 +3,7 @@
 A region's selector may be one string or a list; the first alternative that matches on the
 page is used. An empty string or list means the product has no such region. Plain CSS is read
 inside the page in one call; other Playwright selectors (``role=``, ``text=``, ``>>``,
-``:has-text()``, ``xpath=``) are resolved by Playwright first (see ``harness/_screen.py``).
+``:has-text()``, ``xpath=``) are resolved by Playwright first (see ``harness/browser/_screen.py``).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._launch import BrowserChoice
+from ..browser import BrowserChoice
 from ..customers import LlmSettings
 from ..profile import Profile
 

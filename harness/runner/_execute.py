@@ -22,9 +22,9 @@ from claims_records import (
 )
 
 from .._conversation import check_lanes
-from .._launch import BrowserChoice
 from .._reset import ResetAdapter, make_reset
 from .._runtime import check_runtime
+from ..browser import BrowserChoice
 from ..customers import LlmSettings, Recording, make_customer, probe_dialect
 from ..profile import Lane, load_profile
 from ..trial import TrialSettings, make_pace

@@ -12,8 +12,8 @@ from typing import Any
 
 from claims_records import RunRecord, TrialStatus, write_run_record
 
-from .._launch import BrowserChoice, BrowserKeeper
 from .._reset import ResetAdapter
+from ..browser import BrowserChoice, BrowserKeeper
 from ..profile import Lane, Profile
 from ..staff import StaffSession
 from ..trial import TrialRig, TrialSettings, run_trial

@@ -19,7 +19,7 @@ from claims_records import (
     ProductError,
 )
 
-from .._marks import first_match, visible_text
+from ..browser import first_match, visible_text
 from ._find import open_claim
 from ._session import StaffSession
 from ._vocabulary import map_word

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
-from .._marks import first_match
+from ..browser import first_match
 from ..profile import StaffSide, url
 
 SETTLE_S = 10.0

@@ -16,8 +16,7 @@ from playwright.async_api import Page
 
 from claims_records import StaffCheck, StaffFact, StaffReading, StaffWaitingItem
 
-from .._camera import Camera
-from .._marks import PageSelectors
+from ..browser import Camera, PageSelectors
 from ..profile import StaffSide, url
 from ._find import SETTLE_S, Goto, open_claim
 from ._vocabulary import WordMap

@@ -27,10 +27,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from claims_records import StaffReading
 
-from .._browser import VIEWPORT
-from .._camera import Camera
-from .._marks import first_match
 from .._reset import Credentials
+from ..browser import VIEWPORT, Camera, first_match
 from ..profile import Lane, StaffSide, url
 from ._read import read_claim, read_waiting
 

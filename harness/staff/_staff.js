@@ -1,5 +1,5 @@
 // The staff claim page (or waiting list), read in one call: visible texts per region and the
-// cells of each row. Selectors arrive as CSS alternatives (see harness/_marks.py); a region
+// cells of each row. Selectors arrive as CSS alternatives (see harness/browser/_marks.py); a region
 // whose selectors match nothing is reported absent, never guessed.
 (args) => {
   const R = args.regions;

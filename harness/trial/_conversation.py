@@ -20,8 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from claims_records import NewConversationInfo, ProductError
 
-from .._browser import CustomerPage
-from .._marks import first_match
+from ..browser import CustomerPage, first_match
 from ..profile import Lane, NewConversation, url
 from ._journey import StartCheck
 from ._record import Journey

@@ -34,9 +34,8 @@ from claims_records import (
     write_model_atomic,
 )
 
-from .._browser import VIEWPORT, CustomerPage
-from .._marks import visible_text
 from .._reset import Credentials, ResetAdapter
+from ..browser import VIEWPORT, CustomerPage, visible_text
 from ..profile import DecisionControls
 from ..staff import map_word, record_decision
 from ._after import write_state

@@ -23,9 +23,8 @@ from claims_records import (
     Timings,
 )
 
-from .._browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage
 from .._reset import Credentials, ResetOutcome
-from .._screen import Probe, Reading
+from ..browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage, Probe, Reading
 from ..customers import Customer, CustomerContext, JourneyTracker
 from ._pace import Pace, take_time
 from ._record import Journey, JourneyStop, drop_shot, keep_shot

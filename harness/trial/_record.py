@@ -25,7 +25,7 @@ from claims_records import (
     append_jsonl,
 )
 
-from .._browser import slug
+from ..browser import slug
 from ..customers import JourneyTracker
 
 # Why a journey ended: a trial's stop reasons, and "goal" for the customer's return after a

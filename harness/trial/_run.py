@@ -25,9 +25,8 @@ from claims_records import (
     write_trial_result,
 )
 
-from .._customer_tab import CustomerTab
-from .._launch import BROWSER_CRASH
 from .._reset import ProductResetError, ResetAdapter, ResetOutcome, setup_and_files
+from ..browser import BROWSER_CRASH, CustomerTab
 from ..customers import Customer
 from ..profile import Capabilities
 from ..staff import StaffSession

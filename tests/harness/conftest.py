@@ -31,7 +31,7 @@ async def browser():
     """A local Chromium for the tests of one module (their event loop is the module's)."""
     from playwright.async_api import async_playwright
 
-    from harness._browser import launch_browser
+    from harness.browser import launch_browser
 
     async with async_playwright() as pw:
         b = await launch_browser(pw)

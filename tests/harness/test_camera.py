@@ -1,5 +1,5 @@
 """The camera's fast PNG is the same picture as Playwright's own screenshot, pixel for pixel:
-only the compression differs (harness/_camera.py, docs/speed.md)."""
+only the compression differs (harness/browser/_camera.py, docs/speed.md)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
-from harness._browser import VIEWPORT, launch_browser
-from harness._camera import Camera
+from harness.browser import VIEWPORT, Camera, launch_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
 

@@ -1,6 +1,6 @@
 """A protocol shot that never answers: the camera falls back to Playwright's screenshot after
 ``CDP_SHOT_TIMEOUT_S`` and, for every later page of that browser, asks Playwright at once
-(harness/_camera.py)."""
+(harness/browser/_camera.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from harness import _camera
-from harness._camera import Camera
+from harness.browser import Camera, _camera
 
 pytestmark = pytest.mark.asyncio
 

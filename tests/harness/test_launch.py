@@ -10,7 +10,7 @@ import pytest
 
 from claims_records import HarnessError
 from harness import BrowserChoice, system_browsers
-from harness._launch import CHROMIUM_ENV, endpoint_label, resolve_local
+from harness.browser._launch import CHROMIUM_ENV, endpoint_label, resolve_local
 
 
 def _pw(path: str | None):
@@ -59,11 +59,12 @@ def test_the_order_of_local_browsers(tmp_path):
 
 
 def test_without_playwrights_build_a_browser_of_this_machine_is_found(monkeypatch):
-    monkeypatch.setattr("harness._launch.system_browsers",
+    monkeypatch.setattr("harness.browser._launch.system_browsers",
                         lambda env=None, headless=False: ["/opt/chrome"])
     info = resolve_local(BrowserChoice(), _pw("/no/such/build"), env={})
     assert (info.kind, info.executable) == ("executable", "/opt/chrome")
-    monkeypatch.setattr("harness._launch.system_browsers", lambda env=None, headless=False: [])
+    monkeypatch.setattr("harness.browser._launch.system_browsers",
+                        lambda env=None, headless=False: [])
     with pytest.raises(HarnessError, match="no browser found") as err:
         resolve_local(BrowserChoice(), _pw(None), env={})
     for way in ("playwright install chromium", "--browser-channel", "--browser-cdp-url"):
@@ -89,10 +90,10 @@ def test_system_discovery_per_os(tmp_path):
 def test_a_headless_run_prefers_chromiums_headless_shell(monkeypatch, tmp_path):
     shell = _exe(tmp_path, "bin/chromium-headless-shell")
     full = _exe(tmp_path, "bin/chromium")
-    monkeypatch.setattr("harness._launch._LINUX_HEADLESS_PATHS", (str(shell),))
-    monkeypatch.setattr("harness._launch._LINUX_PATHS", (str(full),))
-    monkeypatch.setattr("harness._launch._LINUX", ())
-    monkeypatch.setattr("harness._launch._LINUX_HEADLESS", ())
+    monkeypatch.setattr("harness.browser._launch._LINUX_HEADLESS_PATHS", (str(shell),))
+    monkeypatch.setattr("harness.browser._launch._LINUX_PATHS", (str(full),))
+    monkeypatch.setattr("harness.browser._launch._LINUX", ())
+    monkeypatch.setattr("harness.browser._launch._LINUX_HEADLESS", ())
     assert system_browsers("linux", {}, headless=True) == [str(shell), str(full)]
     assert system_browsers("linux", {}) == [str(full)]
     assert system_browsers("win32", {}, headless=True) == []  # Linux's package only

@@ -18,7 +18,7 @@ import pytest
 from playwright.async_api import async_playwright
 
 from harness import BrowserChoice
-from harness._launch import open_browser
+from harness.browser import open_browser
 
 pytestmark = [pytest.mark.browser]
 
@@ -124,7 +124,7 @@ async def test_a_long_temporary_folder_still_starts_the_browser(tmp_path, monkey
 
 
 def test_the_folder_of_a_killed_process_is_removed_at_the_next_launch(short_tmp):
-    from harness._launch import scratch_folder
+    from harness.browser._launch import scratch_folder
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()  # a process that has ended: its folder is litter

@@ -132,8 +132,8 @@ def test_a_real_trace_loses_its_secrets(tmp_path):
 
     from playwright.async_api import async_playwright
 
-    from harness._browser import launch_browser
     from harness._redact import redact_trace_file
+    from harness.browser import launch_browser
 
     secrets = {"header": "CANARY-TRACE-HDR-1", "typed": "CANARY-TRACE-PW-2",
                "query": "CANARY-TRACE-Q-3"}

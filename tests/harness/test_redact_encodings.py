@@ -165,7 +165,7 @@ def test_a_real_trace_and_har_lose_a_typed_non_ascii_password(tmp_path):
 
     from playwright.async_api import async_playwright
 
-    from harness._browser import launch_browser
+    from harness.browser import launch_browser
 
     secret = "Pässwört-秘密-🔑"
     raw_trace, raw_har = tmp_path / "raw.zip", tmp_path / "raw.har"

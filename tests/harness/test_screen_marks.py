@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 import pytest_asyncio
 
-from harness._marks import MARK_ATTR
-from harness._screen import Probe, Screen
+from harness.browser._marks import MARK_ATTR
+from harness.browser._screen import Probe, Screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness._browser import launch_browser
+from harness.browser import launch_browser
 from harness.profile import Profile
 from harness.staff import StaffSession
 

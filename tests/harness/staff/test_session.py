@@ -12,7 +12,7 @@ import pytest
 from fastapi import FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from harness._browser import launch_browser
+from harness.browser import launch_browser
 from harness.profile import Profile
 from harness.staff import StaffSession
 from seed import BackgroundServer

@@ -60,7 +60,7 @@ async def _run(server, tmp_path, mode: str, settings: TrialSettings
     from playwright.async_api import async_playwright
 
     from harness import Lane
-    from harness._browser import launch_browser
+    from harness.browser import launch_browser
 
     profile = load_profile("reference")
     profile = profile.model_copy(update={

@@ -18,11 +18,11 @@ from playwright.async_api import Error as PlaywrightError
 
 from claims_records import ProductError, ScreenReading
 
+from ..profile import CustomerSide, url
 from ._camera import Camera
 from ._launch import BrowserChoice, open_browser
 from ._marks import first_match
 from ._screen import Probe, Reading, Screen
-from .profile import CustomerSide, url
 
 VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
 ACTION_TIMEOUT_MS = 10000

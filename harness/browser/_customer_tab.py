@@ -18,8 +18,8 @@ from pathlib import Path
 from playwright.async_api import Browser, BrowserContext, Page, StorageState
 from playwright.async_api import Error as PlaywrightError
 
+from .._redact import redact_har_file, redact_trace_file
 from ._browser import VIEWPORT
-from ._redact import redact_har_file, redact_trace_file
 
 
 class CustomerTab:

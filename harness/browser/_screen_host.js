@@ -1,5 +1,5 @@
 // Installs the screen function (_screen.js) in the current document, once per document, with
-// the selectors of one Screen (harness/_screen.py), and what every later call goes through:
+// the selectors of one Screen (harness/browser/_screen.py), and what every later call goes through:
 //
 //   host.call(a)   the screen function with the installed selectors and a's own arguments;
 //   host.watch(a)  the same every animation frame until it answers something truthy, or
