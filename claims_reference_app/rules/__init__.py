@@ -15,7 +15,6 @@ from .._documents import DocumentReading, read_document, read_pages
 from .._parsing import (
     HOME_CURRENCY,
     find_dates,
-    find_times,
     parse_date,
     parse_money,
     parse_police_reference,
@@ -29,11 +28,6 @@ from .._parsing import (
     without_dont_know,
 )
 from ._checks import (
-    QUOTE_KINDS,
-    RECEIPT_KINDS,
-    STRONG,
-    TOTAL_KINDS,
-    WEAK,
     CheckResult,
     SuppliedDocument,
     check_policy_start_30d,
@@ -43,7 +37,6 @@ from ._checks import (
     review_required,
 )
 from ._facts import (
-    COMMON_FACTS,
     FACT_KINDS,
     INCIDENT_TYPES,
     LINES,
@@ -54,10 +47,11 @@ from ._facts import (
     parse_choice,
     parse_fact,
 )
-from ._triage import HIGH_VALUE_GBP, REFERENCE_RATES, Triage, in_pounds, triage
+from ._triage import REFERENCE_RATES, Triage, in_pounds, triage
 
 __all__ = [
     "FACT_KINDS",
+    "HOME_CURRENCY",
     "REFERENCE_RATES",
     "INCIDENT_TYPES",
     "LINES",
@@ -71,6 +65,7 @@ __all__ = [
     "check_quote_before_incident",
     "check_receipt_after_incident",
     "extract_facts",
+    "find_dates",
     "in_pounds",
     "materials_needed",
     "needed_facts",
@@ -91,15 +86,4 @@ __all__ = [
     "says_dont_know",
     "without_dont_know",
     "triage",
-    # public here before the split as well (module constants and the parsing helpers used)
-    "COMMON_FACTS",
-    "HIGH_VALUE_GBP",
-    "HOME_CURRENCY",
-    "QUOTE_KINDS",
-    "RECEIPT_KINDS",
-    "STRONG",
-    "TOTAL_KINDS",
-    "WEAK",
-    "find_dates",
-    "find_times",
 ]
