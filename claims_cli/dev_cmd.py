@@ -44,8 +44,9 @@ def up(
 ) -> None:
     """Start what is missing, print every URL, write the env file, stop all on Ctrl-C."""
     import harness
+    from claims_dev import start_dev
     from claims_records import DEV_STACK_FILE
-    from seed import S3Config, start_dev
+    from seed import S3Config
 
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())

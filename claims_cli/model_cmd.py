@@ -30,8 +30,7 @@ def serve(
         "a product agent such as the reference app's model runtime."),
 ) -> None:
     """Start the model's server, print its base URL and model name, stop it on Ctrl-C."""
-    from seed import start_local_model
-    from seed.stores import signals_ignored_while_stopping
+    from claims_dev import signals_ignored_while_stopping, start_local_model
 
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -43,7 +43,8 @@ def serve(
     The bearer token is CLAIMS_HARNESS_SEED_TOKEN; without it a random token is printed."""
     import uvicorn
 
-    from seed import S3Config, SeedSettings, create_seed_app, open_stores
+    from claims_dev import start_stores
+    from seed import S3Config, SeedSettings, create_seed_app
 
     env = os.environ
     mongo_uri = mongo_uri or env.get("CLAIMS_HARNESS_MONGO_URI") or None
@@ -56,7 +57,7 @@ def serve(
             s3 = S3Config(endpoint=s3_endpoint)
             s3.access_key = s3_access_key or env.get(_P + "S3_ACCESS_KEY") or s3.access_key
             s3.secret_key = env.get(_P + "S3_SECRET_KEY") or s3.secret_key
-        stores = open_stores(mongo_uri, s3)
+        stores = start_stores(mongo_uri, s3)
         try:
             settings = SeedSettings.from_env(
                 enabled=True, token=secrets.token_urlsafe(24) if generated else token,

@@ -45,10 +45,10 @@ def defects(
     """Run the planted-defect panel; exit 1 unless every fault is caught with its own label
     on at least one pack and the clean run has no false alarm."""
     import claims_corpus
+    import claims_dev
     import claims_records
     import harness
     import scoring
-    import seed
     from claims_records import BrowserConfig, DevConfig, RunConfig
     from claims_reference_app import FAULTS
 
@@ -73,10 +73,10 @@ def defects(
             raise typer.BadParameter(f"no selected pack can show {', '.join(idle)}",
                                      param_hint="--pack")
         profile = harness.load_profile("reference")
-        with seed.open_stores(log_dir=_mkdir(panel_dir / "logs")) as stores:
+        with claims_dev.start_stores(log_dir=_mkdir(panel_dir / "logs")) as stores:
             def one(name: str, faults: list[str], run_packs: list[str]) -> scoring.PanelRun:
                 t0 = time.monotonic()
-                with seed.start_dev(lanes=lanes, app=True, faults=faults,
+                with claims_dev.start_dev(lanes=lanes, app=True, faults=faults,
                                     mongo_uri=stores.mongo_uri, s3=stores.s3,
                                     baseline_path=packs / "baseline.json",
                                     log_dir=_mkdir(panel_dir / "logs" / name)) as env:

@@ -18,7 +18,7 @@ from claims_records import ProfileError
 from .profile import Lane, Profile
 
 if TYPE_CHECKING:
-    from seed import DevEnvironment
+    from claims_dev import DevEnvironment
 
 
 def _variables(profile: Profile, env: DevEnvironment) -> dict[str, str]:
@@ -70,8 +70,8 @@ def _environ(values: dict[str, str]) -> Iterator[None]:
 def dev_product(profile: Profile, lanes: int, packs_root: Path, runtime: str = "reference",
                 faults: Sequence[str] = ()) -> Iterator[tuple[Profile, DevEnvironment]]:
     """Start stores and the profile's product on ``lanes`` lanes; yield (the profile pointed
-    at them, the ``seed.DevEnvironment``). Everything started is stopped on exit."""
-    from seed import ProductCommand, start_dev
+    at them, the ``claims_dev.DevEnvironment``). Everything started is stopped on exit."""
+    from claims_dev import ProductCommand, start_dev
 
     dev = profile.dev
     if dev is None:

@@ -323,7 +323,7 @@ def run_clear_command(profile: Profile, lane: Lane, pack_id: str) -> None:
     import os
     import subprocess
 
-    from seed.stores import SPAWN_OPTIONS, stop_process_tree
+    from claims_dev import SPAWN_OPTIONS, stop_process_tree
 
     command = profile.reset.command
     assert command is not None

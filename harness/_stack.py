@@ -38,7 +38,7 @@ from claims_records import (
 from .profile import Lane, Profile, load_profile
 
 if TYPE_CHECKING:
-    from seed import DevEnvironment
+    from claims_dev import DevEnvironment
 
 STACK_FILE_ENV = "CLAIMS_HARNESS_STACK_FILE"  # where `run` looks, when not ./DEV_STACK_FILE
 REFERENCE_PRODUCT = "reference_app"

@@ -23,8 +23,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+import claims_dev  # noqa: E402
 import harness  # noqa: E402
-import seed  # noqa: E402
 from claims_records import (  # noqa: E402
     JourneyEvent,
     RunConfig,
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs-dir", type=Path, default=None)
     args = ap.parse_args(argv)
     runs_dir = args.runs_dir or Path(tempfile.mkdtemp(prefix="bench-runs-"))
-    with seed.start_dev(lanes=args.lanes, app=True, runtime="reference",
+    with claims_dev.start_dev(lanes=args.lanes, app=True, runtime="reference",
                         baseline_path=args.packs / "baseline.json") as env:
         profile = harness.load_profile("reference").with_lanes([
             harness.Lane(name=ln.name, base_url=ln.base_url or "", seed_url=ln.seed_url,

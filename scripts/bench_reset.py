@@ -19,14 +19,8 @@ from pathlib import Path
 import pymongo
 
 from claims_corpus import load_baseline, load_setup, setup_files
-from seed import (
-    BackgroundServer,
-    SeedClient,
-    SeedSettings,
-    create_seed_app,
-    open_stores,
-    reset_and_load,
-)
+from claims_dev import BackgroundServer, start_stores
+from seed import SeedClient, SeedSettings, create_seed_app, reset_and_load
 
 
 def _summary(label: str, samples_ms: list[float]) -> str:
@@ -51,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(setup.objects)} objects, baseline "
           f"{sum(len(d) for d in baseline.collections.values())} documents", flush=True)
 
-    with open_stores() as stores:
+    with start_stores() as stores:
         client = pymongo.MongoClient(stores.mongo_uri)
         db = client["claims_harness_bench_lib"]
         lib: list[float] = []

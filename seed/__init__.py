@@ -11,7 +11,6 @@ from ._guard import (
 )
 from ._jsonsafe import id_key, json_safe
 from ._loader import SeedResult, last_reset, reset_and_load, unfinished_reset
-from ._local_model import TOOLS_CHAT_FORMAT, LocalModel, model_file, start_local_model
 from ._names import (
     ENVIRONMENT_COLLECTION,
     ENVIRONMENT_DOC_ID,
@@ -20,32 +19,13 @@ from ._names import (
 )
 from ._objects import FolderObjects, ObjectStore, S3Objects
 from ._plan import InvalidSetupError, Plan, PlannedObject, build_plan
-from ._ports import free_port
 from ._route import SEED_PREFIX, create_seed_app, create_seed_router
-from ._server import BackgroundServer
-from ._settings import SeedSettings, load_baseline_file
+from ._s3 import S3Config
+from ._settings import ENV_PREFIX, SeedSettings, load_baseline_file
 from ._state import compare_documents, diff_states, dump_state, load_state_dump
-from .dev import (
-    MODEL_SOURCES,
-    RUNTIMES,
-    DevEnvironment,
-    Lane,
-    ProductCommand,
-    lane_names,
-    start_dev,
-    wants_local_model,
-)
-from .stores import (
-    S3Config,
-    Stores,
-    open_stores,
-    start_embedded_mongo,
-    start_embedded_s3,
-)
 
 __all__ = [
     "Plan",
-    "ProductCommand",
     "PlannedObject",
     "apply_scoped",
     "build_plan",
@@ -54,29 +34,22 @@ __all__ = [
     "dump_stores",
     "id_key",
     "json_safe",
-    "BackgroundServer",
     "FolderObjects",
     "ObjectStore",
     "S3Objects",
     "DEFAULT_ALLOWED_DB_PATTERN",
-    "DevEnvironment",
+    "ENV_PREFIX",
     "ENVIRONMENT_COLLECTION",
     "ENVIRONMENT_DOC_ID",
     "HARNESS_COLLECTION",
     "InvalidSetupError",
-    "Lane",
-    "LocalModel",
-    "MODEL_SOURCES",
     "PRODUCTION_KIND",
     "PRODUCTION_KINDS",
-    "RUNTIMES",
     "S3Config",
     "SEED_PREFIX",
     "SeedClient",
     "SeedResult",
     "SeedSettings",
-    "Stores",
-    "TOOLS_CHAT_FORMAT",
     "check_bucket_name",
     "check_database_allowed",
     "check_not_production",
@@ -84,18 +57,9 @@ __all__ = [
     "create_seed_router",
     "diff_states",
     "dump_state",
-    "free_port",
-    "lane_names",
     "last_reset",
     "load_baseline_file",
     "load_state_dump",
-    "model_file",
-    "open_stores",
     "reset_and_load",
-    "start_dev",
-    "start_embedded_mongo",
-    "start_embedded_s3",
-    "start_local_model",
     "unfinished_reset",
-    "wants_local_model",
 ]

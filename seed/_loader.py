@@ -37,8 +37,8 @@ from ._names import (
     is_state_collection,
 )
 from ._plan import build_plan
+from ._s3 import S3Config
 from ._state import compare_documents, dump_collections, utc_now_iso
-from .stores import S3Config
 
 
 class SeedResult(Strict):

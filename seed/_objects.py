@@ -32,7 +32,7 @@ from ._names import (
     REASON_PRODUCTION_MARKER,
 )
 from ._plan import PlannedObject
-from .stores import S3Config
+from ._s3 import S3Config
 
 MARKER_FILE = ENVIRONMENT_COLLECTION  # "_environment", as the database's marker collection
 

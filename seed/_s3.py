@@ -1,10 +1,13 @@
-"""Small S3 helpers on the minio client: one cached client per store, bucket listing, hashing."""
+"""S3-compatible stores: where one listens and how to sign in (``S3Config``), and small
+helpers on the minio client: one cached client per store, bucket listing, hashing."""
 
 from __future__ import annotations
 
 import hashlib
 import io
 import threading
+from dataclasses import dataclass
+from urllib.parse import urlparse
 
 from minio import Minio
 from minio.deleteobjects import DeleteObject
@@ -13,7 +16,47 @@ from urllib3.exceptions import HTTPError as Urllib3Error
 
 from claims_records import SeedError
 
-from .stores import S3Config
+DEFAULT_S3_KEY = "harness"
+DEFAULT_S3_SECRET = "harness-secret"
+
+
+@dataclass
+class S3Config:
+    """Where an S3-compatible store listens and how to sign in to it."""
+
+    endpoint: str  # URL, e.g. http://127.0.0.1:9000
+    access_key: str = DEFAULT_S3_KEY
+    secret_key: str = DEFAULT_S3_SECRET
+    region: str = "us-east-1"
+
+    @property
+    def host_port(self) -> str:
+        return urlparse(self.endpoint).netloc
+
+    @property
+    def secure(self) -> bool:
+        return urlparse(self.endpoint).scheme == "https"
+
+    def client(self):
+        """A minio client for this store."""
+        import urllib3
+        from minio import Minio
+
+        # Few, quick retries: an unreachable store should fail a reset in seconds, not minutes.
+        http = urllib3.PoolManager(
+            timeout=urllib3.Timeout(connect=5.0, read=60.0), maxsize=10,
+            retries=urllib3.Retry(total=2, backoff_factor=0.1,
+                                  status_forcelist=[500, 502, 503, 504]),
+        )
+        return Minio(
+            self.host_port,
+            access_key=self.access_key,
+            secret_key=self.secret_key,
+            secure=self.secure,
+            region=self.region,
+            http_client=http,
+        )
+
 
 _clients: dict[tuple[str, str, str, str], Minio] = {}
 _lock = threading.Lock()

@@ -14,7 +14,7 @@ from claims_corpus.formats._base import Strict
 from claims_records import SeedError
 
 from ._guard import DEFAULT_ALLOWED_DB_PATTERN
-from .stores import DEFAULT_S3_KEY, DEFAULT_S3_SECRET, S3Config
+from ._s3 import DEFAULT_S3_KEY, DEFAULT_S3_SECRET, S3Config
 
 ENV_PREFIX = "CLAIMS_HARNESS_"
 

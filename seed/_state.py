@@ -40,7 +40,7 @@ from . import _s3
 from ._guard import check_bucket_name
 from ._jsonsafe import id_key, json_safe
 from ._names import is_state_collection
-from .stores import S3Config
+from ._s3 import S3Config
 
 
 def utc_now_iso() -> str:

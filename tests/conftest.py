@@ -16,8 +16,8 @@ import pymongo
 import pytest
 
 import claims_corpus
-import seed
-from seed import Stores, open_stores
+import claims_dev
+from claims_dev import DevStores, start_stores
 
 from .seed.postgres import PostgresServer, find_bin, running_postgres
 
@@ -30,7 +30,7 @@ CHROMIUM = os.environ.get("CLAIMS_HARNESS_CHROMIUM") or next(
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-# Every embedded model server the tests start (seed.start_local_model, dev up --model local,
+# Every embedded model server the tests start (claims_dev.start_local_model, dev up --model local,
 # model serve) reads one thread and one batch thread from llama-cpp-python's settings, which
 # come from the environment where the command line sets none. The suite runs several workers per
 # core, so a server's second thread found no free core and mostly spun: one thread gives the
@@ -71,7 +71,7 @@ LONGEST_FIRST = [
     "tests/harness/test_remote_browser.py",
     "tests/harness/test_completion_framework.py",
     "tests/claims_prototype_app/test_harness_e2e.py",
-    "tests/seed/test_dev_model.py",
+    "tests/claims_dev/test_dev_model.py",
     "tests/claims_prototype_app/test_dev_e2e.py",
     "tests/claims_nightly/test_nightly_e2e.py",
     "tests/harness/test_shards_e2e.py",
@@ -113,9 +113,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def stores() -> Iterator[Stores]:
+def stores() -> Iterator[DevStores]:
     """Embedded MongoDB (SecantusDB) and S3 (moto) on free loopback ports."""
-    with open_stores() as s:
+    with start_stores() as s:
         yield s
 
 
@@ -133,16 +133,16 @@ def postgres() -> Iterator[PostgresServer]:
         yield server
 
 
-def start_dev_env(log_dir: Path, **options) -> seed.DevEnvironment:
-    """``seed.start_dev`` (one reference lane on packs/baseline.json unless ``options`` say
+def start_dev_env(log_dir: Path, **options) -> claims_dev.DevEnvironment:
+    """``claims_dev.start_dev`` (one reference lane on packs/baseline.json unless ``options`` say
     otherwise) with embedded stores of its own: the session's ``stores`` stay as the tests
     using them expect (other tests look into their lanes' databases)."""
     settings = {"lanes": 1, "app": True, "runtime": "reference",
                 "baseline_path": PACKS / "baseline.json", **options}
-    return seed.start_dev(log_dir=log_dir, **settings)
+    return claims_dev.start_dev(log_dir=log_dir, **settings)
 
 
-def _answers(env: seed.DevEnvironment) -> bool:
+def _answers(env: claims_dev.DevEnvironment) -> bool:
     """Whether every app of ``env`` still runs and answers."""
     import httpx
 
@@ -156,9 +156,9 @@ def _answers(env: seed.DevEnvironment) -> bool:
 
 
 @pytest.fixture(scope="session")
-def _shared_reference_env() -> Iterator[dict[str, seed.DevEnvironment]]:
+def _shared_reference_env() -> Iterator[dict[str, claims_dev.DevEnvironment]]:
     """Where ``reference_dev_env`` keeps this worker's environment; stopped at the end."""
-    held: dict[str, seed.DevEnvironment] = {}
+    held: dict[str, claims_dev.DevEnvironment] = {}
     try:
         yield held
     finally:
@@ -167,8 +167,8 @@ def _shared_reference_env() -> Iterator[dict[str, seed.DevEnvironment]]:
 
 
 @pytest.fixture(scope="module")
-def reference_dev_env(_shared_reference_env: dict[str, seed.DevEnvironment],
-                      tmp_path_factory: pytest.TempPathFactory) -> seed.DevEnvironment:
+def reference_dev_env(_shared_reference_env: dict[str, claims_dev.DevEnvironment],
+                      tmp_path_factory: pytest.TempPathFactory) -> claims_dev.DevEnvironment:
     """A dev environment (embedded stores and the reference app on one lane, reference
     runtime, packs/baseline.json) for the modules that need only a running one: one per
     worker, handed from module to module (every trial resets its lane through the seed route)
@@ -184,7 +184,7 @@ def reference_dev_env(_shared_reference_env: dict[str, seed.DevEnvironment],
 
 
 @pytest.fixture(scope="session")
-def mongo(stores: Stores) -> Iterator[pymongo.MongoClient]:
+def mongo(stores: DevStores) -> Iterator[pymongo.MongoClient]:
     client = pymongo.MongoClient(stores.mongo_uri)
     yield client
     client.close()

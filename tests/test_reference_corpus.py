@@ -65,11 +65,11 @@ HELD_OUT = {"CTL-H-004": "HLD-H-001"}
 def reference_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Run every pack once (one lane, reference runtime, scripted customer), with a held-out
     corpus beside packs/, and score it."""
+    import claims_dev
     import harness
     import scoring
-    import seed
 
-    env = seed.start_dev(lanes=1, app=True, runtime="reference",
+    env = claims_dev.start_dev(lanes=1, app=True, runtime="reference",
                          baseline_path=PACKS / "baseline.json",
                          log_dir=tmp_path_factory.mktemp("dev-logs"))
     try:

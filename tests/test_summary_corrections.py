@@ -26,11 +26,11 @@ DATE_LABEL = "Date of the incident"
 
 def _run(tmp: Path, faults: list[str]) -> Path:
     """One trial of CTL-M-001 on a reference app started with ``faults``; returns the trial."""
+    import claims_dev
     import harness
     import scoring
-    import seed
 
-    env = seed.start_dev(lanes=1, app=True, runtime="reference", faults=faults,
+    env = claims_dev.start_dev(lanes=1, app=True, runtime="reference", faults=faults,
                          baseline_path=PACKS / "baseline.json", log_dir=tmp / "logs")
     try:
         profile = harness.load_profile("reference").with_lanes([

@@ -133,7 +133,7 @@ async def _click(cp: CustomerPage, step: NewConversation) -> str:
 
 def _restart(lane: Lane, step: NewConversation) -> str:
     """Run the restart command, then wait until the product answers as ready (blocking)."""
-    from seed.stores import SPAWN_OPTIONS, stop_process_tree
+    from claims_dev import SPAWN_OPTIONS, stop_process_tree
 
     started = time.monotonic()
     port = urlsplit(lane.base_url).port

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from claims_cli import app
 from claims_records import DEV_STACK_FILE, DevStack
 from seed import SeedClient
-from tests.seed._procs import (
+from tests.claims_dev._procs import (
     STOP_WAIT_S,
     descendants,
     group_members,

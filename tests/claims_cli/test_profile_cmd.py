@@ -44,7 +44,7 @@ def test_profile_check_output_is_the_documented_one(name: str, monkeypatch) -> N
 
 
 def test_profile_check_fails_on_a_product_that_is_not_there(tmp_path: Path) -> None:
-    from seed import free_port
+    from claims_dev import free_port
 
     gone = f"http://127.0.0.1:{free_port()}"
     text = (Path(__file__).resolve().parents[2] / "harness" / "profiles" / "reference.toml"

@@ -25,9 +25,9 @@ runner = CliRunner()
 
 
 def _env(tmp_path_factory, runtime: str):
-    import seed
+    import claims_dev
 
-    return seed.start_dev(lanes=1, app=True, runtime=runtime,
+    return claims_dev.start_dev(lanes=1, app=True, runtime=runtime,
                           baseline_path=PACKS / "baseline.json",
                           log_dir=tmp_path_factory.mktemp(f"dev-{runtime}"))
 

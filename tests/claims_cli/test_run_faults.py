@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from claims_cli import app
 from claims_records import RunRecord
-from tests.seed._procs import wait_stopped
+from tests.claims_dev._procs import wait_stopped
 
 from .test_run_cmd import PACKS, reference_env, write_profile  # noqa: F401,F811 - fixture
 

@@ -16,15 +16,9 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
-from seed import (
-    BackgroundServer,
-    SeedClient,
-    SeedSettings,
-    create_seed_app,
-    free_port,
-    open_stores,
-)
-from tests.seed._procs import (
+from claims_dev import BackgroundServer, free_port, start_stores
+from seed import SeedClient, SeedSettings, create_seed_app
+from tests.claims_dev._procs import (
     STOP_WAIT_S,
     descendants,
     still_alive,
@@ -102,7 +96,7 @@ TOKEN = "cli-test-token"
 
 @pytest.fixture(scope="module")
 def lane_route():
-    with open_stores() as stores:
+    with start_stores() as stores:
         settings = SeedSettings(enabled=True, token=TOKEN, mongo_uri=stores.mongo_uri,
                                 database="claims_test_cli", s3_endpoint=stores.s3.endpoint,
                                 bucket="claims-test-cli",

@@ -15,8 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 from pymongo.database import Database
 
+from claims_dev import DevStores
 from claims_example_app import KestrelSettings, create_apps
-from seed import Stores
 
 from ._mapping import Mapping
 
@@ -76,7 +76,7 @@ class Kestrel:
 
 
 @pytest.fixture
-def make_kestrel(stores: Stores, mongo: pymongo.MongoClient):
+def make_kestrel(stores: DevStores, mongo: pymongo.MongoClient):
     """``make_kestrel(**settings)``: Kestrel on a fresh database and bucket, no delays."""
     built: list[Kestrel] = []
 

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from claims_dev import BackgroundServer
 from claims_example_app import REF_PATTERN
-from seed import BackgroundServer
 from tests.claims_reference_app.conftest import make_jpeg
 
 from .conftest import STAFF_TOKEN

@@ -13,10 +13,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from claims_dev import free_port
 from claims_example_app import KestrelSettings
 from claims_example_app.__main__ import main, parse_args
-from seed import free_port
-from tests.seed._procs import wait_stopped
+from tests.claims_dev._procs import wait_stopped
 
 ROOT = Path(__file__).resolve().parents[2]
 S3_ENV = {"KESTREL_S3_ACCESS_KEY": "k", "KESTREL_S3_SECRET_KEY": "s"}

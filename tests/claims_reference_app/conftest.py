@@ -16,8 +16,8 @@ import uvicorn
 from fastapi.testclient import TestClient
 from pymongo.database import Database
 
+from claims_dev import DevStores, free_port
 from claims_reference_app import AppSettings, create_app, hash_password
-from seed import Stores, free_port
 
 _counter = itertools.count(1)
 
@@ -92,7 +92,8 @@ class AppUnderTest:
 
 
 @pytest.fixture
-def make_app(stores: Stores, mongo: pymongo.MongoClient) -> Iterator[Callable[..., AppUnderTest]]:
+def make_app(stores: DevStores, mongo: pymongo.MongoClient
+             ) -> Iterator[Callable[..., AppUnderTest]]:
     """Build the app on a fresh database and bucket: ``make_app(runtime=..., faults=[...])``;
     each app is stopped after the test, as a server stops it (its connections closed)."""
     started = contextlib.ExitStack()

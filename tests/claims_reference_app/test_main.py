@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from claims_dev import free_port
 from claims_reference_app.__main__ import main, parse_args
-from seed import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -47,7 +47,7 @@ from claims_records import (
     TrialResult,
 )
 from harness import Profile, ResetAdapter, ResetOutcome, TrialRig, TrialSettings, run_trial
-from tests.seed._procs import descendants
+from tests.claims_dev._procs import descendants
 
 CHAT_PAGE = """<!doctype html><html><head><style>.hidden{display:none}</style></head>
 <body><main>

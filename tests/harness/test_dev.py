@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import seed
+import claims_dev
 from harness import dev_product
 from harness._stores import _sql_target, lane_variables
 from harness.profile import load_profile
@@ -21,14 +21,14 @@ from harness.profile import load_profile
 from .profiles import bare_profile
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
-ENV_PRODUCT = Path(__file__).resolve().parents[1] / "seed" / "env_product.py"
+ENV_PRODUCT = Path(__file__).resolve().parents[1] / "claims_dev" / "env_product.py"
 
 
 @pytest.fixture(autouse=True)
 def _shared_stores(stores, monkeypatch):
     """The session's embedded stores instead of a pair per test."""
-    monkeypatch.setattr(seed, "start_dev", functools.partial(
-        seed.start_dev, mongo_uri=stores.mongo_uri, s3=stores.s3))
+    monkeypatch.setattr(claims_dev, "start_dev", functools.partial(
+        claims_dev.start_dev, mongo_uri=stores.mongo_uri, s3=stores.s3))
 
 
 def _profile(tmp_path: Path, env: str) -> Path:

@@ -1,5 +1,5 @@
 """The LLM customer played by a real model through its real server: the embedded
-SmolLM2-135M-Instruct behind llama-cpp-python (``seed.start_local_model``), started by the
+SmolLM2-135M-Instruct behind llama-cpp-python (``claims_dev.start_local_model``), started by the
 tests on loopback; no stand-in anywhere.
 
 A 135M model is a test fixture, not a customer to trust. What these tests hold is how the
@@ -20,9 +20,9 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
+from claims_dev import start_local_model
 from claims_records import RunRecord, read_model_calls
 from harness.customers import LlmSettings
-from seed import start_local_model
 
 from .conftest import PACKS, profile_for, run_packs
 

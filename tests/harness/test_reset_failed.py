@@ -13,6 +13,7 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from claims_dev import BackgroundServer
 from claims_records import (
     STATUS_CATEGORY,
     ErrorCategory,
@@ -25,7 +26,6 @@ from claims_records import (
 from harness import RunContext, make_reset, run
 from harness._reset import ProductResetError, run_clear_command, setup_and_files
 from harness.profile import Profile
-from seed import BackgroundServer
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 

@@ -21,11 +21,12 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from claims_corpus.formats import Setup
+from claims_dev import BackgroundServer
 from claims_records import ProfileError, SeedError
 from harness import make_reset
 from harness._reset import corpus_baseline, setup_and_files
 from harness.profile import Profile
-from seed import BackgroundServer, build_plan
+from seed import build_plan
 
 from .sql_product import MAPPING, count, create_schema, rows
 

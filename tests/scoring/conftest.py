@@ -52,12 +52,12 @@ class RealRuns:
 
 
 def _run_variant(runs: RealRuns, name: str) -> Path:
+    import claims_dev
     import harness
-    import seed
     from claims_records import RunConfig
 
     runtime, faults, self_test = VARIANTS[name]
-    with seed.start_dev(lanes=1, app=True, runtime=runtime, faults=faults,
+    with claims_dev.start_dev(lanes=1, app=True, runtime=runtime, faults=faults,
                         baseline_path=PACKS / "baseline.json",
                         log_dir=runs.logs / name) as env:
         profile = harness.load_profile("reference").with_lanes([

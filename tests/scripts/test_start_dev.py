@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.seed._procs import (
+from tests.claims_dev._procs import (
     STOP_WAIT_S,
     descendants,
     group_members,

@@ -10,7 +10,8 @@ import pytest
 from pymongo.database import Database
 
 from claims_corpus.formats import Baseline, Setup
-from seed import S3Config, Stores
+from claims_dev import DevStores
+from seed import S3Config
 
 _counter = itertools.count(1)
 
@@ -23,7 +24,7 @@ class LaneStores:
 
 
 @pytest.fixture
-def lane(stores: Stores, mongo: pymongo.MongoClient) -> LaneStores:
+def lane(stores: DevStores, mongo: pymongo.MongoClient) -> LaneStores:
     """A fresh database and bucket name for one test."""
     n = next(_counter)
     return LaneStores(db=mongo[f"claims_test_{n}"], s3=stores.s3, bucket=f"claims-test-{n}")

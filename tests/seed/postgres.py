@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from seed import free_port
+from claims_dev import free_port
 
 USER = "harness"
 

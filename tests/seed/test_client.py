@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from claims_dev import BackgroundServer, free_port
 from claims_records import SeedError
-from seed import BackgroundServer, SeedClient, SeedSettings, create_seed_app, free_port
+from seed import SeedClient, SeedSettings, create_seed_app
 
 from .conftest import make_setup_a
 

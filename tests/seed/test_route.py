@@ -220,7 +220,7 @@ def test_two_routes_serve_two_lanes(stores, mongo, baseline_file):
 
 
 def test_unreachable_store_is_503_store_error(stores, lane):
-    from seed import free_port
+    from claims_dev import free_port
 
     settings = SeedSettings(enabled=True, token=TOKEN, mongo_uri=stores.mongo_uri,
                             database=lane.db.name, bucket=lane.bucket,

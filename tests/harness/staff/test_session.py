@@ -12,10 +12,10 @@ import pytest
 from fastapi import FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from claims_dev import BackgroundServer
 from harness.browser import launch_browser
 from harness.profile import Profile
 from harness.staff import StaffSession
-from seed import BackgroundServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
 

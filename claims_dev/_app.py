@@ -14,13 +14,12 @@ from pathlib import Path
 import httpx
 
 from claims_records import SeedError
+from seed import ENV_PREFIX, SEED_PREFIX
 
-from .._ports import START_ATTEMPTS, free_port, listener_is_ours
-from .._route import SEED_PREFIX
-from .._settings import ENV_PREFIX
-from ..stores import SPAWN_OPTIONS
 from ._environment import APP_ENV_PREFIX, DevEnvironment, Lane, _AppProcess
 from ._model import APP_MODEL_KEY_ENV, EMBEDDED_MODEL_SETTINGS
+from ._ports import START_ATTEMPTS, free_port, listener_is_ours
+from ._processes import SPAWN_OPTIONS
 
 
 @dataclass(frozen=True)

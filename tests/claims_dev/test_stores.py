@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pymongo
 
-from seed import start_embedded_mongo
-from seed.stores import EmbeddedProcess
+from claims_dev import EmbeddedProcess, start_embedded_mongo
 
 
 def _write_one(uri: str) -> None:

@@ -12,8 +12,8 @@ from importlib import metadata
 import httpx
 import pytest
 
+from claims_dev import model_file, start_local_model
 from claims_records import SimulatorError
-from seed import model_file, start_local_model
 
 from ._procs import STOP_WAIT_S, ctrl_c_stops_everything, descendants, read_until, stop_command
 

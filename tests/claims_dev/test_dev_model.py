@@ -20,6 +20,8 @@ import pytest
 from typer.testing import CliRunner
 
 from claims_cli import app
+from claims_dev import TOOLS_CHAT_FORMAT, DevEnvironment, LocalModel, start_dev, wants_local_model
+from claims_dev import _app as app_module
 from claims_records import (
     STATUS_CATEGORY,
     ErrorCategory,
@@ -28,15 +30,7 @@ from claims_records import (
     TrialResult,
     TrialStatus,
 )
-from seed import (
-    TOOLS_CHAT_FORMAT,
-    DevEnvironment,
-    LocalModel,
-    S3Config,
-    start_dev,
-    wants_local_model,
-)
-from seed.dev import _app as app_module
+from seed import S3Config
 
 from ._procs import (
     STOP_WAIT_S,
