@@ -139,6 +139,7 @@ from .errors import (
     ScoringError,
     SeedError,
     SimulatorError,
+    StoreRefusal,
 )
 from .nightly import (
     CONFIG_NAME_PATTERN,
@@ -512,6 +513,7 @@ __all__ = [
     "ScoringError",
     "ScreenReading",
     "SeedError",
+    "StoreRefusal",
     "ShardInfo",
     "Sheet",
     "SimulatorError",

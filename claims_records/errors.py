@@ -8,6 +8,7 @@ learns *where* a problem is, not only what it is.
     ├── PackError          a pack or corpus file is missing or invalid
     │   └── LeakError      a customer prompt would contain a value the customer may not know
     ├── SeedError          the seed route refused or failed a reset, or a store is unreachable
+    │   └── StoreRefusal   a store's guard refused a reset before anything was touched
     ├── ProductError       the product under test crashed, timed out or broke its contract
     ├── SimulatorError     the simulated customer failed (endpoint errors, unparseable output)
     ├── ProfileError       a product profile is invalid
@@ -44,6 +45,13 @@ class LeakError(PackError):
 
 class SeedError(HarnessError):
     """The seed route refused or failed a reset, or a store cannot be reached."""
+
+
+class StoreRefusal(SeedError):
+    """A store refused a reset before anything was read or written: the database is not
+    named for tests or carries the production marker, a folder is a file-system root, the
+    store cannot be reached, or it lacks a table or column the plan needs (context: the store
+    and what refused it)."""
 
 
 class ProductError(HarnessError):

@@ -9,7 +9,6 @@ from ._capacity import LaneChoice, auto_lanes, resolve_lanes
 from ._dev import dev_product
 from ._profile_check import CheckReport, check_profile
 from ._redact import redact_har
-from ._reset import ResetAdapter, ResetOutcome, make_reset
 from ._runtime import RuntimeInfo, check_runtime
 from ._stack import (
     next_steps,
@@ -36,6 +35,7 @@ from .customers import (
     parse_action,
 )
 from .profile import Lane, Profile, load_profile
+from .reset import ResetAdapter, ResetOutcome, make_reset
 from .runner import (
     FolderLock,
     RunContext,

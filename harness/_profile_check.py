@@ -15,14 +15,15 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
+import claims_corpus
 from claims_records import HarnessError
 
 from ._conversation import check_lanes
-from ._reset import make_reset, setup_and_files
 from ._runtime import check_runtime
 from .browser import VIEWPORT, BrowserChoice, CustomerPage, PageSelectors, open_browser
 from .profile import READ_REGIONS, Lane, Profile, url
 from .profile._selectors import selector_fields
+from .reset import make_reset, setup_and_files
 from .staff import CLAIM_REGIONS, WAITING_REGIONS, StaffSession, open_claim
 
 # Staff decision controls looked for on the claim page (never clicked by the check).
@@ -168,6 +169,11 @@ def _service_lines(profile: Profile, lane: Lane, packs_root: Path, reset_pack: s
         try:
             reset = make_reset(profile, lane, packs_root)
             lines.append(Line("reset", True, f"{adapter}: {reset.health()}"))
+            checked = reset_pack or _first_pack(packs_root)
+            if checked:
+                setup, files = setup_and_files(packs_root / checked)
+                lines.append(Line("reset", True, f"pre-flight of {checked}: "
+                                  f"{reset.preflight(setup, files)}"))
             if reset_pack:
                 setup, files = setup_and_files(packs_root / reset_pack)
                 outcome = reset.reset(setup, files)
@@ -192,6 +198,15 @@ def _service_lines(profile: Profile, lane: Lane, packs_root: Path, reset_pack: s
     lines.append(Line("completion", None, ", ".join(c.strategies())
                       + (f"; ready: {' | '.join(c.ready)}" if c.ready else "; no ready selector")))
     return lines
+
+
+def _first_pack(packs_root: Path) -> str | None:
+    """The corpus's first pack (the one a run's pre-flight checks), if it has any."""
+    try:
+        ids = claims_corpus.open_corpora([packs_root]).pack_ids
+    except HarnessError:
+        return None
+    return ids[0] if ids else None
 
 
 def _conversation_lines(profile: Profile) -> list[Line]:

@@ -1,7 +1,11 @@
-"""Seed route and stores: reset and load a pack's setup, dump and diff state."""
+"""Seed route and stores: reset and load a pack's setup, dump and diff state.
+
+``stores`` is the store layer every reset goes through (the seed route's and every direct
+reset of a product's own stores): one ``Store`` interface, a registry of kinds, the mapping
+between the canonical schema and a product's.
+"""
 
 from ._client import SeedClient
-from ._direct import apply_scoped, check_database_name, dump_stores
 from ._guard import (
     DEFAULT_ALLOWED_DB_PATTERN,
     PRODUCTION_KINDS,
@@ -10,14 +14,13 @@ from ._guard import (
     check_not_production,
 )
 from ._jsonsafe import id_key, json_safe
-from ._loader import SeedResult, last_reset, reset_and_load, unfinished_reset
+from ._loader import SeedResult, lane_stores, last_reset, reset_and_load, unfinished_reset
 from ._names import (
     ENVIRONMENT_COLLECTION,
     ENVIRONMENT_DOC_ID,
     HARNESS_COLLECTION,
     PRODUCTION_KIND,
 )
-from ._objects import FolderObjects, ObjectStore, S3Objects
 from ._plan import InvalidSetupError, Plan, PlannedObject, build_plan
 from ._route import SEED_PREFIX, create_seed_app, create_seed_router
 from ._s3 import S3Config
@@ -27,16 +30,11 @@ from ._state import compare_documents, diff_states, dump_state, load_state_dump
 __all__ = [
     "Plan",
     "PlannedObject",
-    "apply_scoped",
     "build_plan",
-    "check_database_name",
     "compare_documents",
-    "dump_stores",
     "id_key",
     "json_safe",
-    "FolderObjects",
-    "ObjectStore",
-    "S3Objects",
+    "lane_stores",
     "DEFAULT_ALLOWED_DB_PATTERN",
     "ENV_PREFIX",
     "ENVIRONMENT_COLLECTION",

@@ -15,7 +15,7 @@ from typing import Any
 from pymongo.database import Database
 from pymongo.errors import PyMongoError
 
-from claims_records import SeedError
+from claims_records import StoreRefusal
 
 from ._names import (
     ENVIRONMENT_COLLECTION,
@@ -57,10 +57,10 @@ def check_database_allowed(name: str, pattern: str = DEFAULT_ALLOWED_DB_PATTERN)
     """Refuse a database whose whole name does not match ``pattern`` (or is no valid name)."""
     problem = database_name_problem(name)
     if problem:
-        raise SeedError(problem, database=name, field="database",
+        raise StoreRefusal(problem, database=name, field="database",
                         reason=REASON_DATABASE_NOT_ALLOWED)
     if not re.fullmatch(pattern, name):
-        raise SeedError("database name is not allowed for seeding (the whole name must match "
+        raise StoreRefusal("database name is not allowed for seeding (the whole name must match "
                         "the allowed pattern)", database=name, pattern=pattern,
                         reason=REASON_DATABASE_NOT_ALLOWED)
 
@@ -79,9 +79,9 @@ def check_not_production(db: Database) -> None:
         marked = next((n for n in names if any(_is_production(d) for d in db[n].find({}))),
                       None)
     except PyMongoError as exc:
-        raise SeedError(f"MongoDB unreachable: {exc}", database=db.name) from exc
+        raise StoreRefusal(f"MongoDB unreachable: {exc}", database=db.name) from exc
     if marked is not None:
-        raise SeedError("database carries the production marker", database=db.name,
+        raise StoreRefusal("database carries the production marker", database=db.name,
                         collection=marked, reason=REASON_PRODUCTION_MARKER)
 
 
@@ -102,4 +102,4 @@ def check_bucket_name(bucket: str) -> None:
     """Refuse a name S3 would reject."""
     problem = bucket_name_problem(bucket)
     if problem:
-        raise SeedError(problem, bucket=bucket, field="bucket", reason=REASON_INVALID_SETTINGS)
+        raise StoreRefusal(problem, bucket=bucket, field="bucket", reason=REASON_INVALID_SETTINGS)

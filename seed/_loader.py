@@ -1,15 +1,15 @@
 """Reset a lane to baseline + setup, then verify the stores hold exactly that.
 
-Order of a reset: check the bucket name, build the whole plan (every refusal happens here,
-before any store is touched), refuse a production-marked database, then mark the lane as
-being reset, empty and load it, verify it, and only then remove the mark. A store that fails
+The lane's stores are the store layer's (``stores.StoreSet``: its MongoDB database and its
+bucket). Order of a reset: build the whole plan, run every store's guard and plan (every
+refusal happens here, before any store is touched), then mark the lane as being reset, empty
+and load it, verify it, and only then remove the mark. A store that fails
 half-way leaves the mark in ``_harness``: the lane is known to be unfinished (the state dump
 refuses it, ``409 lane_dirty``) and the next reset, which empties everything first, heals it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
 from typing import Any
 
@@ -22,11 +22,9 @@ from urllib3.exceptions import HTTPError as Urllib3Error
 
 from claims_corpus.formats import Baseline, ClaimantSession, Credentials, Setup
 from claims_corpus.formats._base import Strict
-from claims_corpus.plan import Plan
 from claims_records import SeedError
 
-from . import _s3
-from ._guard import check_bucket_name, check_not_production
+from ._guard import DEFAULT_ALLOWED_DB_PATTERN
 from ._jsonsafe import json_safe
 from ._names import (
     HARNESS_COLLECTION,
@@ -34,11 +32,11 @@ from ._names import (
     REASON_STORE_ERROR,
     REASON_VERIFY_FAILED,
     UNFINISHED_RESET_ID,
-    is_state_collection,
 )
 from ._plan import build_plan
 from ._s3 import S3Config
-from ._state import compare_documents, dump_collections, utc_now_iso
+from ._state import utc_now_iso
+from .stores import BucketStore, MongoStore, NamePolicy, StoreSet
 
 
 class SeedResult(Strict):
@@ -77,50 +75,23 @@ def unfinished_reset(db: Database) -> dict[str, Any] | None:
     return json_safe(doc) if doc else None
 
 
-def _apply(db: Database, s3: S3Config, bucket: str, plan: Plan) -> None:
-    for name in db.list_collection_names():
-        if is_state_collection(name):
-            db[name].delete_many({})
-    for name, docs in plan.collections.items():
-        if docs:
-            db[name].insert_many(docs, ordered=True)
-    _s3.empty_bucket(s3, bucket)
-    for obj in plan.objects:
-        _s3.put(s3, bucket, obj.key, obj.data, obj.content_type)
-
-
-def _verify(db: Database, s3: S3Config, bucket: str, plan: Plan) -> list[str]:
-    """Differences between the stores and the plan, as short descriptions (empty: all equal)."""
-    problems: list[str] = []
-    expected = {name: docs for name, docs in plan.collections.items() if docs}
-    actual = dump_collections(db)
-    problems += compare_documents(expected, actual, sorted(set(expected) | set(actual)))
-    listed = {o.object_name: o for o in _s3.client(s3).list_objects(bucket, recursive=True)}
-    wanted = {o.key: o for o in plan.objects}
-    for key in sorted(set(listed) | set(wanted)):
-        if key not in listed:
-            problems.append(f"missing object {key}")
-        elif key not in wanted:
-            problems.append(f"unexpected object {key}")
-        else:
-            data = wanted[key].data
-            etag = (listed[key].etag or "").strip('"')
-            if listed[key].size != len(data):
-                problems.append(f"object {key} has size {listed[key].size}, expected {len(data)}")
-            elif etag != hashlib.md5(data, usedforsecurity=False).hexdigest() and (
-                hashlib.sha256(_s3.read(s3, bucket, key)).digest()
-                != hashlib.sha256(data).digest()
-            ):
-                problems.append(f"object {key} content differs")
-    return problems
+def lane_stores(db: Database, s3: S3Config, bucket: str,
+                pattern: str = DEFAULT_ALLOWED_DB_PATTERN) -> StoreSet:
+    """The seed route's stores of one lane: the whole database (every state collection) and
+    the whole bucket, in canonical terms; the database's whole name must match ``pattern``."""
+    names = NamePolicy(pattern, mode="full", setting="CLAIMS_HARNESS_ALLOWED_DB_PATTERN")
+    return StoreSet(MongoStore(db, names, "all"), BucketStore(s3, bucket))
 
 
 def reset_and_load(db: Database, s3: S3Config, bucket: str, baseline: Baseline, setup: Setup,
-                   files: dict[str, bytes]) -> SeedResult:
+                   files: dict[str, bytes], pattern: str = DEFAULT_ALLOWED_DB_PATTERN
+                   ) -> SeedResult:
     """Restore ``baseline`` in one lane, load ``setup`` and its ``files``, and verify.
 
-    The inputs are validated completely first (``InvalidSetupError`` naming file and field);
-    a database carrying the production marker is refused. Then every state collection is
+    The inputs are validated completely first (``InvalidSetupError`` naming file and field),
+    then the stores' guards run (a database whose name ``pattern`` does not match in full, one
+    carrying the production marker, a bucket S3 would not take, a store that cannot be
+    reached: ``StoreRefusal``) and their plans are made. Only then is every state collection
     emptied (the product's indexes stay), every object in ``bucket`` removed, and the baseline
     and setup documents (with overrides applied) and objects written. Finally the stores are
     read back and compared with what was meant; any difference raises ``SeedError``. A store
@@ -128,20 +99,25 @@ def reset_and_load(db: Database, s3: S3Config, bucket: str, baseline: Baseline, 
     until the next successful reset.
     """
     started = time.perf_counter()
-    check_bucket_name(bucket)
+    stores = lane_stores(db, s3, bucket, pattern)
+    stores.guard()  # the lane itself first, then what is asked of it
     plan = build_plan(baseline, setup, files)
-    check_not_production(db)
+    prepared = stores.plan(plan.collections, plan.objects)  # every refusal before a write
     try:
         _mark_unfinished(db, setup.pack_id)
     except PyMongoError as exc:  # nothing has been touched yet
         raise SeedError(f"MongoDB failed before the reset began: {exc}", pack=setup.pack_id,
                         database=db.name, reason=REASON_STORE_ERROR) from exc
     try:
-        _apply(db, s3, bucket, plan)
-        problems = _verify(db, s3, bucket, plan)
+        stores.apply(prepared)
     except SeedError as exc:
-        raise SeedError(f"{exc.message}; the lane is marked unfinished until the next reset",
-                        pack=setup.pack_id, reason=REASON_STORE_ERROR, **{
+        verify = exc.context.get("reason") == REASON_VERIFY_FAILED
+        message = (exc.message.replace("the stores do not hold what the reset wrote",
+                                       "state after reset differs from baseline + setup")
+                   if verify else exc.message)
+        raise SeedError(f"{message}; the lane is marked unfinished until the next reset",
+                        pack=setup.pack_id,
+                        reason=REASON_VERIFY_FAILED if verify else REASON_STORE_ERROR, **{
                             k: v for k, v in exc.context.items() if k not in ("pack", "reason")}
                         ) from exc
     except STORE_ERRORS as exc:
@@ -149,12 +125,6 @@ def reset_and_load(db: Database, s3: S3Config, bucket: str, baseline: Baseline, 
         raise SeedError(f"{which} failed during reset: {type(exc).__name__}: {exc}; the lane "
                         "is marked unfinished until the next reset", pack=setup.pack_id,
                         database=db.name, bucket=bucket, reason=REASON_STORE_ERROR) from exc
-    if problems:
-        raise SeedError(
-            f"state after reset differs from baseline + setup: {'; '.join(problems[:5])}; the "
-            "lane is marked unfinished until the next reset",
-            pack=setup.pack_id, database=db.name, bucket=bucket, reason=REASON_VERIFY_FAILED,
-        )
     took_ms = round((time.perf_counter() - started) * 1000, 1)
     try:
         db[HARNESS_COLLECTION].replace_one(

@@ -257,9 +257,9 @@ def create_seed_router(settings: SeedSettings) -> APIRouter:
             return dump_state(lane.db, lane.s3, settings.bucket).model_dump(mode="json")
 
     def _reset(setup: Setup, files: dict[str, bytes]) -> dict[str, Any]:
-        lane.check_target()
-        with lane.lock:
-            result = reset_and_load(lane.db, lane.s3, settings.bucket, lane.baseline, setup, files)
+        with lane.lock:  # the stores' guards run before anything is touched
+            result = reset_and_load(lane.db, lane.s3, settings.bucket, lane.baseline, setup,
+                                    files, settings.allowed_db_pattern)
         return result.model_dump(mode="json")
 
     @router.get("/health")

@@ -39,10 +39,10 @@ from claims_corpus import CustomerView
 from claims_records import TrialResult
 
 from .._dev import dev_product
-from .._reset import ResetAdapter, make_reset, setup_and_files
 from ..browser import launch_browser
 from ..customers import Customer, make_customer
 from ..profile import Lane, Profile, load_profile
+from ..reset import ResetAdapter, make_reset, setup_and_files
 from ..staff import StaffSession
 from ..trial import TrialRig, TrialSettings, run_trial
 from . import _cpu

@@ -26,9 +26,9 @@ import claims_corpus
 from claims_corpus import CustomerView
 from claims_records import CustomerAction, HarnessError, JourneyEvent, JsonValue
 
-from .._reset import ResetAdapter, setup_and_files
 from ..browser import Camera, CustomerTab
 from ..profile import Lane, Profile, url
+from ..reset import ResetAdapter, setup_and_files
 
 # A reply is new when more replies (busy placeholders excluded) are shown than before
 # (a.count; -1 asks for no new reply), and complete by the profile's completion signal.

@@ -11,6 +11,8 @@ process, and the step starting a new one), ``_agent_decision`` (the words the pr
 agent uses for a decision it tells the customer).
 """
 
+from seed.stores import CollectionMap
+
 from ._agent_decision import HEDGE_WORDS, AgentDecisionWords
 from ._capabilities import Capabilities
 from ._completion import Completion
@@ -23,7 +25,6 @@ from ._model import PROFILES_DIR, Lane, Profile, load_profile, url
 from ._reset import (
     BODY_PLACEHOLDERS,
     COMMAND_PLACEHOLDERS,
-    CollectionMap,
     CommandReset,
     EndpointReset,
     ResetSettings,

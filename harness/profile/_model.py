@@ -12,6 +12,7 @@ from claims_corpus.formats import HOME_CURRENCY, MoneyConventions
 from claims_corpus.formats._base import Strict
 from claims_corpus.formats.money import DEFAULT_LOCALE, CurrencyCode, LocaleId
 from claims_records import ProfileError
+from seed.stores import CollectionMap
 
 from ._agent_decision import AgentDecisionWords
 from ._capabilities import Capabilities
@@ -21,7 +22,7 @@ from ._customer import CustomerScreen, CustomerSide, SignIn
 from ._decision import DecisionControls
 from ._dev import DevStart
 from ._format import PROFILE_FORMAT_VERSION, FormatVersion, check_format
-from ._reset import CollectionMap, ResetSettings, SeedRoute, StateSettings, Stores
+from ._reset import ResetSettings, SeedRoute, StateSettings, Stores
 from ._runtime import RuntimeCheck
 from ._staff import StaffAccess, StaffScreen, StaffSide, Vocabulary
 

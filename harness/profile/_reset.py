@@ -11,11 +11,13 @@ the corpus's canonical schema into the product's, and back for state dumps.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from claims_corpus.formats._base import Strict
+from seed.stores import KINDS
 
 BODY_PLACEHOLDERS: tuple[str, ...] = (
     "{{pack_id}}", "{{claimant_session}}", "{{setup}}", "{{collections}}", "{{objects}}",
@@ -26,6 +28,7 @@ COMMAND_PLACEHOLDERS: tuple[str, ...] = (
 ResetAdapterName = Literal["seed_route", "endpoint", "stores", "none", "endpoint+stores",
                            "command+stores"]
 CLEARING_STEPS: tuple[str, ...] = ("endpoint", "command")
+
 
 
 class SeedRoute(Strict):
@@ -83,15 +86,39 @@ class CommandReset(Strict):
         return argv
 
 
+@dataclass(frozen=True)
+class StoreChoice:
+    """One store a profile names: its kind, the variable saying where it is, its options and
+    the profile keys that named it (for errors)."""
+
+    kind: str
+    env: str
+    options: dict[str, Any]
+    setting: str
+
+
 class Stores(Strict):
-    """Direct access to the product's stores (by URI or URL, from the environment)."""
+    """Direct access to the product's stores (by URI, URL or folder, from the environment).
+
+    The product's documents are in one database — ``mongo_uri_env`` (MongoDB),
+    ``sql_url_env`` (SQL), or any registered kind by ``database_kind`` + ``database_env`` —
+    and its uploads, if the harness resets them, in one bucket or folder: ``s3_endpoint_env``
+    (S3), ``files_dir_env`` (a folder), or ``files_kind`` + ``files_env``."""
 
     mongo_uri_env: str = Field("", description="Environment variable with the MongoDB URI "
-                               "(give this or sql_url_env).")
+                               "(a shorthand for database_kind = 'mongo').")
     sql_url_env: str = Field(
         "", description="Environment variable with a SQLAlchemy URL of the product's SQL "
         "database, e.g. sqlite:////srv/app/claims_dev.db or postgresql://user:pw@host/"
-        "claims_dev (give this or mongo_uri_env). The URL is never recorded.")
+        "claims_dev (a shorthand for database_kind = 'sql'). The URL is never recorded.")
+    database_kind: str = Field(
+        "", description="The kind of store holding the product's documents, by its "
+        "registered name (seed.stores.KINDS: mongo, sql, ...); with database_env.")
+    database_env: str = Field("", description="Environment variable saying where the "
+                              "database_kind store is (its URL or URI; never recorded).")
+    database_options: dict[str, Any] = Field(
+        default_factory=dict, description="Options of the database_kind store, as its kind "
+        "reads them.")
     s3_endpoint_env: str = Field("", description="Environment variable with the S3 endpoint "
                                  "URL ('' = the product has no object store, or a folder).")
     s3_access_key_env: str = Field("", description="Environment variable with the S3 key id.")
@@ -100,6 +127,13 @@ class Stores(Strict):
     files_dir_env: str = Field(
         "", description="Environment variable with the folder the product keeps uploads in "
         "as files (instead of S3); a lane's bucket, when given, is a sub-folder.")
+    files_kind: str = Field(
+        "", description="The kind of store holding the product's uploads, by its registered "
+        "name (s3, folder, ...); with files_env.")
+    files_env: str = Field("", description="Environment variable saying where the files_kind "
+                           "store is.")
+    files_options: dict[str, Any] = Field(
+        default_factory=dict, description="Options of the files_kind store.")
     collections: list[str] = Field(
         default_factory=list, description="The product's own collections (tables) a reset "
         "empties and a state dump reads, besides the mapped ones. Nothing else is touched.")
@@ -110,18 +144,52 @@ class Stores(Strict):
 
     @model_validator(mode="after")
     def _one_each(self) -> Stores:
-        if bool(self.mongo_uri_env) == bool(self.sql_url_env):
-            raise ValueError("give one of stores.mongo_uri_env (MongoDB) and "
-                             "stores.sql_url_env (a SQL database)")
-        if self.s3_endpoint_env and self.files_dir_env:
-            raise ValueError("give at most one of stores.s3_endpoint_env (S3) and "
-                             "stores.files_dir_env (uploads kept as files)")
+        databases = [k for k in ("mongo_uri_env", "sql_url_env", "database_kind")
+                     if getattr(self, k)]
+        if len(databases) != 1:
+            raise ValueError("give one of stores.mongo_uri_env (MongoDB), stores.sql_url_env "
+                             "(a SQL database) and stores.database_kind (with database_env)")
+        files = [k for k in ("s3_endpoint_env", "files_dir_env", "files_kind") if getattr(self, k)]
+        if len(files) > 1:
+            raise ValueError("give at most one of stores.s3_endpoint_env (S3), "
+                             "stores.files_dir_env (uploads kept as files) and "
+                             "stores.files_kind (with files_env)")
+        for kind, env in ((self.database_kind, self.database_env),
+                          (self.files_kind, self.files_env)):
+            if kind and kind not in KINDS:
+                raise ValueError(f"unknown kind of store {kind!r}; known: {sorted(KINDS)}")
+            if kind and not env:
+                raise ValueError(f"a {kind} store needs the variable saying where it is "
+                                 "(database_env / files_env)")
         return self
 
+    def database_store(self) -> StoreChoice:
+        """The store holding the product's documents."""
+        if self.mongo_uri_env:
+            return StoreChoice("mongo", self.mongo_uri_env, {}, "stores.mongo_uri_env")
+        if self.sql_url_env:
+            return StoreChoice("sql", self.sql_url_env, {}, "stores.sql_url_env")
+        return StoreChoice(self.database_kind, self.database_env, dict(self.database_options),
+                           "stores.database_kind")
+
+    def files_store(self) -> StoreChoice | None:
+        """The store holding the product's uploads, when the harness resets them."""
+        if self.files_dir_env:
+            return StoreChoice("folder", self.files_dir_env, {}, "stores.files_dir_env")
+        if self.s3_endpoint_env:
+            return StoreChoice("s3", self.s3_endpoint_env, {
+                "access_key_env": self.s3_access_key_env,
+                "secret_key_env": self.s3_secret_key_env, "region": self.s3_region},
+                "stores.s3_endpoint_env")
+        if self.files_kind:
+            return StoreChoice(self.files_kind, self.files_env, dict(self.files_options),
+                               "stores.files_kind")
+        return None
+
     @property
-    def kind(self) -> Literal["mongo", "sql"]:
-        """Which kind of database the product keeps its documents in."""
-        return "sql" if self.sql_url_env else "mongo"
+    def kind(self) -> str:
+        """Which kind of store holds the product's documents."""
+        return self.database_store().kind
 
 
 class ResetSettings(Strict):
@@ -180,29 +248,3 @@ class StateSettings(Strict):
     ignore_collections: list[str] = Field(
         default_factory=list, description="Product collections left out of state dumps.")
 
-
-class CollectionMap(Strict):
-    """One canonical collection in the product's terms."""
-
-    collection: str = Field(description="The product's collection name; '' when the product "
-                            "has no counterpart (its documents are not written, never read).")
-    fields: dict[str, str] = Field(
-        default_factory=dict, description="Canonical dotted path -> product dotted path; "
-        "fields not named keep their name.")
-    values: dict[str, dict[str, Any]] = Field(
-        default_factory=dict, description="Canonical field path -> {canonical value: product "
-        "value}; values not named pass unchanged.")
-    extra_column: str = Field(
-        "", description="SQL stores: a JSON column of the table that takes every top-level "
-        "field without a column of its own ('' = such a field is refused).")
-
-    @model_validator(mode="after")
-    def _invertible(self) -> CollectionMap:
-        targets = list(self.fields.values())
-        if len(set(targets)) != len(targets):
-            raise ValueError(f"two canonical fields map to one product field: {targets}")
-        for path, table in self.values.items():
-            mapped = [repr(v) for v in table.values()]
-            if len(set(mapped)) != len(mapped):
-                raise ValueError(f"values of {path!r} are not one-to-one: {mapped}")
-        return self

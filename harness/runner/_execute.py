@@ -17,16 +17,17 @@ from claims_records import (
     RunConfig,
     RunRecord,
     RunRecordError,
+    SeedError,
     is_run_folder,
     write_run_record,
 )
 
 from .._conversation import check_lanes
-from .._reset import ResetAdapter, make_reset
 from .._runtime import check_runtime
 from ..browser import BrowserChoice
 from ..customers import LlmSettings, Recording, make_customer, probe_dialect
-from ..profile import Lane, load_profile
+from ..profile import Lane, Profile, load_profile
+from ..reset import ResetAdapter, make_reset, setup_and_files
 from ..trial import TrialSettings, make_pace
 from ._attempts import pending_entry, prepare_resume
 from ._context import RunContext
@@ -94,8 +95,8 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
     runtime = check_runtime(profile, lanes, config.self_test, config.allow_unreported_runtime,
                             config.declared_runtime)
     token = ctx.seed_token if ctx.seed_token is not None else profile.seed_token()
-    if not config.no_reset:  # a reset that cannot work (no seed token) refuses before any record
-        make_reset(profile, lanes[0], roots[0], token).close()
+    if not config.no_reset:  # a reset that cannot work refuses before any record or change
+        preflight(profile, lanes, corpora, config.packs or corpora.pack_ids, token)
     recording = Recording.open(config.replay, ctx.runs_dir) if config.replay else None
     if recording is not None:  # the replayed run's customer settings, unless given
         config = recording.applied(config)
@@ -196,6 +197,26 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
     return record, run_dir
 
 
+
+
+def preflight(profile: Profile, lanes: list[Lane], corpora: Any, packs: list[str],
+              token: str | None) -> None:
+    """Check, on every lane, that the first pack's reset could run — every store's guard and
+    plan, as a reset makes them before the product's own clearing step — without changing
+    anything; the first refusal (``SeedError``) stops the run before any record is written."""
+    if not packs:
+        return
+    pack_dir = corpora.pack_dir(packs[0])
+    setup, files = setup_and_files(pack_dir)
+    for lane in lanes:
+        reset = make_reset(profile, lane, corpora.first.root, token)
+        try:
+            reset.preflight(setup, files)
+        except SeedError as exc:
+            raise SeedError(f"refusing to run: the reset of {packs[0]} on {lane.name} would "
+                            f"fail: {exc.message}", lane=lane.name, **exc.context) from exc
+        finally:
+            reset.close()
 
 
 def run(config: RunConfig, ctx: RunContext | None = None) -> tuple[RunRecord, Path]:

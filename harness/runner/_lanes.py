@@ -12,9 +12,9 @@ from typing import Any
 
 from claims_records import RunRecord, TrialStatus, write_run_record
 
-from .._reset import ResetAdapter
 from ..browser import BrowserChoice, BrowserKeeper
 from ..profile import Lane, Profile
+from ..reset import ResetAdapter
 from ..staff import StaffSession
 from ..trial import TrialRig, TrialSettings, run_trial
 from ._attempts import (

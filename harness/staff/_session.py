@@ -27,9 +27,9 @@ from playwright.async_api import Error as PlaywrightError
 
 from claims_records import StaffReading
 
-from .._reset import Credentials
 from ..browser import VIEWPORT, Camera, first_match
 from ..profile import Lane, StaffSide, url
+from ..reset import Credentials
 from ._read import read_claim, read_waiting
 
 

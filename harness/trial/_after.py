@@ -13,8 +13,8 @@ from claims_records import (
     write_model_atomic,
 )
 
-from .._reset import ResetAdapter
 from ..browser import CustomerPage, CustomerTab
+from ..reset import ResetAdapter
 from ..staff import no_staff_side
 from ._context import TrialContext
 from ._journey import play

@@ -11,9 +11,9 @@ from playwright.async_api import Browser
 from claims_corpus import CustomerView
 from claims_corpus.formats import Setup
 
-from .._reset import Credentials, ResetAdapter, ResetOutcome
 from ..customers import Customer
 from ..profile import CustomerSide, Lane, Profile, StaffSide
+from ..reset import Credentials, ResetAdapter, ResetOutcome
 from ..staff import StaffSession
 from ._journey import JourneySettings, StartCheck
 from ._pace import Pace

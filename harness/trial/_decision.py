@@ -34,9 +34,9 @@ from claims_records import (
     write_model_atomic,
 )
 
-from .._reset import Credentials, ResetAdapter
 from ..browser import VIEWPORT, CustomerPage, visible_text
 from ..profile import DecisionControls
+from ..reset import Credentials, ResetAdapter
 from ..staff import map_word, record_decision
 from ._after import write_state
 from ._context import TrialContext

@@ -23,9 +23,9 @@ from claims_records import (
     Timings,
 )
 
-from .._reset import Credentials, ResetOutcome
 from ..browser import UPLOAD_ACKNOWLEDGED, UPLOAD_REFUSED, CustomerPage, Probe, Reading
 from ..customers import Customer, CustomerContext, JourneyTracker
+from ..reset import Credentials, ResetOutcome
 from ._pace import Pace, take_time
 from ._record import Journey, JourneyStop, drop_shot, keep_shot
 

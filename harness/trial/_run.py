@@ -25,10 +25,10 @@ from claims_records import (
     write_trial_result,
 )
 
-from .._reset import ProductResetError, ResetAdapter, ResetOutcome, setup_and_files
 from ..browser import BROWSER_CRASH, CustomerTab
 from ..customers import Customer
 from ..profile import Capabilities
+from ..reset import ProductResetError, ResetAdapter, ResetOutcome, setup_and_files
 from ..staff import StaffSession
 from ._after import journey_and_staff, write_state
 from ._agent_decision import read_agent_decision

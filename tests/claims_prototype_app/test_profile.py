@@ -20,7 +20,7 @@ from claims_prototype_app._wording import button
 from claims_prototype_app._wording import reply as reply_text
 from claims_records import AgentAmount
 from harness import load_profile
-from harness._reset import make_reset, setup_and_files
+from harness.reset import make_reset, setup_and_files
 from harness.trial._agent_decision import read_agent_decision
 
 from ._packs import PACKS

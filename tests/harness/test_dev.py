@@ -15,8 +15,8 @@ import pytest
 
 import claims_dev
 from harness import dev_product
-from harness._stores import _sql_target, lane_variables
 from harness.profile import load_profile
+from harness.reset._stores import _sql_target, lane_variables
 
 from .profiles import bare_profile
 

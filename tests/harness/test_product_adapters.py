@@ -16,8 +16,8 @@ import claims_corpus
 from claims_dev import BackgroundServer
 from claims_records import ProductError, ProfileError, RunConfig, SeedError
 from harness import RunContext, check_runtime, make_reset, run
-from harness._reset import setup_and_files
 from harness.profile import Profile
+from harness.reset import setup_and_files
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 ABOUT = {"service": {"agent": {"mode": "rules"}}, "build": "2026.11.3",

@@ -24,8 +24,8 @@ from claims_records import (
     read_trial_result,
 )
 from harness import RunContext, make_reset, run
-from harness._reset import ProductResetError, run_clear_command, setup_and_files
 from harness.profile import Profile
+from harness.reset import ProductResetError, run_clear_command, setup_and_files
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 

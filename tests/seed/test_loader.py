@@ -16,8 +16,8 @@ from seed import (
     last_reset,
     reset_and_load,
 )
-from seed import _loader as loader_module
 from seed._s3 import client
+from seed.stores import BucketStore, MongoStore
 
 from .conftest import PHOTO, QUOTE, make_baseline, make_setup_a, make_setup_b
 
@@ -154,14 +154,18 @@ def test_production_marker_is_refused_and_nothing_changes(lane):
 
 
 def test_verification_catches_a_store_that_did_not_take_the_state(lane, monkeypatch):
-    real_apply = loader_module._apply
+    real_load, real_put = MongoStore.load, BucketStore.load
 
-    def lossy_apply(db, s3, bucket, plan):
-        real_apply(db, s3, bucket, plan)
-        db["policies"].delete_one({"_id": "POL-1"})
+    def lossy_load(store, plan):
+        real_load(store, plan)
+        store.db["policies"].delete_one({"_id": "POL-1"})
+
+    def stray_put(store, plan):
+        real_put(store, plan)
         _put(lane, "stray/object.bin", b"left over")
 
-    monkeypatch.setattr(loader_module, "_apply", lossy_apply)
+    monkeypatch.setattr(MongoStore, "load", lossy_load)
+    monkeypatch.setattr(BucketStore, "load", stray_put)
     setup, files = make_setup_a()
     with pytest.raises(SeedError) as err:
         reset_and_load(lane.db, lane.s3, lane.bucket, make_baseline(), setup, files)

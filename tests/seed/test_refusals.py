@@ -272,21 +272,23 @@ def test_a_store_failing_half_way_marks_the_lane_and_the_next_reset_heals_it(rou
 def test_a_mongodb_failure_half_way_is_503_json_and_heals(lane, monkeypatch):
     from pymongo.errors import AutoReconnect
 
+    from seed.stores import MongoStore
+
     from .conftest import make_baseline
 
-    real_apply = loader_module._apply
+    real_load = MongoStore.load
 
-    def broken_apply(db, s3, bucket, plan):
-        db["staff"].delete_many({})
+    def broken_load(store, plan):
+        store.db["staff"].delete_many({})
         raise AutoReconnect("simulated connection loss")
 
-    monkeypatch.setattr(loader_module, "_apply", broken_apply)
+    monkeypatch.setattr(MongoStore, "load", broken_load)
     setup, files = make_setup_a()
     with pytest.raises(loader_module.SeedError) as err:
         reset_and_load(lane.db, lane.s3, lane.bucket, make_baseline(), setup, files)
     assert err.value.context["reason"] == "store_error"
     assert loader_module.unfinished_reset(lane.db)["pack_id"] == "CTL-M-001"
-    monkeypatch.setattr(loader_module, "_apply", real_apply)
+    monkeypatch.setattr(MongoStore, "load", real_load)
     assert reset_and_load(lane.db, lane.s3, lane.bucket, make_baseline(), setup,
                           files).verified
     assert loader_module.unfinished_reset(lane.db) is None

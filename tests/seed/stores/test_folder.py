@@ -7,8 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from claims_records import SeedError
-from seed import FolderObjects, PlannedObject, apply_scoped, dump_stores
+from claims_records import SeedError, StoreRefusal
+from seed import PlannedObject
+from seed.stores import FolderStore, MongoStore, NamePolicy, StoreSet
+
+
+def replace(store: FolderStore, objects: list[PlannedObject]) -> None:
+    """A reset of the folder alone: guard, plan, then empty and write."""
+    store.guard()
+    store.replace(store.plan({}, objects))
 
 PHOTO = PlannedObject(key="claims/c-1/photo.jpg", data=b"\xff\xd8\xff" * 40,
                       content_type="image/jpeg")
@@ -24,29 +31,29 @@ def test_objects_are_written_as_files_and_read_back(tmp_path: Path):
     outside.mkdir()
     (outside / "keep.txt").write_text("not the product's")
     (folder / "link").symlink_to(outside, target_is_directory=True)
-    store = FolderObjects(folder)
-    store.replace([PHOTO, QUOTE])
+    store = FolderStore(folder)
+    replace(store, [PHOTO, QUOTE])
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) \
         == ["claims/c-1/photo.jpg", "quote.pdf"]
     assert (outside / "keep.txt").read_text() == "not the product's"  # a link, never followed
-    assert store.problems([PHOTO, QUOTE]) == []
+    assert store.verify([PHOTO, QUOTE]) == []
     (folder / "quote.pdf").write_bytes(b"changed")
     (folder / "extra.png").write_bytes(b"product wrote this")
-    assert store.problems([PHOTO, QUOTE]) == ["unexpected object extra.png",
+    assert store.verify([PHOTO, QUOTE]) == ["unexpected object extra.png",
                                               "object quote.pdf content differs"]
     assert store.dump()["claims/c-1/photo.jpg"].size == len(PHOTO.data)
     assert store.name == "uploads"
 
 
 def test_a_lanes_bucket_is_a_sub_folder_made_when_missing(tmp_path: Path):
-    store = FolderObjects(tmp_path, "claims-test-lane1")
-    store.replace([QUOTE])
+    store = FolderStore(tmp_path, "claims-test-lane1")
+    replace(store, [QUOTE])
     assert (tmp_path / "claims-test-lane1" / "quote.pdf").is_file()
     assert store.name == "claims-test-lane1"
     with pytest.raises(SeedError, match="its parent do not exist"):
-        FolderObjects(tmp_path / "no" / "such" / "folder").check()
+        FolderStore(tmp_path / "no" / "such" / "folder").guard()
     with pytest.raises(SeedError):
-        FolderObjects(tmp_path, "../escape")
+        FolderStore(tmp_path, "../escape")
 
 
 @pytest.mark.parametrize("marker", ["production", "  LIVE\n", '{"kind": "Prod"}',
@@ -54,39 +61,40 @@ def test_a_lanes_bucket_is_a_sub_folder_made_when_missing(tmp_path: Path):
 def test_a_folder_carrying_the_production_marker_is_refused(tmp_path: Path, marker: str):
     (tmp_path / "_environment").write_text(marker)
     (tmp_path / "kept.jpg").write_bytes(b"real upload")
-    with pytest.raises(SeedError, match="production marker"):
-        FolderObjects(tmp_path).replace([QUOTE])
+    with pytest.raises(StoreRefusal, match="production marker"):
+        replace(FolderStore(tmp_path), [QUOTE])
     assert (tmp_path / "kept.jpg").exists()
 
 
 def test_a_marker_of_another_kind_stays_and_is_never_dumped(tmp_path: Path):
     (tmp_path / "_environment").write_text('{"kind": "test"}')
-    store = FolderObjects(tmp_path)
-    store.replace([QUOTE])
+    store = FolderStore(tmp_path)
+    replace(store, [QUOTE])
     assert (tmp_path / "_environment").exists() and list(store.dump()) == ["quote.pdf"]
     with pytest.raises(SeedError, match="outside the uploads folder or on its marker"):
-        store.replace([PlannedObject(key="_environment", data=b"production",
-                                     content_type="text/plain")])
+        store.plan({}, [PlannedObject(key="_environment", data=b"production",
+                                      content_type="text/plain")])
+    assert list(store.dump()) == ["quote.pdf"]  # refused at plan time: nothing emptied
 
 
 def test_roots_homes_and_the_working_folders_ancestors_are_refused(monkeypatch, tmp_path):
     for folder in (Path("/"), Path.home()):
-        with pytest.raises(SeedError, match="refusing to empty it"):
-            FolderObjects(folder).check()
+        with pytest.raises(StoreRefusal, match="refusing to empty or read it"):
+            FolderStore(folder).guard()
     work = tmp_path / "project" / "src"
     work.mkdir(parents=True)
     monkeypatch.chdir(work)
     for folder in (work, tmp_path / "project"):
-        with pytest.raises(SeedError, match="refusing to empty it"):
-            FolderObjects(folder).check()
+        with pytest.raises(StoreRefusal, match="refusing to empty or read it"):
+            FolderStore(folder).guard()
 
 
 def test_a_mongodb_products_uploads_go_to_the_folder(lane, tmp_path: Path):
     folder = tmp_path / "uploads"
-    store = FolderObjects(folder)
+    stores = StoreSet(MongoStore(lane.db, NamePolicy(".+"), ("claims",)), FolderStore(folder))
     docs = {"claims": [{"_id": "c-1", "status": "submitted"}]}
-    assert apply_scoped(lane.db, store, docs, [PHOTO], ["claims"]) == []
+    stores.apply(stores.prepare(docs, [PHOTO]))
     assert (folder / "claims" / "c-1" / "photo.jpg").read_bytes() == PHOTO.data
-    dump = dump_stores(lane.db, store)
+    dump = stores.dump()
     assert list(dump.objects) == ["claims/c-1/photo.jpg"] and dump.bucket == "uploads"
     assert dump.collections == {"claims": {"c-1": {"_id": "c-1", "status": "submitted"}}}

@@ -12,8 +12,10 @@ import sqlalchemy as sa
 from sqlalchemy.sql.elements import Null
 
 from claims_records import SeedError
-from seed.sql import SqlStore, SqlTarget, TableSpec
-from seed.sql._values import NestedValueError, plain, to_column
+from seed.stores import NamePolicy, SqlStore, SqlTarget, TableSpec, plain_documents
+from seed.stores.sql._values import NestedValueError, plain, to_column
+
+ANY_NAME = NamePolicy(r".")
 
 
 def test_the_database_name_comes_from_the_url_or_the_lane():
@@ -117,16 +119,20 @@ def test_a_value_the_database_did_not_keep_is_a_difference(tmp_path: Path):
         # a product's trigger that rewrites what it is given
         conn.execute(sa.text("CREATE TRIGGER shout AFTER INSERT ON notes WHEN NEW.id = 'n-2' "
                              "BEGIN UPDATE notes SET body = upper(body) WHERE id = NEW.id; END"))
-    store = SqlStore(SqlTarget.from_text(f"sqlite:///{path}", env="E"),
-                     {"notes": TableSpec(key="mapping.notes", extra_column="extra")})
-    docs = {"notes": [{"_id": "n-1", "body": "kept", "stars": 4.5, "tags": ["a"], "n": None},
-                      {"_id": "n-2", "body": "quiet"}]}
+    store = SqlStore(SqlTarget.from_text(f"sqlite:///{path}", env="E"), ANY_NAME,
+                     {"notes": TableSpec(key="mapping.notes", extra_column="extra")}, ["notes"])
+    docs = plain_documents({"notes": [
+        {"_id": "n-1", "body": "kept", "stars": 4.5, "tags": ["a"], "n": None},
+        {"_id": "n-2", "body": "quiet"}]})
     try:
-        problems = store.apply_scoped(docs, None, [], ["notes"])
-        assert problems == ["document notes/n-2 differs"]
-        assert store.read(["notes"]) == {"notes": {
-            "n-1": {"_id": "n-1", "body": "kept", "stars": 4.5, "tags": ["a"], "n": None},
-            "n-2": {"_id": "n-2", "body": "QUIET"}}}
+        store.guard()
+        plan = store.plan(docs, [])
+        store.replace(plan)
+        assert store.verify(plan) == ["document notes/n-2 differs"]
+        # a dump keys each row by its primary key, and shows the key column by its own name
+        assert store.dump() == {"notes": {
+            "n-1": {"id": "n-1", "body": "kept", "stars": 4.5, "tags": ["a"], "n": None},
+            "n-2": {"id": "n-2", "body": "QUIET"}}}
     finally:
         store.close()
         engine.dispose()
@@ -135,9 +141,9 @@ def test_a_value_the_database_did_not_keep_is_a_difference(tmp_path: Path):
 def test_reserved_tables_are_never_written(tmp_path: Path):
     path = tmp_path / "claims_test.db"
     path.touch()
-    store = SqlStore(SqlTarget.from_text(f"sqlite:///{path}", env="E"), {})
+    store = SqlStore(SqlTarget.from_text(f"sqlite:///{path}", env="E"), ANY_NAME)
     try:
         with pytest.raises(SeedError, match="reserved tables"):
-            store.apply_scoped({"_harness": [{"_id": "x"}]}, None, [], [])
+            store.plan(plain_documents({"_harness": [{"_id": "x"}]}), [])
     finally:
         store.close()

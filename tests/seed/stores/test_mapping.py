@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from claims_records import StateDump
-from harness._mapping import to_canonical, to_product
-from harness.profile import CollectionMap
+from seed.stores import CollectionMap, canonical_collections
+from seed.stores import to_product as _to_product
+
+
+def to_product(collections: dict[str, list[dict[str, Any]]], mapping: dict[str, CollectionMap]
+               ) -> dict[str, list[dict[str, Any]]]:
+    """The mapped documents' values (no references in these mappings)."""
+    return {name: [d.values for d in docs]
+            for name, docs in _to_product(collections, mapping).items()}
+
+
+def to_canonical(dump: StateDump, mapping: dict[str, CollectionMap],
+                 ignore: list[str] | tuple[str, ...] = ()) -> StateDump:
+    return dump.model_copy(update={"collections": canonical_collections(
+        dump.collections, mapping, ignore=ignore)})
 
 MAPPING = {
     "policies": CollectionMap(collection="cover", fields={"policy_number": "ref.number",

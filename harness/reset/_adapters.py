@@ -2,48 +2,42 @@
 
 ``seed_route``  the harness's seed route (in or beside the product) resets, loads and dumps;
 ``endpoint``    the product's own reset endpoint, called with a body built from a template;
-``stores``      the harness writes the setup into the product's stores itself (MongoDB or a
-                SQL database; a bucket or an uploads folder: ``_stores``);
+``stores``      the harness writes the setup into the product's stores itself (a database,
+                and a bucket or an uploads folder), through the store layer;
 ``endpoint+stores``, ``command+stores``
                 the product's endpoint or a command clears, then the stores load;
 ``none``        nothing is reset (refused unless the run says ``--no-reset``).
 
-State dumps come from the seed route, or from the product's stores read directly through the
-profile's mapping, or nowhere (state scoring is then ``not_implemented``). Every adapter is
-synchronous; the trial calls it in a worker thread.
+Every adapter that touches the product's stores plans first: every store's guard (allowed
+name, production marker, file-system root, reachability, missing tables and columns) and its
+plan run before the product's own clearing step and before any write, so a refusal never
+follows a change. State dumps come from the seed route, or from the product's stores read
+directly through the profile's mapping, or nowhere (state scoring is then
+``not_implemented``). Every adapter is synchronous; the trial calls it in a worker thread.
 """
 
 from __future__ import annotations
 
 import base64
-import json
-import re
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-import claims_corpus
 from claims_corpus.formats import Baseline, Setup
-from claims_records import ProfileError, SeedError, StateDump
+from claims_records import SeedError, StateDump
 
-from ._mapping import to_product
-from ._stores import StoresAccess, from_env, lane_variables, open_stores, redact_lane_secrets
-from .profile import Lane, Profile, url
+from ..profile import Lane, Profile, url
+from ._command import run_clear_command
+from ._errors import ProductResetError
+from ._stores import from_env, open_stores
+from ._template import fill_template
 
-_PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
-
-
-class ProductResetError(SeedError):
-    """The product's own reset failed: its reset endpoint answered an error, did not answer
-    in time or could not be reached, its clearing command failed or overran, or the state it
-    left differs from the setup. A trial ending so is ``reset_failed``, the product's error;
-    a failure of the harness's own means (the seed route, the stores it writes, a command
-    that cannot be started) stays a ``SeedError``."""
-
+if TYPE_CHECKING:
+    from claims_corpus.plan import Plan
+    from seed.stores import Prepared, StoreSet
 
 Credentials = dict[str, Any]
 """A person's sign-in (``username``, ``password``) as a reset gives it: JSON values."""
@@ -76,6 +70,10 @@ def corpus_baseline(packs_root: Path) -> Baseline:
     return load_baseline_file(path if path.is_file() else None)
 
 
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)
+
+
 class ResetAdapter:
     """Base: resets nothing, reads state from the product's stores when the profile says so."""
 
@@ -85,11 +83,11 @@ class ResetAdapter:
         self.profile = profile
         self.lane = lane
         self.packs_root = Path(packs_root)
-        self._stores: StoresAccess | None = None
+        self._stores: StoreSet | None = None
         self._baseline: Baseline | None = None
 
     # ------------------------------------------------------------------ helpers
-    def stores(self) -> StoresAccess:
+    def stores(self) -> StoreSet:
         if self._stores is None:
             self._stores = open_stores(self.profile, self.lane)
         return self._stores
@@ -99,10 +97,14 @@ class ResetAdapter:
             self._baseline = corpus_baseline(self.packs_root)
         return self._baseline
 
-    def _plan(self, setup: Setup, files: dict[str, bytes]) -> Any:
+    def _plan(self, setup: Setup, files: dict[str, bytes]) -> Plan:
         from seed import build_plan
 
         return build_plan(self.baseline(), setup, files)
+
+    def _prepare(self, plan: Plan) -> Prepared:
+        """Every store's guard and plan (nothing written)."""
+        return self.stores().prepare(plan.collections, plan.objects)
 
     def _outcome(self, setup: Setup, started: float, verified: bool | None,
                  notes: list[str] | None = None) -> ResetOutcome:
@@ -112,17 +114,29 @@ class ResetAdapter:
             adapter=self.name, claimant_session=setup.claimant_session,
             customer_credentials=creds.model_dump() if creds else None,
             staff_credentials=staff.model_dump() if staff else None,
-            took_ms=round((time.perf_counter() - started) * 1000, 1), verified=verified,
-            notes=notes or [])
+            took_ms=_ms(started), verified=verified, notes=notes or [])
+
+    def _reads_stores(self) -> bool:
+        return self.profile.state_source() == "stores"
 
     # ------------------------------------------------------------------ interface
     def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
         started = time.perf_counter()
         return self._outcome(setup, started, None, ["nothing was reset (--no-reset)"])
 
+    def preflight(self, setup: Setup, files: dict[str, bytes]) -> str:
+        """One line on whether ``setup`` could be reset now, checked as a reset checks it
+        before the product's own step or any write (guards and plans; nothing changes);
+        ``SeedError`` (a ``StoreRefusal`` for a store's guard) when it could not."""
+        if self._reads_stores():
+            self._prepare(self._plan(setup, files))
+            return f"stores ready (database {self.stores().database})"
+        return "nothing to check before a reset"
+
     def state(self) -> StateDump | None:
         """A canonical state dump, or None when this product's state cannot be read."""
-        if self.profile.state_source() == "stores":
+        if self._reads_stores():
+            self.stores().guard()
             return self.stores().dump()
         return None
 
@@ -151,6 +165,10 @@ class SeedRouteReset(ResetAdapter):
             customer_credentials=answer.get("customer_credentials"),
             staff_credentials=answer.get("staff_credentials"), took_ms=answer.get("took_ms"),
             verified=answer.get("verified"))
+
+    def preflight(self, setup: Setup, files: dict[str, bytes]) -> str:
+        self._plan(setup, files)  # the setup itself, as the route would refuse it
+        return self.health()  # the route runs its stores' guards
 
     def state(self) -> StateDump | None:
         if self.profile.state_source() == "seed_route":
@@ -202,21 +220,23 @@ class EndpointResetAdapter(ResetAdapter):
             raise ProductResetError(f"the product's reset endpoint is unreachable: {exc}",
                                     url=target) from exc
 
-    def body(self, setup: Setup, plan: Any) -> Any:
+    def body(self, setup: Setup, plan: Plan) -> Any:
+        from seed.stores import as_json, to_product
+
         ep = self.profile.reset.endpoint
         assert ep is not None
         values = {
             "pack_id": setup.pack_id,
             "claimant_session": setup.claimant_session,
             "setup": setup.model_dump(mode="json", exclude={"staff_script"}),
-            "collections": to_product(plan.collections, self.profile.mapping),
+            "collections": as_json(to_product(plan.collections, self.profile.mapping)),
             "objects": [{"key": o.key, "content_type": o.content_type,
                          "base64": base64.b64encode(o.data).decode("ascii")}
                         for o in plan.objects],
         }
         return fill_template(ep.body, values)
 
-    def call(self, setup: Setup, plan: Any) -> None:
+    def call(self, setup: Setup, plan: Plan) -> None:
         """Call the product's reset endpoint; ``SeedError`` unless it answers 2xx: a
         ``ProductResetError`` for a server error (5xx), a 4xx being a refusal of what the
         harness sent (its token, the profile's path or body)."""
@@ -232,17 +252,15 @@ class EndpointResetAdapter(ResetAdapter):
     def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
         started = time.perf_counter()
         plan = self._plan(setup, files)
+        prepared = self._prepare(plan) if self._reads_stores() else None  # guards first
         self.call(setup, plan)
         verified: bool | None = None
-        if self.profile.state_source() == "stores":
-            expected = {name: docs for name, docs in plan.collections.items()
-                        if name not in self.profile.mapping
-                        or self.profile.mapping[name].collection}
-            problems = self.stores().differences(expected)
+        if prepared is not None:
+            problems = self.stores().verify(prepared)
             verified = not problems
             if problems:
-                raise ProductResetError(f"state after the product's reset differs from the setup: "
-                                f"{'; '.join(problems[:5])}", pack=setup.pack_id)
+                raise ProductResetError(f"state after the product's reset differs from the "
+                                        f"setup: {'; '.join(problems[:5])}", pack=setup.pack_id)
         return self._outcome(setup, started, verified)
 
     def health(self) -> str:
@@ -260,19 +278,24 @@ class EndpointResetAdapter(ResetAdapter):
 class StoresReset(ResetAdapter):
     name = "stores"
 
+    def _reads_stores(self) -> bool:
+        return True  # the stores are written: they are checked whatever state reads
+
     def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
         started = time.perf_counter()
-        plan = self._plan(setup, files)
-        self.stores().write(to_product(plan.collections, self.profile.mapping), plan.objects)
+        prepared = self._prepare(self._plan(setup, files))
+        self.stores().apply(prepared)
         return self._outcome(setup, started, True)
 
     def state(self) -> StateDump | None:
         if self.profile.state_source() == "none":
             return None
-        return self.stores().dump()
+        return super().state()
 
     def health(self) -> str:
-        dump = self.stores().dump()
+        stores = self.stores()
+        stores.guard()
+        dump = stores.dump()
         return f"stores reachable (database {dump.database}, {len(dump.collections)} " \
                "non-empty collection(s))"
 
@@ -285,10 +308,11 @@ class EndpointThenStores(StoresReset, EndpointResetAdapter):
 
     def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
         started = time.perf_counter()
-        plan = self._plan(setup, files)  # every refusal before the product is touched
+        plan = self._plan(setup, files)
+        prepared = self._prepare(plan)  # every refusal before the product is touched
         self.call(setup, plan)
         cleared = f"cleared by the product's endpoint in {_ms(started)} ms"
-        self.stores().write(to_product(plan.collections, self.profile.mapping), plan.objects)
+        self.stores().apply(prepared)
         return self._outcome(setup, started, True, [cleared])
 
     def health(self) -> str:
@@ -303,80 +327,11 @@ class CommandThenStores(StoresReset):
 
     def reset(self, setup: Setup, files: dict[str, bytes]) -> ResetOutcome:
         started = time.perf_counter()
-        plan = self._plan(setup, files)
+        prepared = self._prepare(self._plan(setup, files))  # every refusal before the command
         run_clear_command(self.profile, self.lane, setup.pack_id)
         cleared = f"cleared by the product's command in {_ms(started)} ms"
-        self.stores().write(to_product(plan.collections, self.profile.mapping), plan.objects)
+        self.stores().apply(prepared)
         return self._outcome(setup, started, True, [cleared])
-
-
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 1)
-
-
-def run_clear_command(profile: Profile, lane: Lane, pack_id: str) -> None:
-    """Run ``[reset.command]`` for one lane; ``SeedError`` when it fails or overruns. It runs
-    with the harness's environment and the store variables as the lane sees them
-    (``lane_variables``: the lane's database URL and uploads folder), so with several lanes
-    each clears its own. Its output is not kept (only the last line of a failure's error
-    output is shown)."""
-    import os
-    import subprocess
-
-    from claims_dev import SPAWN_OPTIONS, stop_process_tree
-
-    command = profile.reset.command
-    assert command is not None
-    values = {"{python}": sys.executable, "{pack_id}": pack_id, "{lane}": lane.name,
-              "{base_url}": lane.base_url, "{database}": lane.database or "",
-              "{bucket}": lane.bucket or ""}
-    argv = [re.sub(r"\{[a-z_]+\}", lambda m: values.get(m[0], m[0]), a) for a in command.argv]
-    env = {**os.environ, **lane_variables(profile, lane)}
-    try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, env=env, **SPAWN_OPTIONS)
-    except OSError as exc:
-        raise SeedError(f"cannot start the reset command: {exc.strerror or exc}",
-                        field="reset.command.argv", command=argv[0]) from exc
-    try:
-        _, err = proc.communicate(timeout=command.timeout_s)
-    except subprocess.TimeoutExpired as exc:
-        raise ProductResetError("the reset command did not finish in time", command=argv[0],
-                                timeout_s=command.timeout_s) from exc
-    finally:
-        stop_process_tree(proc)
-    if proc.returncode != 0:
-        lines = err.decode("utf-8", "replace").strip().splitlines()
-        last = redact_lane_secrets(profile, lane, lines[-1])[:200] if lines else ""
-        raise ProductResetError(f"the reset command failed with exit code {proc.returncode}"
-                                + (f": {last}" if last else ""), command=argv[0])
-
-
-def fill_template(template: Any, values: dict[str, Any]) -> Any:
-    """Replace ``{{name}}`` placeholders: a whole-string placeholder by the JSON value, one
-    inside a longer string by its text."""
-    if isinstance(template, dict):
-        return {k: fill_template(v, values) for k, v in template.items()}
-    if isinstance(template, list):
-        return [fill_template(v, values) for v in template]
-    if isinstance(template, str):
-        whole = _PLACEHOLDER.fullmatch(template)
-        if whole:
-            return values[_known(whole[1], values)]
-
-        def text(m: re.Match[str]) -> str:
-            value = values[_known(m[1], values)]
-            return value if isinstance(value, str) else json.dumps(value)
-
-        return _PLACEHOLDER.sub(text, template)
-    return template
-
-
-def _known(name: str, values: dict[str, Any]) -> str:
-    if name not in values:
-        raise ProfileError(f"unknown placeholder {{{{{name}}}}} in the reset body",
-                           field="reset.endpoint.body", known=sorted(values))
-    return name
 
 
 def make_reset(profile: Profile, lane: Lane, packs_root: Path,
@@ -395,9 +350,3 @@ def make_reset(profile: Profile, lane: Lane, packs_root: Path,
     if adapter == "command+stores":
         return CommandThenStores(profile, lane, packs_root)
     return ResetAdapter(profile, lane, packs_root)
-
-
-def setup_and_files(pack_dir: Path) -> tuple[Setup, dict[str, bytes]]:
-    """The pack's setup and the files it loads (read through ``corpus``)."""
-    setup = claims_corpus.load_setup(pack_dir)
-    return setup, claims_corpus.setup_files(pack_dir, setup)

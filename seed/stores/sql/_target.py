@@ -23,7 +23,7 @@ from sqlalchemy.pool import NullPool
 
 from claims_records import SeedError
 
-from .._names import REASON_DATABASE_NOT_ALLOWED
+from ..._names import REASON_DATABASE_NOT_ALLOWED
 
 # Driverless PostgreSQL URLs (as apps write them) use psycopg 3, the driver the harness ships.
 _DEFAULT_DRIVERS = {"postgresql": "postgresql+psycopg", "postgres": "postgresql+psycopg"}

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import JSON, Column, Date, DateTime, String, Time, null
 
-from .._jsonsafe import json_safe
+from ..._jsonsafe import json_safe
 
 
 class NestedValueError(ValueError):
