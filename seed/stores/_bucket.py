@@ -72,8 +72,9 @@ class BucketStore(ObjectStore):
 
     def verify(self, plan: list[PlannedObject]) -> list[str]:
         try:
-            listed = {o.object_name: o for o in
-                      _s3.client(self.s3).list_objects(self.name, recursive=True)}
+            listed = ({o.object_name: o for o in
+                       _s3.client(self.s3).list_objects(self.name, recursive=True)}
+                      if _s3.bucket_exists(self.s3, self.name) else {})  # missing: empty
             wanted = {o.key: o for o in plan}
             problems: list[str] = []
             for key in sorted(set(listed) | set(wanted)):
