@@ -208,7 +208,6 @@ from .screens import (
 )
 from .sheet import (
     COMPONENTS,
-    DECISION_COMPONENTS,
     FAILURE_MODES,
     FIDELITY_RULES,
     SCORE_SOURCES,
@@ -413,7 +412,6 @@ __all__ = [
     "CustomerModelCall",
     "CustomerStatus",
     "DECISIONS",
-    "DECISION_COMPONENTS",
     "DECISION_FORMAT_VERSION",
     "DOCUMENTS_ATTACHED",
     "Decision",

@@ -35,7 +35,9 @@ ComponentStatus = Literal["pass", "fail", "not_implemented", "not_scored", "queu
 ScoreSource = Literal[StaffSource, "screen_text", "state", "audit_log", "human"]
 SCORE_SOURCES: tuple[str, ...] = get_args(ScoreSource)
 
-# Component names, in the order a sheet lists them.
+# Component names, in the order a sheet lists them: the names of the scorer's declared
+# components (scoring.components.REGISTRY), which a test keeps equal to this tuple. The floor
+# keeps its own copy to validate sheet.json and overrides.json without importing the scorer.
 COMPONENTS: tuple[str, ...] = (
     "triage",
     "review",
@@ -57,10 +59,6 @@ COMPONENTS: tuple[str, ...] = (
     "follow_through",
     "audit",
 )
-# The components of the staff decision, in the grader record's order (its "state" is the
-# decision_state component).
-DECISION_COMPONENTS: tuple[str, ...] = (
-    "routing", "target", "decision_state", "note", "follow_through", "audit")
 
 # Every failure-mode label a sheet may carry (docs/scoring.md defines each).
 FAILURE_MODES: tuple[str, ...] = (
