@@ -3,6 +3,7 @@ load), the source each component records, and a source a component does not decl
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, get_args
 
@@ -13,6 +14,7 @@ from claims_corpus import load_customer_view
 from claims_corpus.formats import Labels
 from claims_records import (
     SCORE_SOURCES,
+    ComponentCounts,
     ComponentResult,
     RunRecord,
     Sheet,
@@ -20,11 +22,11 @@ from claims_records import (
     StaffSource,
     TrialStatus,
 )
-from scoring import load_trial, score_trial
+from scoring import load_trial, score_run, score_trial, write_report
 from scoring._record import CheckInput, PackContext, TrialRecord
 from scoring.components import REGISTRY, Component, score_component
 
-from .builders import Variant, make_labels, write_run
+from .builders import Variant, make_labels, write_corpus, write_run
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 
@@ -50,7 +52,8 @@ OLD_STAFF: dict[str, Any] = {"version": "1", "claim_number": "NWF-2026-000123", 
     (Sheet, OLD_SHEET, lambda s: [c.source for c in s.components], [None, None]),
     (ComponentResult, OLD_SHEET["components"][0], lambda c: c.source, None),
     (StaffReading, OLD_STAFF, lambda r: r.source, "staff_screen"),
-], ids=["sheet", "component", "staff"])
+    (ComponentCounts, {"passed": 3, "failed": 1}, lambda c: c.sources, {}),
+], ids=["sheet", "component", "staff", "summary component"])
 def test_records_written_before_sources_still_load(model: type[BaseModel], data: dict[str, Any],
                                                    read: Any, expected: Any) -> None:
     assert read(model.model_validate(data)) == expected
@@ -155,3 +158,31 @@ def test_a_component_refuses_a_source_it_does_not_declare(declared: Component,
 def test_the_staff_side_components_are_the_ones_named_in_the_docs() -> None:
     assert [c.name for c in STAFF_SIDE] == ["triage", "review", "explanation", "facts",
                                             "incident_datetime", "waiting_list"]
+
+
+def test_the_summary_and_the_report_say_which_source_each_score_came_from(
+        tmp_path: Path) -> None:
+    labels = [make_labels("CTL-M-001"), make_labels("CTL-M-002")]
+    corpus = write_corpus(tmp_path / "packs", labels)
+    run_dir = write_run(tmp_path / "run", corpus, [(labels[0], 1, None), (labels[0], 2, None),
+                                                   (labels[1], 1, None)])
+    for trial in ("CTL-M-001/trial-2", "CTL-M-002/trial-1"):  # no staff screen: the stores
+        path = run_dir / trial / "staff.json"
+        path.write_text(StaffReading.model_validate_json(path.read_text()).model_copy(
+            update={"source": "stores"}).model_dump_json())
+
+    summary = score_run(run_dir)
+    assert summary.components["triage"].sources == {"staff_screen": 1, "stores": 2}
+    assert summary.components["journey"].sources == {"screen_text": 3}
+    assert summary.components["assertions_human"].sources == {}  # queued: read from nothing
+
+    index = write_report(run_dir)
+    text = index.read_text()
+    assert ("triage: 1 from the staff screen, 2 from stores · review: 1 from the staff "
+            "screen, 2 from stores") in text
+    assert "read from the product's stores, not from a staff screen" in text
+    assert "<td>staff screen 1, stores 2</td>" in text and "<td>screen text 3</td>" in text
+    page = (index.parent / "packs" / "CTL-M-002.html").read_text()
+    shown = re.findall(r'<td data-testid="source">([^<]*)</td>', page)
+    assert shown[:7] == ["stores", "stores", "stores", "stores", "screen text", "stores",
+                         "state"]
