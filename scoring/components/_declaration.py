@@ -29,9 +29,44 @@ Applies = Callable[[Labels, PackContext], bool]
 Check = Callable[[CheckInput], ComponentResult]
 
 
+# --------------------------------------------------------------------- when a component applies
+
+
 def always(labels: Labels, pack: PackContext) -> bool:
     """Every pack."""
     return True
+
+
+def staff_decision(labels: Labels, pack: PackContext) -> bool:
+    """The pack has a staff decision step (a staff script, or an oracle staff_decision)."""
+    return pack.staff_script is not None or labels.staff_decision is not None
+
+
+def explanations_told(labels: Labels, pack: PackContext) -> bool:
+    """The pack's story explains a document check's hit (review.customer_explanations)."""
+    return bool(labels.review.customer_explanations)
+
+
+def other_customer_seeded(labels: Labels, pack: PackContext) -> bool:
+    """The baseline seeds another customer beside the pack."""
+    return bool(pack.other_customer)
+
+
+def incident_facts(labels: Labels, pack: PackContext) -> bool:
+    """The oracle has the incident date or time (expected, optional or unknown)."""
+    keys = set(labels.expected_facts) | set(labels.optional_facts) | set(labels.unknown_facts)
+    return bool(keys & set(INCIDENT_KEYS))
+
+
+def assertions_judged(kind: str) -> Applies:
+    """The oracle has assertions judged by ``kind`` (state, text, human)."""
+    def applies(labels: Labels, pack: PackContext) -> bool:
+        return any(a.judge == kind for a in labels.assertions)
+
+    return applies
+
+
+# ------------------------------------------------------------------------------ the declaration
 
 
 @dataclass(frozen=True)
@@ -86,36 +121,3 @@ def score_component(c: Component, t: CheckInput) -> ComponentResult:
         return refused(c, source)
     result = c.check(t)
     return result.model_copy(update={"source": source if result.status in SCORED else None})
-
-
-# --------------------------------------------------------------------- when a component applies
-
-
-def staff_decision(labels: Labels, pack: PackContext) -> bool:
-    """The pack has a staff decision step (a staff script, or an oracle staff_decision)."""
-    return pack.staff_script is not None or labels.staff_decision is not None
-
-
-def explanations_told(labels: Labels, pack: PackContext) -> bool:
-    """The pack's story explains a document check's hit (review.customer_explanations)."""
-    return bool(labels.review.customer_explanations)
-
-
-def other_customer_seeded(labels: Labels, pack: PackContext) -> bool:
-    """The baseline seeds another customer beside the pack."""
-    return bool(pack.other_customer)
-
-
-def incident_facts(labels: Labels, pack: PackContext) -> bool:
-    """The oracle has the incident date or time (expected, optional or unknown)."""
-    keys = set(labels.expected_facts) | set(labels.optional_facts) | set(labels.unknown_facts)
-    return bool(keys & set(INCIDENT_KEYS))
-
-
-def assertions_judged(kind: str) -> Applies:
-    """The oracle has assertions judged by ``kind`` (state, text, human)."""
-    def applies(labels: Labels, pack: PackContext) -> bool:
-        return any(a.judge == kind for a in labels.assertions)
-
-    applies.__name__ = f"assertions_judged_{kind}"
-    return applies
