@@ -19,6 +19,7 @@ from pydantic import Field, field_validator
 from ._base import Strict
 from ._json import JsonField
 from .acceptance import CustomerWork
+from .trial import StaffSource
 
 SHEET_FORMAT_VERSION = "1"
 
@@ -28,7 +29,15 @@ UNSCORABLE = "unscorable"
 
 ComponentStatus = Literal["pass", "fail", "not_implemented", "not_scored", "queued"]
 
-# Component names, in the order a sheet lists them.
+# Where a component's score was read from (docs/scoring.md, "Sources"): the staff side as the
+# harness read it (StaffReading.source: its staff screen or its stores), the customer's screen
+# text, the product's state, its audit log, or a human reviewer's verdicts.
+ScoreSource = Literal[StaffSource, "screen_text", "state", "audit_log", "human"]
+SCORE_SOURCES: tuple[str, ...] = get_args(ScoreSource)
+
+# Component names, in the order a sheet lists them: the names of the scorer's declared
+# components (scoring.components.REGISTRY), which a test keeps equal to this tuple. The floor
+# keeps its own copy to validate sheet.json and overrides.json without importing the scorer.
 COMPONENTS: tuple[str, ...] = (
     "triage",
     "review",
@@ -50,10 +59,6 @@ COMPONENTS: tuple[str, ...] = (
     "follow_through",
     "audit",
 )
-# The components of the staff decision, in the grader record's order (its "state" is the
-# decision_state component).
-DECISION_COMPONENTS: tuple[str, ...] = (
-    "routing", "target", "decision_state", "note", "follow_through", "audit")
 
 # Every failure-mode label a sheet may carry (docs/scoring.md defines each).
 FAILURE_MODES: tuple[str, ...] = (
@@ -146,6 +151,12 @@ class ComponentResult(Strict):
     override: AppliedOverride | None = Field(
         None, description="Set when a reviewer overrode this criterion: status is then the "
         "reviewer's value and override.mechanical the scorer's.")
+    source: ScoreSource | None = Field(
+        None, description="The source the pass or fail was read from: for the staff-side "
+        "components the staff reading's own (staff_screen or stores), for the others the one "
+        "their declaration names (screen_text, state, audit_log, human). None when the "
+        "component was not scored (not_implemented, not_scored, queued) and in sheets written "
+        "before it was recorded.")
 
     @field_validator("name")
     @classmethod

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from ._base import Strict
 from .acceptance import AcceptanceReport
-from .sheet import SHEET_FORMAT_VERSION, ScorerInfo
+from .sheet import SHEET_FORMAT_VERSION, ScorerInfo, ScoreSource
 
 
 class KStat(Strict):
@@ -88,6 +88,11 @@ class ComponentCounts(Strict):
     not_implemented: int = 0
     not_scored: int = 0
     queued: int = 0
+    sources: dict[ScoreSource, int] = Field(
+        default_factory=dict, description="Of the passes and failures counted, how many were "
+        "read from each source (the sheets' component source): a staff-side component of a "
+        "product without a staff screen, graded from its stores, shows here as stores. Empty "
+        "in summaries written before sources were recorded.")
 
 
 class ReadingItem(Strict):

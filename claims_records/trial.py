@@ -149,6 +149,10 @@ class StaffWaitingItem(Strict):
     text: str
 
 
+# Where the staff-side fields of staff.json were read (docs/scoring.md, "Sources").
+StaffSource = Literal["staff_screen", "stores"]
+
+
 class StaffReading(Strict):
     """staff.json — what the staff workbench showed after the journey.
 
@@ -157,6 +161,13 @@ class StaffReading(Strict):
     """
 
     version: str = Field(RUN_FORMAT_VERSION)
+    source: StaffSource = Field(
+        "staff_screen", description="Where these staff-side fields were read: staff_screen "
+        "(the product's staff pages, through the profile's selectors and vocabulary) or "
+        "stores (the product's stored state, for a product without a staff screen whose "
+        "profile maps the staff fields to its stores). Each scoring component declares the "
+        "sources it may be scored from; a reading from another is scored not_implemented. "
+        "Absent in readings recorded before it was kept: staff_screen.")
     claim_number: str | None = None
     found: bool = False
     triage_class: str | None = None

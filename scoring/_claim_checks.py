@@ -343,9 +343,6 @@ def check_facts(staff: StaffReading | None, labels: Labels,
     return _facts_component("facts", staff, *_split(labels, incident=False), known, money)
 
 
-def check_incident_datetime(staff: StaffReading | None, labels: Labels
-                            ) -> ComponentResult | None:
-    wanted, optional, unknown = _split(labels, incident=True)
-    if not wanted and not optional and not unknown:
-        return None
-    return _facts_component("incident_datetime", staff, wanted, optional, unknown)
+def check_incident_datetime(staff: StaffReading | None, labels: Labels) -> ComponentResult:
+    """The incident date and time (expected, optional, unknown), on their own."""
+    return _facts_component("incident_datetime", staff, *_split(labels, incident=True))

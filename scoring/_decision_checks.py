@@ -2,13 +2,15 @@
 
 Each is a pure function of the trial's record (decision.json, the state just before the staff
 step — the trial's state-after.json — and after the customer's return) and the pack's oracle
-(``labels.staff_decision``). ``check_decision`` puts them together; ``grader_record`` turns
-them into the sheet's grader record. docs/scoring.md, "Staff decisions", states every rule.
+(``labels.staff_decision``). ``routing`` … ``audit`` are the components' checks: each first
+asks ``decided`` whether there is a decision to score; ``grader_record`` turns the six into
+the sheet's grader record. docs/scoring.md, "Staff decisions", states every rule.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from claims_corpus.formats import HOME_CONVENTIONS, DecisionLabel, Labels, Money, MoneyConventions
 from claims_corpus.formats.money import shows_money
@@ -16,12 +18,11 @@ from claims_records import (
     CLAIM_CREATED,
     CLAIM_REVIEWED,
     CUSTOMER_NOTIFIED,
-    DECISION_COMPONENTS,
     DECISIONS,
     DOCUMENTS_ATTACHED,
     STAFF_ROLES,
     ComponentResult,
-    ComponentStatus,
+    DecisionRecord,
     GraderEntry,
     GraderRecord,
     JsonValue,
@@ -29,7 +30,7 @@ from claims_records import (
 )
 
 from ._claim_checks import component
-from ._record import PackContext, TrialRecord
+from ._record import CheckInput, PackContext, TrialRecord
 from ._state_checks import STATE_NOT_READ, check_state
 
 AUDIT = "audit_events"
@@ -45,38 +46,78 @@ def expected_route(labels: Labels) -> str:
     return "fast_track" if labels.triage.triage_class == "fast_track" else "standard"
 
 
-def _all(status: ComponentStatus, why: str) -> list[ComponentResult]:
-    return [component(n, status, why) for n in DECISION_COMPONENTS]
+@dataclass(frozen=True)
+class Decided:
+    """A staff decision that was taken: its record, the oracle's expectations of it and the
+    scripted decision."""
+
+    record: DecisionRecord
+    label: DecisionLabel
+    decision: str
 
 
-def check_decision(rec: TrialRecord, labels: Labels, pack: PackContext
-                   ) -> list[ComponentResult]:
-    """The six decision components of a trial ([] when the pack has no staff script)."""
-    if pack.staff_script is None and labels.staff_decision is None:
-        return []
-    label = labels.staff_decision
-    if label is None or pack.staff_script is None:
-        return _all("not_scored", "the pack has a staff script or an oracle staff_decision, "
-                    "not both")
-    d = rec.decision
+def decided(name: str, t: CheckInput) -> Decided | ComponentResult:
+    """The decision a decision component scores, or the component's result when there is
+    none to score, the same for all six: the pack has a staff script or an oracle decision but
+    not both, or no decision was taken (not_scored); the product has no decision controls
+    (not_implemented); the staff step failed (fail)."""
+    label, script, d = t.labels.staff_decision, t.pack.staff_script, t.record.decision
+    if label is None or script is None:
+        return component(name, "not_scored", "the pack has a staff script or an oracle "
+                         "staff_decision, not both")
     if d is None or d.outcome == "not_run":
         why = d.detail if d is not None else "no decision.json recorded"
-        return _all("not_scored", f"no staff decision was taken: {why}")
+        return component(name, "not_scored", f"no staff decision was taken: {why}")
     if d.outcome == "not_implemented":
-        return _all("not_implemented", d.detail)
+        return component(name, "not_implemented", d.detail)
     if d.outcome == "error":
-        return [component(n, "fail", f"the staff decision step failed: {d.detail}",
-                          ["no_follow_through"] if n == "follow_through" else [])
-                for n in DECISION_COMPONENTS]
-    before, after = rec.state_after, rec.state_after_decision
-    return [
-        check_routing(d.queue_text, d.queue, expected_route(labels)),
-        check_target(before, after, pack.staff_script.decision, label, rec.state_readable),
-        check_decision_state(before, after, label, rec.state_readable),
-        check_note(_customer_text(rec), label, rec.money),
-        check_follow_through(rec, label, pack),
-        check_audit(before, after, rec.state_readable),
-    ]
+        return component(name, "fail", f"the staff decision step failed: {d.detail}",
+                         ["no_follow_through"] if name == "follow_through" else [])
+    return Decided(d, label, script.decision)
+
+
+def routing(t: CheckInput) -> ComponentResult:
+    d = decided("routing", t)
+    if isinstance(d, ComponentResult):
+        return d
+    return check_routing(d.record.queue_text, d.record.queue, expected_route(t.labels))
+
+
+def target(t: CheckInput) -> ComponentResult:
+    d, rec = decided("target", t), t.record
+    if isinstance(d, ComponentResult):
+        return d
+    return check_target(rec.state_after, rec.state_after_decision, d.decision, d.label,
+                        rec.state_readable)
+
+
+def decision_state(t: CheckInput) -> ComponentResult:
+    d, rec = decided("decision_state", t), t.record
+    if isinstance(d, ComponentResult):
+        return d
+    return check_decision_state(rec.state_after, rec.state_after_decision, d.label,
+                                rec.state_readable)
+
+
+def note(t: CheckInput) -> ComponentResult:
+    d = decided("note", t)
+    if isinstance(d, ComponentResult):
+        return d
+    return check_note(_customer_text(t.record), d.label, t.record.money)
+
+
+def follow_through(t: CheckInput) -> ComponentResult:
+    d = decided("follow_through", t)
+    if isinstance(d, ComponentResult):
+        return d
+    return check_follow_through(t.record, d.label, t.pack)
+
+
+def audit(t: CheckInput) -> ComponentResult:
+    d, rec = decided("audit", t), t.record
+    if isinstance(d, ComponentResult):
+        return d
+    return check_audit(rec.state_after, rec.state_after_decision, rec.state_readable)
 
 
 def check_routing(shown: str | None, route: str | None, expected: str) -> ComponentResult:
@@ -283,20 +324,18 @@ def check_audit(before: StateDump | None, after: StateDump | None,
                      **details)
 
 
-def grader_record(decision: str | None, components: list[ComponentResult]
-                  ) -> GraderRecord | None:
-    """The grader record of a trial from its decision components (None without them)."""
-    by_name = {c.name: c for c in components if c.name in DECISION_COMPONENTS}
-    if len(by_name) != len(DECISION_COMPONENTS):
-        return None
+def grader_record(decision: str | None, components: list[ComponentResult]) -> GraderRecord:
+    """The grader record of a trial from its components, the six decision ones among them
+    (a pack with a staff decision step)."""
+    by_name = {c.name: c for c in components}
 
     def entry(name: str) -> GraderEntry:
         c = by_name[name]
         return GraderEntry(status=c.status, explanation=c.explanation,
                            failure_modes=list(c.failure_modes))
 
-    return GraderRecord(
-        decision=decision, routing=entry("routing"), target=entry("target"),
-        state=entry("decision_state"), note=entry("note"),
-        follow_through=entry("follow_through"), audit=entry("audit"),
-        failure_modes=sorted({m for c in by_name.values() for m in c.failure_modes}))
+    entries = {"routing": entry("routing"), "target": entry("target"),
+               "state": entry("decision_state"), "note": entry("note"),
+               "follow_through": entry("follow_through"), "audit": entry("audit")}
+    return GraderRecord(decision=decision, **entries, failure_modes=sorted(
+        {m for e in entries.values() for m in e.failure_modes}))

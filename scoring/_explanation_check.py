@@ -55,11 +55,10 @@ def words(text: str) -> set[str]:
 
 
 def check_explanation(rec: TrialRecord, staff: StaffReading | None, labels: Labels,
-                      view: CustomerView | None) -> ComponentResult | None:
-    """None when the pack's story explains no check."""
+                      view: CustomerView | None) -> ComponentResult:
+    """Each explained check's story reached staff on its row (a pack whose story explains a
+    check: ``review.customer_explanations``)."""
     wanted = labels.review.customer_explanations
-    if not wanted:
-        return None
     not_read = unread(NAME, staff, "review_checks", "the review checks")
     if not_read:
         return not_read

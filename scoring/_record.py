@@ -56,7 +56,6 @@ M = TypeVar("M", bound=BaseModel)
 _EVENTS = TypeAdapter(list[JourneyEvent])
 
 
-
 @dataclass
 class TrialRecord:
     """Everything the scorer reads about one trial. Built by ``load_trial``."""
@@ -299,6 +298,21 @@ class PackContext:
     """What staff decide after the journey (setup.json); None: no decision step."""
     requested: RequestedItem | None = None
     """return_for_info: what the requested item looks like once it reaches the product."""
+
+
+@dataclass(frozen=True)
+class CheckInput:
+    """What a scoring component's check reads: the trial's record, the pack's oracle, what
+    else the scorer knows of the pack, and a reviewer's verdicts (None: none yet)."""
+
+    record: TrialRecord
+    labels: Labels
+    pack: PackContext = field(default_factory=PackContext)
+    human: HumanVerdicts | None = None
+
+    @property
+    def staff(self) -> StaffReading | None:
+        return self.record.staff
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from claims_records import (
     RunRecord,
     RunRecordError,
     RunSummary,
+    ScoreSource,
     Sheet,
     StaffReading,
     read_model,
@@ -35,6 +36,7 @@ from ._compare import load_summary
 from ._record import load_events, load_run_record
 from ._rescore import RESCORED_DIR
 from ._summary import CorpusRoots, load_sheets
+from .components import REGISTRY
 
 TEMPLATES = Path(__file__).parent / "templates"
 ASSETS = ("report.css", "human_form.js")
@@ -136,6 +138,14 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet, scoring_dir: Path |
             "human_target": f"{sheet.path}/{HUMAN_FILE}", "unreadable": unreadable}
 
 
+def staff_sources(summary: RunSummary) -> list[tuple[str, dict[ScoreSource, int]]]:
+    """The staff-side components scored in the run, in sheet order, each with how many of its
+    scores came from each source (the staff screen, the stores)."""
+    return [(c.name, dict(summary.components[c.name].sources)) for c in REGISTRY
+            if c.staff_reading and c.name in summary.components
+            and summary.components[c.name].sources]
+
+
 def _rescored_folder(run_dir: Path, name: str) -> Path:
     """``<run>/rescored/<name>``, which must hold a re-scored summary."""
     base = run_dir / RESCORED_DIR
@@ -171,12 +181,14 @@ def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
         by_pack.setdefault(s.pack_id, []).append(s)
     common = {"run": run, "summary": summary, "agreement": load_agreement(run_dir)}
     pack_pages = {pid: f"packs/{pid}.html" for pid in by_pack}
+    by_source = staff_sources(summary)
     (out / "index.html").write_text(
         env.get_template("index.html.j2").render(
             **common, assets="assets", run_link=_rel(run_record_path(run_dir), out),
             summary_link=_rel(summary_path(scoring_dir or run_dir), out),
             charts=index_charts(summary, pack_pages, sheets),
-            pack_pages=pack_pages),
+            pack_pages=pack_pages, staff_sources=by_source,
+            from_stores=any("stores" in counts for _, counts in by_source)),
         encoding="utf-8")
     page_dir = out / "packs"
     for p in summary.packs:

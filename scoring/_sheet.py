@@ -1,4 +1,5 @@
-"""``score_trial``: the one place where the per-criterion checks are put together."""
+"""``score_trial``: one trial's sheet, from the components the registry declares
+(``components``), the trial's numbers and its customer's fidelity audit."""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ import statistics
 from claims_corpus import CustomerView
 from claims_corpus.formats import Labels
 from claims_records import (
-    COMPONENTS,
-    DECISION_COMPONENTS,
     HUMAN_FILE,
     UNSCORABLE,
     ComponentResult,
@@ -28,45 +27,11 @@ from ._acceptance_trial import (
     report_duration_s,
     report_parts,
 )
-from ._agent_decision_checks import check_agent_decision
-from ._claim_checks import (
-    check_facts,
-    check_incident_datetime,
-    check_review,
-    check_triage,
-    component,
-)
-from ._decision_checks import check_decision, grader_record
-from ._explanation_check import check_explanation
-from ._journey_checks import analyse_events, check_journey, check_waiting_list, turn_times
-from ._privacy_checks import check_privacy
-from ._record import PackContext, TrialRecord
-from ._state_checks import check_assertions, check_state
+from ._decision_checks import grader_record
+from ._journey_checks import analyse_events, turn_times
+from ._record import CheckInput, PackContext, TrialRecord
+from .components import SCORED, score_components, staff_decision, unscored_components
 from .fidelity import audit_trial, not_audited
-
-SCORED = ("pass", "fail")
-
-
-def _checks(rec: TrialRecord, labels: Labels, human: HumanVerdicts | None,
-            pack: PackContext) -> list[ComponentResult]:
-    staff = rec.staff
-    results = [
-        check_triage(staff, labels),
-        check_review(staff, labels),
-        check_explanation(rec, staff, labels, pack.view),
-        check_facts(staff, labels, pack.known_facts, rec.money),
-        check_incident_datetime(staff, labels),
-        check_journey(rec),
-        check_waiting_list(rec, staff, labels),
-        check_privacy(rec, pack.other_customer),
-        check_state(rec.state_before, rec.state_after, labels.expected_end_state,
-                    rec.state_readable),
-        *check_assertions(rec, labels.assertions, human),
-        check_agent_decision(rec.result.agent_decision if rec.result else None, labels),
-        *check_decision(rec, labels, pack),
-    ]
-    present = [r for r in results if r is not None]
-    return sorted(present, key=lambda r: COMPONENTS.index(r.name))
 
 
 def _not_scored(rec: TrialRecord, labels: Labels, pack: PackContext) -> list[ComponentResult]:
@@ -76,22 +41,7 @@ def _not_scored(rec: TrialRecord, labels: Labels, pack: PackContext) -> list[Com
         why = f"trial ended in {rec.status.value}" + (f": {rec.detail}" if rec.detail else "")
     status: ComponentStatus = ("not_implemented" if rec.error_category == "not_implemented"
                                else "not_scored")
-    names = [n for n in COMPONENTS if not n.startswith("assertions_")
-             and n not in DECISION_COMPONENTS]
-    if pack.staff_script is not None or labels.staff_decision is not None:
-        names += list(DECISION_COMPONENTS)
-    if not pack.other_customer:
-        names.remove("privacy")
-    if not labels.review.customer_explanations:
-        names.remove("explanation")
-    if not ({"incident_date", "incident_time"} & (set(labels.expected_facts)
-                                                 | set(labels.optional_facts)
-                                                 | set(labels.unknown_facts))):
-        names.remove("incident_datetime")
-    kinds = {a.judge for a in labels.assertions}
-    names += [f"assertions_{k}" for k in ("state", "text", "human") if k in kinds]
-    return sorted((component(n, status, why) for n in names),
-                  key=lambda r: COMPONENTS.index(r.name))
+    return unscored_components(labels, pack, status, why)
 
 
 def _count(listed: JsonValue) -> int:
@@ -152,7 +102,7 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
     by_status = record.error_category in ("none", "agent_failure")
     suspect = bool(fidelity.findings)
     scorable = by_status and not suspect
-    components = (_checks(record, labels, human, pack) if by_status
+    components = (score_components(CheckInput(record, labels, pack, human)) if by_status
                   else _not_scored(record, labels, pack))
     scored = [c for c in components if c.status in SCORED]
     failed = [c for c in scored if c.status == "fail"]
@@ -199,8 +149,8 @@ def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None
         components=components,
         failure_modes=modes,
         numbers=_numbers(record, components, labels),
-        grader=grader_record(pack.staff_script.decision if pack.staff_script else None,
-                             components),
+        grader=(grader_record(pack.staff_script.decision if pack.staff_script else None,
+                              components) if staff_decision(labels, pack) else None),
         human_file=HUMAN_FILE if human is not None else None,
         simulator_suspect=suspect,
         fidelity=fidelity,

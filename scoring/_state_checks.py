@@ -233,43 +233,36 @@ def _text_assertion(a: Assertion, rec: TrialRecord) -> tuple[bool, str]:
                 f"{len(texts)} {a.text.where.replace('_', ' ')}, expected {a.text.expect}")
 
 
-def check_assertions(rec: TrialRecord, assertions: list[Assertion],
-                     human: HumanVerdicts | None) -> list[ComponentResult]:
-    out: list[ComponentResult] = []
-    for kind in ("state", "text", "human"):
-        group = [a for a in assertions if a.judge == kind]
-        if not group:
-            continue
-        items: list[dict[str, str]] = []
-        if kind == "state" and not rec.state_readable:
-            out.append(component("assertions_state", "not_implemented", STATE_NOT_READ))
-            continue
-        for a in group:
-            if kind == "state":
-                ok, why = _state_assertion(a, rec.state_after)
-                status: ComponentStatus = "pass" if ok else "fail"
-            elif kind == "text":
-                ok, why = _text_assertion(a, rec)
-                status = "pass" if ok else "fail"
-            else:
-                v = human.verdicts.get(a.id) if human is not None else None
-                status = v.verdict if v is not None else "queued"
-                why = (f"{v.verdict} by {v.reviewer}" + (f": {v.note}" if v.note else "")
-                       if v is not None else "waiting for a reviewer")
-            items.append({"id": a.id, "description": a.description, "status": status,
-                          "why": why})
-        failed = [i for i in items if i["status"] == "fail"]
-        queued = [i for i in items if i["status"] == "queued"]
-        name = f"assertions_{kind}"
-        listed: JsonValue = [dict(i) for i in items]
-        if failed:
-            mode = "human_rejected" if kind == "human" else "assertion_failed"
-            text = "; ".join(f"{i['id']}: {i['why']}" for i in failed)
-            out.append(component(name, "fail", text, [mode], assertions=listed))
-        elif queued:
-            out.append(component(name, "queued", f"{len(queued)} of {len(items)} assertion(s) "
-                                 "waiting for a reviewer", assertions=listed))
+def check_assertions(rec: TrialRecord, kind: str, assertions: list[Assertion],
+                     human: HumanVerdicts | None) -> ComponentResult:
+    """The oracle's assertions judged by ``kind`` (state, text or human), as one component."""
+    name = f"assertions_{kind}"
+    if kind == "state" and not rec.state_readable:
+        return component(name, "not_implemented", STATE_NOT_READ)
+    items: list[dict[str, str]] = []
+    for a in (a for a in assertions if a.judge == kind):
+        if kind == "state":
+            ok, why = _state_assertion(a, rec.state_after)
+            status: ComponentStatus = "pass" if ok else "fail"
+        elif kind == "text":
+            ok, why = _text_assertion(a, rec)
+            status = "pass" if ok else "fail"
         else:
-            out.append(component(name, "pass", f"{len(items)} assertion(s) hold: "
-                                 + ", ".join(i["id"] for i in items), assertions=listed))
-    return out
+            v = human.verdicts.get(a.id) if human is not None else None
+            status = v.verdict if v is not None else "queued"
+            why = (f"{v.verdict} by {v.reviewer}" + (f": {v.note}" if v.note else "")
+                   if v is not None else "waiting for a reviewer")
+        items.append({"id": a.id, "description": a.description, "status": status,
+                      "why": why})
+    failed = [i for i in items if i["status"] == "fail"]
+    queued = [i for i in items if i["status"] == "queued"]
+    listed: JsonValue = [dict(i) for i in items]
+    if failed:
+        mode = "human_rejected" if kind == "human" else "assertion_failed"
+        text = "; ".join(f"{i['id']}: {i['why']}" for i in failed)
+        return component(name, "fail", text, [mode], assertions=listed)
+    if queued:
+        return component(name, "queued", f"{len(queued)} of {len(items)} assertion(s) "
+                         "waiting for a reviewer", assertions=listed)
+    return component(name, "pass", f"{len(items)} assertion(s) hold: "
+                     + ", ".join(i["id"] for i in items), assertions=listed)

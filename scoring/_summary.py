@@ -347,6 +347,8 @@ def summarise(run: RunRecord, sheets: list[Sheet], *, seed: int = DEFAULT_SEED,
             status = c.status if s.scorable else "not_scored"  # suspect trials: shown only
             attr = {"pass": "passed", "fail": "failed"}.get(status, status)
             setattr(counts, attr, getattr(counts, attr) + 1)
+            if status in ("pass", "fail") and c.source is not None:
+                counts.sources[c.source] = counts.sources.get(c.source, 0) + 1
     unscored = [InfraError(pack_id=s.pack_id, trial=s.trial, path=s.path,
                            status=s.trial_status, category=s.error_category,
                            detail="; ".join(s.damage) if s.damage else s.explanation)

@@ -10,7 +10,7 @@ import pytest
 
 from claims_corpus.formats import Money
 from claims_records import (
-    DECISION_COMPONENTS,
+    ComponentResult,
     DecisionCustomer,
     DecisionRecord,
     StateDump,
@@ -19,16 +19,22 @@ from claims_records import (
 from scoring._decision_checks import (
     amount_shown,
     check_audit,
-    check_decision,
     check_decision_state,
     check_routing,
     grader_record,
 )
-from scoring._record import TrialRecord, load_labels, load_pack_context
+from scoring._record import CheckInput, TrialRecord, load_labels, load_pack_context
+from scoring.components import REGISTRY, score_component, staff_decision
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 PACK = "CTL-H-003"  # amend_amount above the senior limit, with varying fields declared
 POLICY = "NWF-POL-200351"
+
+
+def _decision_components(rec: TrialRecord) -> list[ComponentResult]:
+    """The components that apply with a staff decision, scored on ``rec``."""
+    t = CheckInput(rec, load_labels(PACKS, PACK), load_pack_context(PACKS, PACK))
+    return [score_component(c, t) for c in REGISTRY if c.applies is staff_decision]
 
 
 def _dump(collections: dict) -> StateDump:
@@ -122,13 +128,13 @@ def test_note_amount_and_routing() -> None:
                                                  ("not_run", "not_scored")])
 def test_a_product_without_decision_controls_is_not_implemented(outcome: str,
                                                                  status: str) -> None:
-    pack = load_pack_context(PACKS, PACK)
     rec = TrialRecord(run_id="r", pack_id=PACK, trial=1, path=f"{PACK}/trial-1",
                       self_test=False, status=TrialStatus.COMPLETED,
                       decision=DecisionRecord(decision="amend_amount", outcome=outcome,
                                               detail="no [decision] in the profile"))
-    components = check_decision(rec, load_labels(PACKS, PACK), pack)
-    assert [c.name for c in components] == list(DECISION_COMPONENTS)
+    components = _decision_components(rec)
+    assert [c.name for c in components] == ["routing", "target", "decision_state", "note",
+                                            "follow_through", "audit"]
     assert {c.status for c in components} == {status}
     grader = grader_record("amend_amount", components)
     assert grader is not None and grader.routing.status == status
@@ -136,7 +142,6 @@ def test_a_product_without_decision_controls_is_not_implemented(outcome: str,
 
 def test_a_decision_nobody_saw_fails_follow_through_only() -> None:
     before, after = _trial_states(1)
-    pack = load_pack_context(PACKS, PACK)
     rec = TrialRecord(run_id="r", pack_id=PACK, trial=1, path=f"{PACK}/trial-1",
                       self_test=False, status=TrialStatus.COMPLETED, state_after=before,
                       state_after_decision=after,
@@ -145,7 +150,7 @@ def test_a_decision_nobody_saw_fails_follow_through_only() -> None:
                           queue="standard",
                           customer=DecisionCustomer(status_text="Submitted",
                                                     status="submitted")))
-    by = {c.name: c for c in check_decision(rec, load_labels(PACKS, PACK), pack)}
+    by = {c.name: c for c in _decision_components(rec)}
     assert by["follow_through"].failure_modes == ["no_follow_through"]
     assert by["note"].status == "not_scored"
     assert all(by[n].status == "pass" for n in ("routing", "target", "decision_state",
