@@ -27,6 +27,7 @@ from ._ports import free_port
 from ._processes import (
     SPAWN_OPTIONS,
     EmbeddedProcess,
+    process_running,
     signals_ignored_while_stopping,
     stop_process_tree,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "free_port",
     "lane_names",
     "model_file",
+    "process_running",
     "signals_ignored_while_stopping",
     "start_dev",
     "start_embedded_mongo",

@@ -51,6 +51,39 @@ class EmbeddedProcess:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+_STILL_ACTIVE = 259  # GetExitCodeProcess's code for a process that has not ended
+_ERROR_ACCESS_DENIED = 5
+_QUERY_LIMITED_INFORMATION = 0x1000
+
+
+def process_running(pid: int) -> bool:
+    """Whether process ``pid`` is running, on every platform: on Windows through the process
+    API (``os.kill(pid, 0)`` there would send CTRL_C_EVENT, or raise), elsewhere through
+    signal 0. Someone else's live process counts as running."""
+    if pid <= 0:
+        return False
+    if sys.platform == "win32":
+        import ctypes
+
+        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined,unused-ignore]
+        handle = kernel32.OpenProcess(_QUERY_LIMITED_INFORMATION, False, pid)
+        if not handle:  # no such process, or one we may not look into (it exists)
+            return bool(kernel32.GetLastError() == _ERROR_ACCESS_DENIED)
+        code = ctypes.c_ulong()
+        try:
+            ok = kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
+        finally:
+            kernel32.CloseHandle(handle)
+        return bool(ok) and code.value == _STILL_ACTIVE
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's live process
+        return True
+    return True
+
+
 # A child gets its own process group (POSIX) or console process group (Windows), so stopping it
 # reaches everything it started and a Ctrl-C in the terminal reaches only the parent.
 SPAWN_OPTIONS: dict[str, Any]  # keyword arguments of subprocess.Popen

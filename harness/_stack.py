@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from claims_dev import process_running
 from claims_records import (
     DEV_STACK_FILE,
     DevStack,
@@ -92,32 +93,6 @@ def write_powershell_env(variables: dict[str, str], path: Path | str) -> Path:
     path = Path(path)
     write_text_atomic(path, powershell_env(variables), mode=0o600)
     return path
-
-
-def process_running(pid: int) -> bool:
-    """Whether process ``pid`` is still running (on Windows through the process API)."""
-    if pid <= 0:
-        return False
-    if sys.platform == "win32":
-        import ctypes
-
-        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined,unused-ignore]
-        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
-        if not handle:
-            return False
-        code = ctypes.c_ulong()
-        try:
-            ok = kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
-        finally:
-            kernel32.CloseHandle(handle)
-        return bool(ok) and code.value == 259  # STILL_ACTIVE
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # someone else's live process
-        return True
-    return True
 
 
 def serves_profile(profile: Profile) -> bool:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
+from claims_dev import process_running
 from claims_records import BrowserInfo, HarnessError
 
 if TYPE_CHECKING:
@@ -193,21 +194,11 @@ _SINGLETON_TAIL = len(f"/{_SCRATCH_PREFIX}4194304-xxxxxxxx/org.chromium.Chromium
                       "SingletonSocket")
 
 
-def _process_gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:  # someone else's process
-        return False
-    return False
-
-
 def _sweep_scratch(base: str) -> None:
     """Remove the scratch folders of processes that ended without removing them (killed)."""
     for folder in Path(base).glob(f"{_SCRATCH_PREFIX}*-*"):
         pid = folder.name[len(_SCRATCH_PREFIX):].split("-", 1)[0]
-        if pid.isdigit() and _process_gone(int(pid)) and _owned(folder):
+        if pid.isdigit() and not process_running(int(pid)) and _owned(folder):
             shutil.rmtree(folder, ignore_errors=True)
 
 

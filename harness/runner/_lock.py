@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from claims_dev import process_running
 from claims_records import RunRecordError
 
 LOCK_FILE = ".lock"
@@ -52,18 +53,6 @@ def _read_holder(path: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's live process
-    except OSError:
-        return True
-    return True
 
 
 class FolderLock:
@@ -115,7 +104,7 @@ class FolderLock:
                 holder = _read_holder(path)
                 same_host = holder.get("host") == socket.gethostname()
                 pid = holder.get("pid")
-                if same_host and isinstance(pid, int) and not _pid_alive(pid):
+                if same_host and isinstance(pid, int) and not process_running(pid):
                     with contextlib.suppress(FileNotFoundError):
                         path.unlink()  # stale: its process has ended
                     continue
