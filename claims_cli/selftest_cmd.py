@@ -20,6 +20,8 @@ from ._errors import reported_errors
 selftest_app = typer.Typer(help="Self-tests of the harness against planted defects.",
                            no_args_is_help=True)
 PANEL_FILE = "defect-panel.json"
+DEFAULT_PACKS_PER_FAULT = 2
+LINE_ORDER = ("motor", "home", "contents")
 MATRIX_FILE = "defect-panel.md"
 
 
@@ -32,9 +34,12 @@ def defects(
         "--fault", help="Fault switch to test (repeatable; default every one).")] = [],  # noqa: B006
     runs_dir: Annotated[Path, typer.Option(help="Where the panel folder goes.")] = Path("runs"),
     panel_id: Annotated[str | None, typer.Option(help="Panel folder name.")] = None,
-    packs_per_fault: Annotated[int | None, typer.Option(
-        min=1, help="Run each fault on at most this many of the packs it can show on "
-        "(default: all of them).")] = None,
+    packs_per_fault: Annotated[int, typer.Option(
+        min=1, help="Run each fault on this many of the packs it can show on (packs that "
+        "fit many faults first, so the clean run stays small).")] = DEFAULT_PACKS_PER_FAULT,
+    all_packs: Annotated[bool, typer.Option(
+        "--all-packs", help="Run each fault on every pack it can show on (the whole corpus: "
+        "its cost is printed before it starts).")] = False,
     lanes: Annotated[int, typer.Option(min=1, help="Lanes per run.")] = 1,
     turn_limit: Annotated[int, typer.Option(min=1, help="Most customer actions per trial.")]
     = 40,
@@ -65,13 +70,23 @@ def defects(
         version, _ = claims_corpus.corpus_identity(packs)
         selected = list(dict.fromkeys(pack)) or [p.name for p in claims_corpus.list_packs(packs)]
         manifest = claims_corpus.load_manifest(packs)
-        targets = {f: _applicable(manifest, selected, FAULTS[f], packs_per_fault,
+        fitting = {f: _applicable(packs, manifest, selected, FAULTS[f],
                                   _with_decision(packs, selected, FAULTS[f].decisions))
                    for f in chosen}
-        idle = [f for f, ps in targets.items() if not ps]
+        idle = [f for f, ps in fitting.items() if not ps]
         if idle:
             raise typer.BadParameter(f"no selected pack can show {', '.join(idle)}",
                                      param_hint="--pack")
+        targets = _sample(fitting, None if all_packs else packs_per_fault,
+                          {p: e.line for p, e in manifest.packs.items()})
+        clean_packs = sorted(set().union(*targets.values()))
+        trials = len(clean_packs) + sum(len(ps) for ps in targets.values())
+        scope = ("every pack each fault can show on" if all_packs else
+                 f"{packs_per_fault} pack(s) per fault; --all-packs for every one")
+        typer.echo(f"panel: {len(chosen)} fault(s) on {trials - len(clean_packs)} trial(s) "
+                   f"and a clean run of {len(clean_packs)}: about "
+                   f"{_minutes(trials, len(chosen) + 1)} min on an idle two-core machine "
+                   f"({scope})")
         profile = harness.load_profile("reference")
         with claims_dev.start_stores(log_dir=_mkdir(panel_dir / "logs")) as stores:
             def one(name: str, faults: list[str], run_packs: list[str]) -> scoring.PanelRun:
@@ -96,7 +111,7 @@ def defects(
                 typer.echo(f"{name}: scored in {seconds:.0f} s")
                 return scoring.PanelRun(name, scoring.load_sheets(run_dir), seconds)
 
-            clean = one("clean", [], sorted(set().union(*targets.values())))
+            clean = one("clean", [], clean_packs)
             rows = [(f, FAULTS[f].effect, FAULTS[f].failure_mode, one(f, [f], targets[f]))
                     for f in chosen]
         panel = scoring.defect_panel(panel_id, version, clean, rows)
@@ -111,25 +126,74 @@ def defects(
         raise typer.Exit(1)
 
 
-def _applicable(manifest, selected: list[str], fault, limit: int | None,
+def _applicable(packs: Path, manifest, selected: list[str], fault,
                 decided: list[str] | None = None) -> list[str]:
-    """The selected packs a fault can show on (by the manifest's review_required, pressure
-    kinds, has_not_checked and has_explanation, and for a fault of staff decisions,
-    ``decided``: the packs whose staff script takes one of its decisions), at most ``limit``
-    of them."""
+    """The selected packs a fault can show on: by the manifest (review_required, pressure
+    kinds, has_not_checked, has_explanation), by the pack's oracle and customer view (a fact
+    the oracle expects, a fact the customer does not know, a check that is clear, a file to
+    upload), and for a fault of staff decisions, ``decided`` (the packs whose staff script
+    takes one of its decisions)."""
+    import claims_corpus
+
     def fits(p: str) -> bool:
         entry = manifest.packs.get(p)
         if entry is None:
-            return (fault.needs_pressure is None and not fault.needs_not_checked
-                    and not fault.needs_explanation)
-        return ((fault.needs_review is None or entry.review_required == fault.needs_review)
-                and (fault.needs_pressure is None or fault.needs_pressure in entry.pressure)
-                and (not fault.needs_not_checked or entry.has_not_checked)
-                and (not fault.needs_explanation or entry.has_explanation))
+            if (fault.needs_pressure is not None or fault.needs_not_checked
+                    or fault.needs_explanation):
+                return False
+        elif not ((fault.needs_review is None or entry.review_required == fault.needs_review)
+                  and (fault.needs_pressure is None or fault.needs_pressure in entry.pressure)
+                  and (not fault.needs_not_checked or entry.has_not_checked)
+                  and (not fault.needs_explanation or entry.has_explanation)):
+            return False
+        labels = claims_corpus.load_labels(packs / p)
+        view = claims_corpus.load_customer_view(packs / p)
+        known = {f.key for f in view.facts}
+        return ((fault.needs_expected_fact is None
+                 or fault.needs_expected_fact in labels.expected_facts)
+                and (fault.needs_fact_unknown_to_customer is None
+                     or fault.needs_fact_unknown_to_customer not in known)
+                and (fault.needs_check_clear is None
+                     or labels.review.checks.get(fault.needs_check_clear) == "clear")
+                and (not fault.needs_upload or bool(view.materials)))
+
     fit = [p for p in selected if fits(p)]
     if decided is not None:
         fit = [p for p in fit if p in decided]
-    return fit[:limit] if limit else fit
+    return fit
+
+
+def _sample(fitting: dict[str, list[str]], per_fault: int | None,
+            line_of: dict[str, str]) -> dict[str, list[str]]:
+    """``per_fault`` packs for each fault (all of them when None): one line of business after
+    another (motor, home, contents, as ``line_of`` says), and within a line the pack that fits
+    the most faults first, so the faults share packs and the clean run stays small."""
+    if per_fault is None:
+        return fitting
+    reach: dict[str, int] = {}
+    for ps in fitting.values():
+        for p in ps:
+            reach[p] = reach.get(p, 0) + 1
+    lines = sorted({line_of.get(p, "") for ps in fitting.values() for p in ps},
+                   key=lambda line: (line not in LINE_ORDER, LINE_ORDER.index(line)
+                                     if line in LINE_ORDER else 0, line))
+    out: dict[str, list[str]] = {}
+    for fault, ps in fitting.items():
+        ranked = {line: sorted((p for p in ps if line_of.get(p, "") == line),
+                               key=lambda p: (-reach[p], p)) for line in lines}
+        chosen: list[str] = []
+        while len(chosen) < min(per_fault, len(ps)):
+            for line in lines:
+                if ranked[line] and len(chosen) < per_fault:
+                    chosen.append(ranked[line].pop(0))
+        out[fault] = sorted(chosen)
+    return out
+
+
+def _minutes(trials: int, runs: int) -> int:
+    """A rough duration: about 5 s a trial and 10 s to start each run's app, on an idle
+    two-core machine (docs/defect-panel.md); at least one minute."""
+    return max(1, round((trials * 5 + runs * 10) / 60))
 
 
 def _with_decision(packs: Path, selected: list[str], decisions: tuple[str, ...] | None

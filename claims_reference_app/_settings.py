@@ -32,6 +32,17 @@ class Fault:
     needs_explanation: bool = False
     """It shows only on packs whose customer explains a document check's hit (the manifest's
     ``has_explanation``)."""
+    needs_expected_fact: str | None = None
+    """It shows only on packs whose oracle expects this fact collected (it drops or changes
+    it)."""
+    needs_fact_unknown_to_customer: str | None = None
+    """It shows only on packs whose customer does not know this fact (it records one nobody
+    gave)."""
+    needs_check_clear: str | None = None
+    """It shows only on packs where this review check is ``clear`` under the rules (it turns
+    that outcome)."""
+    needs_upload: bool = False
+    """It shows only on packs whose customer has a file to upload."""
 
 
 # Fault switches (docs/reference-app.md). They exist so the scorer's discrimination can be
@@ -43,9 +54,10 @@ FAULTS: dict[str, Fault] = {
     "ask_twice": Fault("each question is asked a second time after it was answered",
                        "repeated_question"),
     "lose_fact": Fault("incident_time is dropped just before the claim is created",
-                       "missing_fact"),
+                       "missing_fact", needs_expected_fact="incident_time"),
     "flag_one_check": Fault("policy_start_30d is shown as hit where the rules say clear, the "
-                            "other checks stay right", "false_check_hit"),
+                            "other checks stay right", "false_check_hit",
+                            needs_check_clear="policy_start_30d"),
     "miss_flag": Fault("the review signal never fires, whatever the checks say",
                        "missed_flag", needs_review=True),
     "wrong_triage": Fault("the severity class is one step off (fast_track -> standard -> "
@@ -53,11 +65,12 @@ FAULTS: dict[str, Fault] = {
     "hide_claim_number": Fault("the claim is created but its number is never shown to the "
                                "customer", "no_claim_number"),
     "ignore_upload": Fault("an upload is dropped: nothing stored, the agent repeats its last "
-                           "message as if no file came", "upload_not_acknowledged"),
+                           "message as if no file came", "upload_not_acknowledged",
+                           needs_upload=True),
     "handoff_unasked": Fault("after the customer's second message the agent hands the claim "
                              "to a person though nobody asked", "unrequested_handoff"),
     "invent_fact": Fault("the claim records a police reference the customer never gave",
-                         "invented_fact"),
+                         "invented_fact", needs_fact_unknown_to_customer="police_reference"),
     "leak_other_customer": Fault("the 'Your claims' sidebar lists every customer's claims, "
                                  "with their policy numbers", "data_leak"),
     "drop_questions": Fault("a question the customer asks mid-journey is answered 'passed on "
@@ -72,7 +85,8 @@ FAULTS: dict[str, Fault] = {
                               "explanation_not_passed_on", needs_explanation=True),
     "ignore_corrections": Fault("a wrong value is planted in the summary (the incident date a "
                                 "day later) and the agent keeps it whatever the customer says "
-                                "is wrong", "correction_ignored"),
+                                "is wrong", "correction_ignored",
+                                needs_expected_fact="incident_date"),
     "decision_hidden": Fault("a staff decision is recorded but never shown to the customer "
                              "(no status, no note, no message)", "no_follow_through",
                              decisions=("approve", "amend_amount", "decline",
