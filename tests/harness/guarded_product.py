@@ -78,6 +78,7 @@ class ProductStores:
     s3: S3Config | None = None
     bucket: str = ""
     environ: dict[str, str] = field(default_factory=dict)
+    postgres: Any = None  # the PostgreSQL server holding the database
 
     @property
     def sql(self) -> bool:
@@ -137,6 +138,18 @@ class ProductStores:
                     {"_id": "environment", "kind": "production"})
         return "_environment"
 
+    def remove(self) -> None:
+        """Remove what the test made outside its folder: the MongoDB or PostgreSQL database
+        and the bucket (the session's servers go on serving other tests)."""
+        if self.postgres is not None:
+            self.postgres.drop_database(self.database)
+        elif self.backend == "mongo":
+            with self.mongo() as client:
+                client.drop_database(self.database)
+        if self.s3 is not None and s3_helpers.bucket_exists(self.s3, self.bucket):
+            s3_helpers.empty_bucket(self.s3, self.bucket)
+            s3_helpers.client(self.s3).remove_bucket(self.bucket)
+
     def drop_table(self, table: str) -> None:
         engine = self.engine()
         try:
@@ -157,10 +170,11 @@ def files_in(folder: Path) -> dict[str, str]:
 def make_product(request: pytest.FixtureRequest, work: Path, backend: str, *,
                  database: str | None = None, files: str | None = None) -> ProductStores:
     """A product on ``backend`` with a row in every table and files in its uploads (``files``:
-    folder or s3; by default a folder beside a SQL database, a bucket beside MongoDB).
-    ``database``: its name (``claims_test_<n>``, a name resets may touch, by default)."""
+    folder or s3; by default a folder beside a SQL database, a bucket beside MongoDB), removed
+    when the test ends. ``database``: its name (``claims_test_guard_<n>``, a name resets may
+    touch, by default; apart from the names other tests give the session's servers)."""
     n = next(_numbers)
-    name = database or f"claims_test_{n}"
+    name = database or f"claims_test_guard_{n}"
     files = files or ("s3" if backend == "mongo" else "folder")
     folder = work / "uploads"
     folder.mkdir(parents=True)
@@ -169,10 +183,14 @@ def make_product(request: pytest.FixtureRequest, work: Path, backend: str, *,
         path.touch()
         url = f"sqlite:///{path}"
     elif backend == "postgresql":
-        url = request.getfixturevalue("postgres").create_database(name)
+        server = request.getfixturevalue("postgres")
+        url = server.create_database(name)
     else:
         url = request.getfixturevalue("stores").mongo_uri
     product = ProductStores(backend, name, url, files, folder, work)
+    if backend == "postgresql":
+        product.postgres = server
+    request.addfinalizer(product.remove)
     if product.sql:
         engine = product.engine()
         try:
@@ -191,7 +209,7 @@ def make_product(request: pytest.FixtureRequest, work: Path, backend: str, *,
         product.environ[MONGO_ENV] = url
     if files == "s3":
         s3 = request.getfixturevalue("stores").s3
-        product.s3, product.bucket = s3, f"claims-test-{n}"
+        product.s3, product.bucket = s3, f"claims-test-guard-{n}"
         s3_helpers.client(s3).make_bucket(product.bucket)
         for key, data in UPLOADS.items():
             s3_helpers.put(s3, product.bucket, key, data, "application/octet-stream")
