@@ -22,6 +22,7 @@ from ._names import (
     REASON_DATABASE_NOT_ALLOWED,
     REASON_INVALID_SETTINGS,
     REASON_PRODUCTION_MARKER,
+    REASON_STORE_ERROR,
 )
 
 TEST_WORDS: tuple[str, ...] = ("test", "tests", "testing", "dev", "development", "harness",
@@ -79,10 +80,19 @@ def check_not_production(db: Database) -> None:
         marked = next((n for n in names if any(_is_production(d) for d in db[n].find({}))),
                       None)
     except PyMongoError as exc:
-        raise StoreRefusal(f"MongoDB unreachable: {exc}", database=db.name) from exc
+        raise StoreRefusal(f"MongoDB cannot be read: {mongo_cause(exc)}", database=db.name,
+                           reason=REASON_STORE_ERROR) from exc
     if marked is not None:
         raise StoreRefusal("database carries the production marker", database=db.name,
                         collection=marked, reason=REASON_PRODUCTION_MARKER)
+
+
+def mongo_cause(exc: PyMongoError) -> str:
+    """What a MongoDB failure says, on one short line: its kind and its first reason (a
+    server selection's error without its timeouts and topology description)."""
+    text = re.sub(r" \(configured timeouts:[^)]*\)", "", str(exc)).split(", Timeout:")[0]
+    first = text.strip().splitlines()[0][:200] if text.strip() else ""
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
 def bucket_name_problem(bucket: str) -> str | None:

@@ -6,9 +6,11 @@
 
 Refusals are ``{"detail": {"reason": ..., "message": ...}}`` with a 4xx status, and change
 nothing: the token is checked before the body is read, the body's size before it is parsed,
-and the whole plan before any store is touched. Store failures are 503 ``store_error``; every
-other failure is still a JSON answer (500 ``internal_error``), never a bare traceback. A
-disabled route serves nothing (404).
+and the whole plan before any store is touched. ``/health`` runs the lane's store guards (the
+database's name, the production marker, the bucket's name, both stores reachable), as a reset
+would before touching anything, so a harness that checks it before a run is refused there.
+Store failures are 503 ``store_error``; every other failure is still a JSON answer (500
+``internal_error``), never a bare traceback. A disabled route serves nothing (404).
 """
 
 from __future__ import annotations
@@ -37,9 +39,7 @@ from claims_corpus import StrictJsonError, parse_strict_json
 from claims_corpus.formats import Setup
 from claims_records import SeedError
 
-from . import _s3
-from ._guard import check_bucket_name, check_database_allowed, check_not_production
-from ._loader import reset_and_load, unfinished_reset
+from ._loader import lane_stores, reset_and_load, unfinished_reset
 from ._names import (
     REASON_DATABASE_NOT_ALLOWED,
     REASON_INTERNAL,
@@ -123,9 +123,11 @@ class _Lane:
                 self._client = None
 
     def check_target(self) -> None:
-        check_database_allowed(self.settings.database, self.settings.allowed_db_pattern)
-        check_bucket_name(self.settings.bucket)
-        check_not_production(self.db)
+        """Every guard of the lane's stores, as a reset runs them first (reads only):
+        ``StoreRefusal`` for a database not named for tests or carrying the production
+        marker, a bucket S3 would not take, a store that cannot be reached."""
+        lane_stores(self.db, self.s3, self.settings.bucket,
+                    self.settings.allowed_db_pattern).guard()
 
 
 def _bearer_checker(token: str):
@@ -241,8 +243,7 @@ def create_seed_router(settings: SeedSettings) -> APIRouter:
             return _Refusal(REASON_INTERNAL, f"{type(exc).__name__}: {exc}").response()
 
     def _health() -> dict[str, Any]:
-        lane.db.command("ping")
-        _s3.bucket_exists(lane.s3, settings.bucket)  # reachable and signed in; may not exist yet
+        lane.check_target()  # reachable, signed in, and a lane a reset may touch
         return {"ok": True, "database": settings.database, "bucket": settings.bucket}
 
     def _state() -> dict[str, Any]:

@@ -197,26 +197,29 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
     return record, run_dir
 
 
-
-
 def preflight(profile: Profile, lanes: list[Lane], corpora: Any, packs: list[str],
               token: str | None) -> None:
     """Check, on every lane, that the first pack's reset could run — every store's guard and
     plan, as a reset makes them before the product's own clearing step — without changing
-    anything; the first refusal (``SeedError``) stops the run before any record is written."""
+    anything; the first refusal stops the run before any record is written, as the same kind
+    of error (a ``StoreRefusal`` stays one) on one line naming the pack and the lane."""
     if not packs:
         return
     pack_dir = corpora.pack_dir(packs[0])
     setup, files = setup_and_files(pack_dir)
     for lane in lanes:
-        reset = make_reset(profile, lane, corpora.first.root, token)
+        reset: ResetAdapter | None = None
         try:
+            reset = make_reset(profile, lane, corpora.first.root, token)
             reset.preflight(setup, files)
-        except SeedError as exc:
-            raise SeedError(f"refusing to run: the reset of {packs[0]} on {lane.name} would "
-                            f"fail: {exc.message}", lane=lane.name, **exc.context) from exc
+        except (SeedError, ProfileError) as exc:
+            context = {"lane": lane.name,
+                       **{k: v for k, v in exc.context.items() if k != "lane"}}
+            raise type(exc)(f"refusing to run: the reset of {packs[0]} on {lane.name} would "
+                            f"fail: {exc.message}", **context) from exc
         finally:
-            reset.close()
+            if reset is not None:
+                reset.close()
 
 
 def run(config: RunConfig, ctx: RunContext | None = None) -> tuple[RunRecord, Path]:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 
-from minio.error import MinioException
+from minio.error import MinioException, S3Error
 from urllib3.exceptions import HTTPError as Urllib3Error
 
 from claims_records import ObjectInfo, SeedError
@@ -48,9 +49,13 @@ class BucketStore(ObjectStore):
         check_bucket_name(self.name)
         try:
             _s3.client(self.s3).bucket_exists(self.name)
+        except S3Error as exc:  # it answers, and refuses (the keys, the bucket's policy)
+            raise refuse(f"the S3 store at {self.s3.host_port} refused the harness: "
+                         f"{exc.code}: {exc.message}", bucket=self.name,
+                         reason=REASON_STORE_ERROR) from exc
         except _S3_ERRORS as exc:
-            raise refuse(f"the S3 store cannot be reached: {type(exc).__name__}",
-                         bucket=self.name, reason=REASON_STORE_ERROR) from exc
+            raise refuse(f"the S3 store at {self.s3.host_port} cannot be reached: "
+                         f"{_cause(exc)}", bucket=self.name, reason=REASON_STORE_ERROR) from exc
 
     def plan(self, documents: Documents, objects: list[PlannedObject]) -> list[PlannedObject]:
         return list(objects)
@@ -101,6 +106,13 @@ class BucketStore(ObjectStore):
         except _S3_ERRORS as exc:
             raise SeedError(f"the S3 store cannot be read: {exc}", bucket=self.name,
                             reason=REASON_STORE_ERROR) from exc
+
+
+def _cause(exc: BaseException) -> str:
+    """A connection failure on one short line: its kind and the system's reason
+    (``MaxRetryError: [Errno 111] Connection refused``), without the client's retry dump."""
+    reason = re.search(r"\[Errno -?\d+\][^\"')]*", str(exc))
+    return f"{type(exc).__name__}: {reason[0].strip()}" if reason else type(exc).__name__
 
 
 def open_store(source: StoreSource) -> BucketStore | None:

@@ -19,7 +19,7 @@ from pymongo.errors import PyMongoError
 
 from claims_records import ProfileError, SeedError
 
-from .._guard import check_not_production, database_name_problem
+from .._guard import check_not_production, database_name_problem, mongo_cause
 from .._jsonsafe import id_key, json_safe
 from .._names import (
     REASON_DATABASE_NOT_ALLOWED,
@@ -65,6 +65,12 @@ class MongoStore(DocumentStore):
             uri, tz_aware=False, serverSelectionTimeoutMS=5000)
         return cls(client[database], names, scope, owns_client=True)
 
+    def hosts(self) -> str:
+        """The servers the URI names (``host:port``; never the URI, which may hold a
+        password)."""
+        servers = self.db.client.topology_description.server_descriptions()
+        return ", ".join(f"{host}:{port}" for host, port in sorted(servers)) or "its URI"
+
     # ------------------------------------------------------------------ guard and plan
     def guard(self) -> None:
         problem = database_name_problem(self.name)
@@ -74,8 +80,8 @@ class MongoStore(DocumentStore):
         try:
             self.db.client.admin.command("ping")
         except PyMongoError as exc:
-            raise refuse(f"MongoDB cannot be reached: {type(exc).__name__}", database=self.name,
-                         reason=REASON_STORE_ERROR) from exc
+            raise refuse(f"MongoDB at {self.hosts()} cannot be reached: {mongo_cause(exc)}",
+                         database=self.name, reason=REASON_STORE_ERROR) from exc
         check_not_production(self.db)
         if self.scope != "all":
             reserved = [n for n in self.scope if not is_state_collection(n)]

@@ -99,6 +99,15 @@ class PostgresServer:
             conn.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
+    def drop_database(self, name: str) -> None:
+        """Drop ``name`` (its connections ended first), when it exists."""
+        import psycopg
+
+        with psycopg.connect(host="127.0.0.1", port=self.port, user=USER,
+                             password=self.password, dbname="postgres",
+                             autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
     def stop(self) -> None:
         """Stop the server (pg_ctl, else its signal for an immediate stop) and remove the
         folder."""

@@ -137,3 +137,49 @@ def test_a_route_without_a_usable_token_does_not_start(stores, token):
     settings = SeedSettings(enabled=True, token=token, mongo_uri=stores.mongo_uri)
     with pytest.raises(SeedError, match="token"):
         create_seed_router(settings)
+
+
+HEALTH_CASES = [
+    # (what is wrong, the lane's database, a change to the settings, production-marked,
+    #  status, reason, words of the message)
+    ("nothing", None, {}, False, 200, None, []),
+    ("a database not named for tests", "claims_live", {}, False, 403, "database_not_allowed",
+     ["'claims_live'", "CLAIMS_HARNESS_ALLOWED_DB_PATTERN"]),
+    ("the production marker", None, {}, True, 403, "production_marker",
+     ["production marker"]),
+    ("a bucket S3 would not take", None, {"bucket": "xn--lane"}, False, 403,
+     "invalid_settings", ["bucket"]),
+]
+
+
+@pytest.mark.parametrize(("wrong", "database", "change", "marked", "status", "reason", "words"),
+                         HEALTH_CASES, ids=[c[0] for c in HEALTH_CASES])
+def test_health_runs_the_lanes_guards(stores, mongo, lane, wrong, database, change, marked,
+                                      status, reason, words):
+    """``/health`` refuses what a reset would (403 with the reason), so the harness's
+    pre-flight, which asks it, stops a run before it starts; and it writes nothing."""
+    db = mongo[database] if database else lane.db
+    db["claims"].insert_one({"_id": "keep"})
+    if marked:
+        db[ENVIRONMENT_COLLECTION].insert_one({"_id": "environment", "kind": "production"})
+    settings = SeedSettings(enabled=True, token="guard-token", mongo_uri=stores.mongo_uri,
+                            database=db.name, s3_endpoint=stores.s3.endpoint,
+                            s3_access_key=stores.s3.access_key,
+                            s3_secret_key=stores.s3.secret_key,
+                            bucket=change.get("bucket", lane.bucket))
+    collections = sorted(db.list_collection_names())
+    try:
+        with TestClient(create_seed_app(settings)) as client:
+            resp = client.get("/_harness/seed/health",
+                              headers={"Authorization": "Bearer guard-token"})
+        assert resp.status_code == status, resp.text
+        if reason is None:
+            assert resp.json() == {"ok": True, "database": db.name, "bucket": settings.bucket}
+        else:
+            detail = resp.json()["detail"]
+            assert detail["reason"] == reason
+            assert all(word in detail["message"] for word in words), detail["message"]
+        assert sorted(db.list_collection_names()) == collections  # nothing written
+        assert [d["_id"] for d in db["claims"].find()] == ["keep"]
+    finally:
+        mongo.drop_database(db.name)

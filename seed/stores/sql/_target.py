@@ -21,7 +21,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
-from claims_records import SeedError
+from claims_records import SeedError, StoreRefusal
 
 from ..._names import REASON_DATABASE_NOT_ALLOWED
 
@@ -102,9 +102,9 @@ class SqlTarget:
         """An engine for this database (SQLite: the file must exist; nothing is created)."""
         options: dict[str, Any] = {"hide_parameters": True}
         if self.url.get_backend_name() == "sqlite":
-            if not Path(str(self.url.database)).is_file():
-                raise SeedError("no SQLite database file at the URL's path",
-                                database=self.name, file=str(self.url.database))
+            if not Path(str(self.url.database)).is_file():  # cannot be reached: refused
+                raise StoreRefusal("no SQLite database file at the URL's path",
+                                   database=self.name, file=str(self.url.database))
             options |= {"poolclass": NullPool, "connect_args": {"timeout": 10}}
         elif self.url.get_backend_name() == "postgresql":
             options |= {"pool_pre_ping": True, "connect_args": {"connect_timeout": 5}}
