@@ -1,11 +1,14 @@
 """Rows read back as documents, keyed, and compared with the rows a reset meant to write.
 
 Reading, every column that is not ``NULL`` is a field (the extra column's fields merged back)
-and a document's key is its primary key. Comparing, each meant row is matched with the row
-read by its key (its primary key when the plan gives it, else the column holding its canonical
-id) and compared value by value in the columns' own types; rows without either (child rows
-the database numbers) are compared as a multiset: each meant row to one row that holds it. A
-column the database filled itself is not a difference.
+and a document's key is its primary key; a value the column's type cannot read (text that is
+no date in a SQLite ``DATE`` column, broken JSON) is read as the text the database holds.
+
+Comparing, each meant row is matched with the row read by its key (its primary key when the
+plan gives it, else the column holding its canonical id) and compared value by value in the
+columns' own types; rows without either (child rows the database numbers) are compared as a
+multiset: each meant row to a row of its own that holds it. A column the database filled
+itself is not a difference.
 """
 
 from __future__ import annotations
@@ -14,13 +17,31 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Table
+from sqlalchemy import Column, Connection, String, Table, select, type_coerce
 from sqlalchemy.sql.elements import Null
 
 from ..._jsonsafe import id_key, json_safe
 from ._values import plain
 
 _ABSENT = object()
+
+
+def read_rows(conn: Connection, table: Table) -> list[Mapping[Any, Any]]:
+    """Every row of ``table``; a column whose values its type cannot read is read as text."""
+    try:
+        return [row._mapping for row in conn.execute(select(table))]
+    except ValueError:  # the type's own reading (dates, JSON) of what the product wrote
+        columns = [type_coerce(c, String).label(c.name) if not _readable(conn, c) else c
+                   for c in table.columns]
+        return [row._mapping for row in conn.execute(select(*columns))]
+
+
+def _readable(conn: Connection, column: Column[Any]) -> bool:
+    try:
+        conn.execute(select(column)).all()
+    except ValueError:
+        return False
+    return True
 
 
 def as_document(table: Table, row: Mapping[Any, Any], extra: str) -> dict[str, Any]:

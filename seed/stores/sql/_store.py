@@ -27,7 +27,7 @@ from ..._guard import _is_production
 from ..._names import ENVIRONMENT_COLLECTION, REASON_PRODUCTION_MARKER, RESERVED_COLLECTIONS
 from ..._plan import PlannedObject
 from .._base import Documents, DocumentStore, DumpedCollections, NamePolicy, refuse
-from ._compare import as_document, compare, keyed, match_key
+from ._compare import as_document, compare, keyed, match_key, read_rows
 from ._errors import Where, named
 from ._rows import Row, RowPlanner, SqlPlan, TableSpec
 from ._target import SqlTarget
@@ -167,8 +167,7 @@ class SqlStore(DocumentStore):
                 where.table, where.field = table, self.spec(name).key
                 extra = self.spec(name).extra_column
                 want = [as_document(table, row, extra) for row in plan.rows.get(name, [])]
-                have = [as_document(table, row._mapping, extra)
-                        for row in conn.execute(select(table))]
+                have = [as_document(table, row, extra) for row in read_rows(conn, table)]
                 key = match_key(table, want, self.spec(name).id_column)
                 problems += compare(name, want, have, key)
         return problems
@@ -181,8 +180,8 @@ class SqlStore(DocumentStore):
             for name, table in self._tables(conn, wanted).items():
                 where.table, where.field = table, self.spec(name).key
                 extra = self.spec(name).extra_column
-                out[name] = keyed(table, [as_document(table, row._mapping, extra)
-                                          for row in conn.execute(select(table))])
+                out[name] = keyed(table, [as_document(table, row, extra)
+                                          for row in read_rows(conn, table)])
         return {name: out[name] for name in sorted(out) if out[name]}
 
     def key_field(self, collection: str) -> str | None:
