@@ -46,12 +46,14 @@ class TableSpec:
 
 @dataclass
 class SqlPlan:
-    """Rows per table (already in the columns' types), the tables a reset empties, and the
-    canonical ids of the rows whose keys the plan assigned."""
+    """Rows per table (already in the columns' types), the tables a reset empties, the
+    canonical ids of the rows whose keys the plan assigned, and the tables as the plan
+    reflected them, in foreign-key order (the reset writes and reads back through them)."""
 
     rows: dict[str, list[Row]]
     names: list[str]
     assigned: dict[tuple[str, str], str] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
 
 
 def key_column(table: Table) -> str | None:
@@ -88,7 +90,8 @@ class RowPlanner:
                        for row, doc in pairs] for name, pairs in staged.items()}
         for name, table_rows in rows.items():
             self._check_required(self.tables[name], table_rows)
-        return SqlPlan(rows, names, assigned)
+        return SqlPlan(rows, names, assigned, {n: t for n, t in self.tables.items()
+                                               if n in names})
 
     def _where(self, table: str, **more: Any) -> dict[str, Any]:
         return {"database": self.database, "table": table, **more}

@@ -8,10 +8,11 @@ database's own errors naming table and column (``_errors``).
 Every check — a missing table or column, a value that does not fit its column's type, a NOT
 NULL column no row fills, a reference to a row the reset does not write — is made by
 ``plan``, before anything is emptied. A reset deletes the rows of the tables in scope and
-inserts the new ones in one transaction, in foreign-key order; a PostgreSQL sequence behind a
-written column is moved past the largest value written, so the product's next row does not
-collide. Then the rows are read back and compared with what was meant (``_compare``). Every
-database error names its table, and its column when it can be told.
+inserts the new ones in one transaction, in foreign-key order; the numbering of the product's
+next row (a PostgreSQL sequence, a SQLite AUTOINCREMENT) restarts after the largest key the
+table holds, so it never collides and is the same after every reset of a pack. Then the rows
+are read back and compared with what was meant (``_compare``). Every database error names
+its table, and its column when it can be told.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class SqlStore(DocumentStore):
         self.scope = sorted(set(scope))
         self._engine: Any = None
         self._key_fields: dict[str, str | None] = {}
+        # the tables last reflected, by the SQLite schema cookie they were read at
+        self._reflected: dict[tuple[int, tuple[str, ...]], dict[str, Table]] = {}
 
     @property
     def engine(self) -> Any:
@@ -72,7 +75,7 @@ class SqlStore(DocumentStore):
         with named(self.target, "the database cannot be reached", Where(),
                    wrap=_refusal), self.engine.connect() as conn:
             self._check_not_production(conn)
-            self._tables(conn, self.scope)
+            self._check_tables(conn, self.scope)
 
     def _check_not_production(self, conn: Connection) -> None:
         """Refuse a database holding a table ``_environment`` (any letter case) with a row
@@ -90,6 +93,21 @@ class SqlStore(DocumentStore):
     def _tables(self, conn: Connection, names: Iterable[str]) -> dict[str, Table]:
         """The tables ``names``, reflected, in foreign-key order; a missing or reserved one
         is refused."""
+        wanted = self._check_tables(conn, names)
+        version = _schema_cookie(conn)
+        cookie = (version, tuple(wanted)) if version is not None else None
+        if cookie is not None and cookie in self._reflected:
+            return self._reflected[cookie]
+        meta = MetaData()
+        meta.reflect(bind=conn, only=wanted)
+        tables = {t.name: t for t in meta.sorted_tables if t.name in wanted}
+        if cookie is not None:
+            self._reflected = {cookie: tables}
+        return tables
+
+    def _check_tables(self, conn: Connection, names: Iterable[str]) -> list[str]:
+        """``names``, sorted; a missing or reserved one is refused (nothing reflected: a
+        reflection is most of what a reset spends on a small database)."""
         wanted = sorted(set(names))
         reserved = [n for n in wanted if n.lower() in RESERVED_COLLECTIONS
                     or n.lower().startswith("sqlite_")]
@@ -105,9 +123,7 @@ class SqlStore(DocumentStore):
                 raise refuse(f"the database has no table {name!r}: name the product's table "
                              "(or '' when it has none) in the profile", database=self.name,
                              table=name, field=where)
-        meta = MetaData()
-        meta.reflect(bind=conn, only=wanted)
-        return {t.name: t for t in meta.sorted_tables if t.name in wanted}
+        return wanted
 
     # ------------------------------------------------------------------ plan
     def plan(self, documents: Documents, objects: list[PlannedObject]) -> SqlPlan:
@@ -135,34 +151,24 @@ class SqlStore(DocumentStore):
     def _write(self, plan: SqlPlan, clear: bool = True, load: bool = True) -> None:
         with named(self.target, "the database failed during a reset", Where()) as where, \
                 self.engine.begin() as conn:
-            tables = self._tables(conn, plan.names)
+            tables = plan.tables or self._tables(conn, plan.names)
             if clear:
                 for table in reversed(tables.values()):
                     where.table, where.field = table, self.spec(table.name).key
                     conn.execute(table.delete())
+                    _restart_numbering(conn, table)  # the rows the database numbers: from 1
             if load:
                 for name, table in tables.items():
                     where.table, where.field = table, self.spec(name).key
-                    self._insert(conn, table, plan.rows.get(name, []))
-
-    def _insert(self, conn: Connection, table: Table, rows: list[Row]) -> None:
-        groups: dict[tuple[str, ...], list[Row]] = {}
-        for row in rows:  # rows with the same columns together: defaults fill the others
-            groups.setdefault(tuple(row), []).append(row)
-        for group in groups.values():
-            conn.execute(table.insert(), group)
-        if rows and conn.dialect.name == "postgresql":
-            written = {c for row in rows for c in row}
-            for column in table.columns:
-                if column.name in written and isinstance(column.type, Integer):
-                    _advance_sequence(conn, table, column.name)
+                    _insert(conn, table, plan.rows.get(name, []))
+                    _restart_numbering(conn, table)  # past the keys written
 
     # ------------------------------------------------------------------ reading
     def verify(self, plan: SqlPlan) -> list[str]:
         problems: list[str] = []
         with named(self.target, "cannot read the database", Where()) as where, \
                 self.engine.connect() as conn:
-            tables = self._tables(conn, plan.names)
+            tables = plan.tables or self._tables(conn, plan.names)
             for name, table in tables.items():
                 where.table, where.field = table, self.spec(name).key
                 extra = self.spec(name).extra_column
@@ -206,11 +212,46 @@ def _refusal(error: SeedError) -> SeedError:
     return refuse(error.message, **error.context)
 
 
-def _advance_sequence(conn: Connection, table: Table, column: str) -> None:
-    """Move a serial or identity column's sequence past the largest value written."""
-    qualified = conn.dialect.identifier_preparer.format_table(table)
-    sequence = conn.execute(text("SELECT pg_get_serial_sequence(:t, :c)"),
-                            {"t": qualified, "c": column}).scalar()
-    if sequence:
-        top = conn.execute(select(func.max(table.c[column]))).scalar() or 0
-        conn.execute(text("SELECT setval(:s, :v, false)"), {"s": sequence, "v": top + 1})
+def _schema_cookie(conn: Connection) -> int | None:
+    """SQLite's schema cookie, which every change of the schema moves on (None elsewhere):
+    tables reflected at one cookie are the tables while it stays."""
+    if conn.dialect.name != "sqlite":
+        return None
+    return int(conn.execute(text("PRAGMA schema_version")).scalar() or 0)
+
+
+def _insert(conn: Connection, table: Table, rows: list[Row]) -> None:
+    groups: dict[tuple[str, ...], list[Row]] = {}
+    for row in rows:  # rows with the same columns together: defaults fill the others
+        groups.setdefault(tuple(row), []).append(row)
+    for group in groups.values():
+        conn.execute(table.insert(), group)
+
+
+def _restart_numbering(conn: Connection, table: Table) -> None:
+    """Make the product's next row number the one after the largest in ``table``, whatever
+    the table held before the reset: a PostgreSQL serial or identity column's sequence, a
+    SQLite AUTOINCREMENT table's high-water mark. So a key the harness wrote never collides
+    with the product's next row, and the product numbers its rows alike after every reset of
+    the same pack (without this, rows the database numbers, such as child rows, went on
+    counting from the rows of every earlier reset)."""
+    if conn.dialect.name == "postgresql":
+        qualified = conn.dialect.identifier_preparer.format_table(table)
+        for column in table.columns:
+            default = column.server_default
+            numbered = getattr(column, "identity", None) is not None or (
+                default is not None and "nextval(" in str(getattr(default, "arg", "")))
+            if not numbered or not isinstance(column.type, Integer):
+                continue  # only a serial or identity column has a sequence
+            sequence = conn.execute(text("SELECT pg_get_serial_sequence(:t, :c)"),
+                                    {"t": qualified, "c": column.name}).scalar()
+            if sequence:
+                top = conn.execute(select(func.max(column))).scalar() or 0
+                conn.execute(text("SELECT setval(:s, :v, false)"),
+                             {"s": sequence, "v": top + 1})
+    elif conn.dialect.name == "sqlite" and conn.execute(text(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'")
+            ).first():
+        top = conn.execute(select(func.max(text("rowid"))).select_from(table)).scalar() or 0
+        conn.execute(text("UPDATE sqlite_sequence SET seq = :v WHERE name = :t"),
+                     {"v": top, "t": table.name})

@@ -101,6 +101,39 @@ def test_every_reset_gives_the_same_keys(db, monkeypatch):
         assert stores.dump().collections == expected(first)
 
 
+def test_the_product_numbers_its_next_rows_alike_after_every_reset(db, monkeypatch):
+    """Rows the database numbers (child rows) and the product's next rows get the same
+    numbers after every reset of the same setup, whatever was added in between: the
+    numbering (a PostgreSQL sequence or identity, a SQLite AUTOINCREMENT) restarts after
+    what the reset wrote."""
+    def numbers() -> tuple[list[int], list[int]]:
+        return [r["id"] for r in _rows(db, "fact")], [r["id"] for r in _rows(db, "note")]
+
+    with db.stores(monkeypatch, mapping()) as stores:
+        stores.apply(stores.prepare(copy.deepcopy(COLLECTIONS), []))
+        first = numbers()
+        for _ in range(3):  # the product adds rows between resets
+            db.execute("INSERT INTO note (claim_id, body) VALUES (1, 'later')")
+            db.execute("INSERT INTO fact (claim_id, name, state) VALUES (1, 'x', 'reported')")
+        stores.apply(stores.prepare(copy.deepcopy(COLLECTIONS), []))
+        assert numbers() == first == ([1, 2], [1, 2, 3])
+        db.execute("INSERT INTO note (claim_id, body) VALUES (1, 'next')")
+        assert [r["id"] for r in _rows(db, "note")] == [1, 2, 3, 4]
+
+
+def test_a_schema_changed_between_resets_is_read_as_it_is_now(db, monkeypatch):
+    """The store reuses the tables it reflected only while the schema is unchanged."""
+    with db.stores(monkeypatch, mapping()) as stores:
+        stores.apply(stores.prepare(copy.deepcopy(COLLECTIONS), []))
+        assert "nickname" not in stores.dump().collections["customers"]["c-1"]
+        db.execute("ALTER TABLE person ADD COLUMN nickname TEXT DEFAULT 'none'")
+        assert stores.dump().collections["customers"]["c-1"]["nickname"] == "none"
+        stores.apply(stores.prepare(copy.deepcopy(COLLECTIONS), []))
+        db.execute("ALTER TABLE person DROP COLUMN email")
+        with pytest.raises(ProfileError, match=r"no column for \['email'\]"):
+            stores.prepare(copy.deepcopy(COLLECTIONS), [])
+
+
 def test_the_products_own_rows_read_back_by_their_keys_after_the_seeded_ones(db, monkeypatch):
     """The product numbers its next rows past the seeded ones (PostgreSQL: its sequences were
     moved), and they read back under their own keys, referring to seeded rows by their
