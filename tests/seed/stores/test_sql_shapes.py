@@ -8,6 +8,7 @@ before anything is emptied."""
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ from seed.stores import PRODUCT_PREFIX
 from seed.stores.mapping._paths import pop_path
 
 from .sql_schema import COLLECTIONS, DROPPED, Database, mapping, new_database
+
+_roles = itertools.count(1)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -338,3 +341,34 @@ def test_the_column_of_a_database_error_is_told_where_it_can_be(case, statements
         conn.rollback()
     want = columns[0] if db.dialect == "sqlite" else columns[1]
     assert failed_column(caught.value, table) == want, str(caught.value.orig)
+
+
+@pytest.mark.parametrize("db", ["postgresql"], indirect=True)
+def test_a_database_error_while_reading_or_writing_names_its_table(db, monkeypatch):
+    """A harness database user without rights on one table (the facts' child table): the
+    dump and the reset fail naming that table and the profile key that fills it, never the
+    URL or the user's password; the reset changes nothing."""
+    role, password = f"limited_{next(_roles)}", "pw-limited-7Q2"
+    tables = "person, cover, claim, note, claims"
+    db.execute(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
+    db.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {tables} TO {role}")
+    db.execute(f"GRANT SELECT ON fact TO {role}")  # reads it, may not empty it
+    db.execute(f"GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {role}")
+    with db.stores(monkeypatch, mapping()) as owner:
+        owner.apply(owner.prepare(copy.deepcopy(COLLECTIONS), []))
+    before = {table: _rows(db, table) for table in ("person", "cover", "claim", "fact", "note")}
+    limited = Database(db.dialect, sa.make_url(db.url).set(
+        username=role, password=password).render_as_string(hide_password=False), db.engine)
+    with limited.stores(monkeypatch, mapping()) as stores:
+        with pytest.raises(SeedError, match="the database failed during a reset: permission "
+                                            "denied for table fact") as err:
+            stores.apply(stores.prepare(copy.deepcopy(COLLECTIONS), []))
+        assert err.value.context["table"] == "fact"
+        assert err.value.context["field"] == "mapping.claims.children.facts"
+        assert password not in str(err.value) and limited.url not in str(err.value)
+        db.execute(f"REVOKE SELECT ON fact FROM {role}")
+        with pytest.raises(SeedError, match="cannot read the database: permission denied "
+                                            "for table fact") as err:
+            stores.dump()
+        assert err.value.context["table"] == "fact" and password not in str(err.value)
+    assert {table: _rows(db, table) for table in before} == before  # rolled back
