@@ -261,3 +261,18 @@ INVALID = [
 def test_a_mapping_that_cannot_be_inverted_is_refused_when_the_profile_loads(data, message):
     with pytest.raises(ValueError, match=message):
         CollectionMap.model_validate(data)
+
+
+def test_the_products_own_key_is_left_out_where_the_id_has_a_column_of_its_own():
+    mapping = {"claims": CollectionMap(collection="claim", fields={"_id": "number",
+                                                                   "serial": "serial_no"})}
+    dumped = {"claim": {"7": {"id": 7, "number": "CLM-1", "status": "open"}},
+              "other": {"3": {"id": 3, "status": "x"}}}
+    back = canonical_collections(dumped, mapping, key_fields={"claim": "id", "other": "id"})
+    assert back == {"claims": {"CLM-1": {"_id": "CLM-1", "status": "open"}},
+                    "other": {"3": {"_id": 3, "status": "x"}}}  # unmapped: its key as _id
+    # a key column the mapping names is a field like any other
+    named = {"claims": CollectionMap(collection="claim", fields={"_id": "number",
+                                                                 "serial": "id"})}
+    assert canonical_collections(dumped, named, key_fields={"claim": "id"})["claims"] == {
+        "CLM-1": {"_id": "CLM-1", "serial": 7, "status": "open"}}

@@ -72,6 +72,28 @@ def test_every_shape_is_written_verified_and_read_back(db, monkeypatch):
         (1, "same", "ann"), (1, "same", "ann"), (1, "other", "bo")]
 
 
+def test_a_canonical_id_in_a_column_of_its_own_beside_an_integer_key(db, monkeypatch):
+    """The claim's canonical id in ``number`` (fields._id), its integer key numbered by the
+    harness only because the fact and note rows refer to it: read back by the id column,
+    also for a claim the product adds."""
+    claims = {**CLAIMS_MAP, "key": "canonical",
+              "fields": {**CLAIMS_MAP["fields"], "_id": "number"},
+              "drop": [*CLAIMS_MAP["drop"], "claim_number"]}
+    claims["fields"].pop("claim_number")
+    with db.stores(monkeypatch, mapping(claims=claims)) as stores:
+        stores.apply(stores.prepare(copy.deepcopy(COLLECTIONS), []))
+        db.execute("INSERT INTO claim (number, cover_id, channel) VALUES ('CLM-9', 1, 'x')")
+        db.execute("INSERT INTO fact (claim_id, name, value, state) "
+                   "VALUES (2, 'incident_type', 'fire', 'reported')")
+        dumped = stores.dump().collections["claims"]
+    (seeded,) = [{k: v for k, v in doc.items() if k != "claim_number"}
+                 for doc in expected(COLLECTIONS)["claims"].values()]
+    assert dumped == {"CLM-1": seeded, "CLM-9": {
+        "_id": "CLM-9", "policy_id": "p-1",
+        "facts": {"incident_type": {"value": "fire", "state": "reported"}}}}
+    assert [(r["id"], r["number"]) for r in _rows(db, "claim")] == [(1, "CLM-1"), (2, "CLM-9")]
+
+
 def test_a_row_changed_behind_the_resets_back_is_a_difference(db, monkeypatch):
     with db.stores(monkeypatch, mapping()) as stores:
         prepared = stores.prepare(copy.deepcopy(COLLECTIONS), [])
