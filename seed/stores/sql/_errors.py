@@ -3,9 +3,10 @@ database says or it can be told, the column.
 
 The column comes from what the database reports: SQLite's "NOT NULL constraint failed:
 t.c" and "UNIQUE constraint failed: t.c", PostgreSQL's diagnostics (the column of a NOT NULL
-violation, "Key (c)=(…)" of a foreign or unique key); a SQLite "datatype mismatch" can only
-come from a table's integer key (an alias of its row id), so it names that. The text is
-redacted by the target (no URL, no password) and cut to one line.
+violation, "Key (c)=(…)" of a foreign or unique key, else a column its message names); a
+SQLite "datatype mismatch" can only come from a table's integer key (an alias of its row id),
+so it names that. The text is redacted by the target (no URL, no password) and cut to one
+line.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ._target import SqlTarget
 
 _SQLITE_COLUMN = re.compile(r"(?:constraint failed|column): (?:[\w\"`]+)\.([\w\"`]+)")
 _PG_KEY = re.compile(r"Key \(([^),]+)")
+_PG_COLUMN = re.compile(r'column "([^"]+)"')
 
 
 @dataclass
@@ -46,7 +48,8 @@ def failed_column(exc: BaseException, table: Table | str | None) -> str | None:
     if diag is not None:  # PostgreSQL (psycopg)
         if getattr(diag, "column_name", None):
             return str(diag.column_name)
-        found = _PG_KEY.search(getattr(diag, "message_detail", None) or "")
+        found = (_PG_KEY.search(getattr(diag, "message_detail", None) or "")
+                 or _PG_COLUMN.search(getattr(diag, "message_primary", None) or ""))
         return found[1].strip().strip('"') if found else None
     text = str(orig if orig is not None else exc)
     found = _SQLITE_COLUMN.search(text)
