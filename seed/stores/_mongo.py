@@ -2,9 +2,11 @@
 
 Its guard refuses a name MongoDB would not take or the allowed pattern does not, a server that
 does not answer, a database carrying the production marker and reserved collections in scope.
-A reset empties its scope — every state collection (the seed route's lane, which holds nothing
-else) or the collections a profile names and those written (a product's own database, whose
-other collections are never touched) — and inserts the plan; the product's indexes stay.
+Its plan refuses a mapping's SQL shapes (rows the store numbers, ``key = "assigned"``; child
+tables): a MongoDB document is kept by its ``_id``. A reset empties its scope — every state
+collection (the seed route's lane, which holds nothing else) or the collections a profile
+names and those written (a product's own database, whose other collections are never
+touched) — and inserts the plan; the product's indexes stay.
 """
 
 from __future__ import annotations
@@ -90,6 +92,15 @@ class MongoStore(DocumentStore):
                              collections=reserved, reason=REASON_DATABASE_NOT_ALLOWED)
 
     def plan(self, documents: Documents, objects: list[PlannedObject]) -> MongoPlan:
+        for name, docs in documents.items():
+            keyless = next((d for d in docs if "_id" not in d.values), None)
+            if keyless is not None:  # the mapping's key = "assigned" or a child table
+                child = keyless.canonical_id is None
+                raise ProfileError(
+                    "MongoDB keeps every document by its _id: "
+                    + ("child tables are" if child else "key = 'assigned' is")
+                    + " for SQL stores", field=keyless.source + ("" if child else ".key"),
+                    database=self.name, collection=name)
         keys = {(name, d.canonical_id): d.values.get("_id") for name, docs in documents.items()
                 for d in docs if d.canonical_id is not None}
         collections = {name: [_resolve(d.values, keys) for d in docs]

@@ -1,5 +1,5 @@
-"""Profile format versions: the keys format 3 brought need version = "3"; formats 1 and 2
-still load without them."""
+"""Profile format versions: the keys format 3 brought need version = "3", those format 4
+brought version = "4"; older formats still load without them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from claims_records import ProfileError
 from harness import load_profile
 from harness.profile import PROFILE_FORMAT_VERSION, Profile
-from harness.profile._format import format_3_keys
+from harness.profile._format import format_3_keys, format_4_keys
 
 from .test_profile_v2 import MINIMAL
 
@@ -37,6 +37,37 @@ FORMAT_3 = [
 ]
 
 
+MONGO = {"mongo_uri_env": "APP_MONGO"}
+# One profile change per key format 4 brought, and the key as the refusal names it.
+FORMAT_4 = [
+    ({"mapping": {"customers": {"collection": "customer", "key": "assigned"}}},
+     "mapping.customers.key = 'assigned'"),
+    ({"mapping": {"policies": {"collection": "policy", "refs": {"customer_id": "customers"}}}},
+     "mapping.policies.refs"),
+    ({"mapping": {"policies": {"collection": "policy", "fixed": {"sum_insured": 0}}}},
+     "mapping.policies.fixed"),
+    ({"mapping": {"policies": {"collection": "policy", "derived": {"label": "{line}"}}}},
+     "mapping.policies.derived"),
+    ({"mapping": {"claims": {"collection": "claim", "drop": ["materials"]}}},
+     "mapping.claims.drop"),
+    ({"mapping": {"claims": {"collection": "claim", "children": {"facts": {
+        "table": "claim_fact", "parent_key": "claim_id", "item_key": "fact_key"}}}}},
+     "mapping.claims.children"),
+    ({"stores": {"database_kind": "mongo", "database_env": "APP_MONGO"}},
+     "stores.database_kind"),
+    ({"stores": {"database_kind": "mongo", "database_env": "APP_MONGO"}},
+     "stores.database_env"),
+    ({"stores": {"database_kind": "mongo", "database_env": "APP_MONGO",
+                 "database_options": {}}}, "stores.database_options"),
+    ({"stores": {**MONGO, "files_kind": "folder", "files_env": "APP_FILES"}},
+     "stores.files_kind"),
+    ({"stores": {**MONGO, "files_kind": "folder", "files_env": "APP_FILES"}},
+     "stores.files_env"),
+    ({"stores": {**MONGO, "files_kind": "s3", "files_env": "APP_S3",
+                 "files_options": {"region": "eu-west-2"}}}, "stores.files_options"),
+]
+
+
 def _data(version: str, changes: dict) -> dict:
     data = {**MINIMAL, "version": version}
     for key, value in changes.items():
@@ -53,11 +84,36 @@ def test_each_format_3_key_needs_version_3(changes, key):
         assert key in str(err.value) and f'version = "{older}"' in str(err.value)
 
 
+@pytest.mark.parametrize("changes,key", FORMAT_4, ids=[k for _, k in FORMAT_4])
+def test_each_format_4_key_needs_version_4(changes, key):
+    prof = Profile.model_validate(_data("4", changes))
+    assert key in format_4_keys(prof) and format_3_keys(prof) == []
+    for older in ("1", "2", "3"):
+        with pytest.raises(ValueError, match="came with profile format 4") as err:
+            Profile.model_validate(_data(older, changes))
+        assert key in str(err.value) and f'version = "{older}"' in str(err.value)
+        assert 'set version = "4"' in str(err.value)
+
+
+def test_an_older_profile_is_told_each_formats_keys_and_the_version_they_need():
+    changes = {"locale": "de_DE", "mapping": {"claims": {"collection": "claim",
+                                                         "drop": ["materials"]}}}
+    with pytest.raises(ValueError) as err:
+        Profile.model_validate(_data("2", changes))
+    assert ("locale came with profile format 3; mapping.claims.drop came with profile "
+            'format 4: set version = "4" (the profile says version = "2")') in str(err.value)
+    assert Profile.model_validate(_data("4", changes)).version == "4"  # format 4 takes both
+
+
 def test_a_profile_without_them_is_any_format():
-    for version in ("1", "2", "3"):
+    for version in ("1", "2", "3", "4"):
         prof = Profile.model_validate(_data(version, {}))
-        assert prof.version == version and format_3_keys(prof) == []
-    assert Profile.model_validate(MINIMAL).version == PROFILE_FORMAT_VERSION == "3"
+        assert prof.version == version and format_3_keys(prof) == format_4_keys(prof) == []
+    # format 4's keys at their defaults are no format 4 keys
+    plain = _data("3", {"mapping": {"claims": {"collection": "claim", "key": "canonical",
+                                               "refs": {}, "drop": []}}})
+    assert format_4_keys(Profile.model_validate(plain)) == []
+    assert Profile.model_validate(MINIMAL).version == PROFILE_FORMAT_VERSION == "4"
 
 
 def test_a_format_2_file_using_one_is_refused_naming_file_and_keys(tmp_path):
@@ -77,3 +133,17 @@ def test_a_format_2_file_using_one_is_refused_naming_file_and_keys(tmp_path):
 def test_the_shipped_profiles_are_format_3():
     for name in ("reference", "kestrel", "heron"):
         assert load_profile(name).version == "3", name
+
+
+def test_a_format_3_file_using_format_4_keys_is_refused_naming_file_and_keys(tmp_path):
+    real = (Path(__file__).resolve().parent / "real_schema.toml").read_text(encoding="utf-8")
+    assert load_profile(Path(__file__).resolve().parent / "real_schema.toml").version == "4"
+    path = tmp_path / "real-v3.toml"
+    path.write_text(real.replace('version = "4"', 'version = "3"', 1), encoding="utf-8")
+    with pytest.raises(ProfileError) as err:
+        load_profile(path)
+    assert err.value.context["file"] == str(path)
+    for key in ("mapping.customers.key = 'assigned'", "mapping.policies.refs",
+                "mapping.policies.fixed", "mapping.policies.derived", "mapping.claims.drop",
+                "mapping.claims.children"):
+        assert key in str(err.value), key

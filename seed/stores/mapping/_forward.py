@@ -11,6 +11,7 @@ out.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from claims_records import ProfileError
@@ -18,7 +19,7 @@ from claims_records import ProfileError
 from ..._jsonsafe import id_key
 from .._base import Documents, ProductDocument, Ref
 from ._model import TEMPLATE_FIELD, ChildMap, CollectionMap, Mapping
-from ._paths import MISSING, convert, get_path, pop_path, put_path
+from ._paths import MISSING, convert, get_path, pop_path, put_path, translate
 
 
 def to_product(collections: dict[str, list[dict[str, Any]]], mapping: Mapping) -> Documents:
@@ -62,7 +63,8 @@ def _forward(name: str, doc: dict[str, Any], cmap: CollectionMap, mapping: Mappi
     key = f"mapping.{name}"
     canonical_id = id_key(doc["_id"])
     out = copy.deepcopy(doc)
-    derived = {column: fill_template(template, doc, f"{key}.derived.{column}")
+    derived = {column: fill_template(template, doc, f"{key}.derived.{column}",
+                                     table=cmap.collection, column=column)
                for column, template in cmap.derived.items()}
     children: dict[str, list[ProductDocument]] = {}
     for field, child in cmap.children.items():
@@ -80,13 +82,14 @@ def _forward(name: str, doc: dict[str, Any], cmap: CollectionMap, mapping: Mappi
             continue
         tmap = mapping.get(target)
         table = tmap.collection if tmap is not None else target
+        where = {"field": f"{key}.refs.{field}", "table": cmap.collection,
+                 "column": translate(field, cmap.fields)}
         if not table:
             raise ProfileError(f"{field!r} refers to {target!r}, which the product does not "
-                               "keep (mapping." + f"{target}.collection = '')",
-                               field=f"{key}.refs.{field}")
+                               "keep (mapping." + f"{target}.collection = '')", **where)
         if isinstance(value, dict | list | bool):
             raise ProfileError(f"{field!r} holds no id to refer by ({type(value).__name__})",
-                               field=f"{key}.refs.{field}", id=canonical_id)
+                               id=canonical_id, **where)
         put_path(out, field, Ref(table, id_key(value), f"{key}.refs.{field}"))
     out = convert(out, cmap.fields, cmap.values, forward=True)
     if cmap.key == "assigned":
@@ -100,16 +103,19 @@ def _child_rows(value: Any, child: ChildMap, parent: Ref, key: str) -> list[Prod
     if isinstance(value, dict):
         if not child.item_key:
             raise ProfileError("the field is an object: name the column holding each entry's "
-                               "key (item_key)", field=f"{key}.item_key", table=child.table)
+                               "key (item_key)", field=f"{key}.item_key", table=child.table,
+                               id=parent.canonical_id)
         items: list[tuple[str | None, Any]] = list(value.items())
     elif isinstance(value, list):
         if child.item_key:
             raise ProfileError("the field is a list: item_key is only for an object's "
-                               "entries", field=f"{key}.item_key", table=child.table)
+                               "entries", field=f"{key}.item_key", table=child.table,
+                               column=child.item_key, id=parent.canonical_id)
         items = [(None, v) for v in value]
     else:
         raise ProfileError(f"the field holds a {type(value).__name__}, not an object or a list "
-                           "to keep in a child table", field=key, table=child.table)
+                           "to keep in a child table", field=key, table=child.table,
+                           id=parent.canonical_id)
     rows = []
     for item, entry in items:
         if child.value:
@@ -121,7 +127,8 @@ def _child_rows(value: Any, child: ChildMap, parent: Ref, key: str) -> list[Prod
             row = convert(entry, child.fields, child.values, forward=True)
         else:
             raise ProfileError("the entries are plain values: name the column that holds "
-                               "them (value)", field=f"{key}.value", table=child.table)
+                               "them (value)", field=f"{key}.value", table=child.table,
+                               id=parent.canonical_id)
         if item is not None:
             row[child.item_key] = item
         row[child.parent_key] = parent
@@ -130,25 +137,33 @@ def _child_rows(value: Any, child: ChildMap, parent: Ref, key: str) -> list[Prod
     return rows
 
 
-def fill_template(template: str, doc: dict[str, Any], field: str) -> Any:
+def fill_template(template: str, doc: dict[str, Any], field: str, **where: str) -> Any:
     """A derived value: ``template`` with each ``{path}`` replaced by the canonical value
-    there; a template that is one placeholder keeps the value's type."""
+    there; a template that is one placeholder keeps the value's type, in a longer one a value
+    is text (a number as Python writes it, true/false, an object or list as JSON).
+    ``ProfileError`` naming ``field`` (and ``where``: the table and column) for a path the
+    document does not hold, or holds null in a longer template."""
     whole = TEMPLATE_FIELD.fullmatch(template)
     if whole:
-        return copy.deepcopy(_value(doc, whole[1], field))
+        return copy.deepcopy(_value(doc, whole[1], field, where))
 
     def text(match: Any) -> str:
-        value = _value(doc, match[1], field)
-        return value if isinstance(value, str) else str(value)
+        value = _value(doc, match[1], field, where)
+        if value is None:  # never the text "None"
+            raise ProfileError(f"the template names {{{match[1]}}}, which is null in the "
+                               "document", field=field, id=id_key(doc.get("_id", "")), **where)
+        if isinstance(value, str):
+            return value
+        return json.dumps(value) if isinstance(value, dict | list | bool) else str(value)
 
     return TEMPLATE_FIELD.sub(text, template)
 
 
-def _value(doc: dict[str, Any], path: str, field: str) -> Any:
+def _value(doc: dict[str, Any], path: str, field: str, where: dict[str, str]) -> Any:
     value = get_path(doc, path)
     if value is MISSING:
         raise ProfileError(f"the template names {{{path}}}, which the document does not hold",
-                           field=field, id=id_key(doc.get("_id", "")))
+                           field=field, id=id_key(doc.get("_id", "")), **where)
     return value
 
 

@@ -95,7 +95,10 @@ def _document(table: str, key: str, doc: dict[str, Any], cmap: CollectionMap,
         if key_field:
             out.pop(key_field, None)
         out["_id"] = ids[table][key]
-    elif "_id" not in cmap.fields and key_field and key_field != "_id" and "_id" not in out:
+    elif "_id" in cmap.fields:  # the id has a column of its own: the key is the product's
+        if key_field and key_field not in cmap.fields.values():
+            out.pop(key_field, None)
+    elif key_field and key_field != "_id" and "_id" not in out:
         value = out.pop(key_field, MISSING)
         out["_id"] = key if value is MISSING else value
     for column in [*cmap.fixed, *cmap.derived]:

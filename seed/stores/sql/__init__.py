@@ -1,12 +1,16 @@
 """SQL databases as a product's document store, through SQLAlchemy URLs (SQLite, PostgreSQL).
 
-``SqlTarget`` is the database (its URL kept secret, its name guarded), ``SqlStore`` writes a
-reset's documents into tables and reads them back, ``TableSpec`` says how one table holds a
-collection's documents, ``open_store`` opens one from a profile's settings.
+``SqlTarget`` (``_target``) is the database (its URL kept secret, its name guarded);
+``SqlStore`` (``_store``) writes a reset's documents into tables and reads them back, through
+its parts: ``_rows`` (documents as rows, every check of a plan), ``_compare`` (rows read back
+and compared), ``_values`` (values in and out of typed columns) and ``_errors`` (the
+database's errors naming table and column). ``TableSpec`` says how one table holds a
+collection's documents, ``open_store`` opens a store from a profile's settings.
 """
 
 from .._source import StoreSource, id_column
-from ._store import SqlStore, TableSpec
+from ._rows import TableSpec
+from ._store import SqlStore
 from ._target import SqlTarget
 
 

@@ -3,8 +3,11 @@
 Writing (``to_column``): a JSON column (``JSON``, PostgreSQL's ``JSONB``) takes any JSON value;
 an ISO 8601 text goes into a date, time or timestamp column as that type (a timestamp with a
 time zone into a column without one is stored in UTC); a number into a text column is
-written as its text; a JSON object or list into any other column is refused. ``null`` is
-SQL ``NULL``.
+written as its text; an integer column takes integers (a true/false as 1/0, a whole number
+written as text or as a float as that integer) and a numeric column numbers (text that is a
+number as that number), anything else is refused there, so text never reaches an integer key
+(SQLite's "datatype mismatch", found only once the tables are emptied); a JSON object or
+list into any other column is refused. ``null`` is SQL ``NULL``.
 
 Reading (``plain``): dates and times come back as ISO 8601 text (a timestamp with a time zone
 in UTC, ``+00:00``), exact decimals as numbers (integral ones as integers), bytes as base64,
@@ -15,9 +18,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import decimal
+import re
 from typing import Any
 
-from sqlalchemy import JSON, Column, Date, DateTime, String, Time, null
+from sqlalchemy import JSON, Column, Date, DateTime, Integer, Numeric, String, Time, null
 
 from ..._jsonsafe import json_safe
 
@@ -40,6 +44,8 @@ def to_column(value: Any, column: Column[Any]) -> Any:
     if isinstance(value, dict | list):
         raise NestedValueError(f"column {column.name!r} is {kind} and cannot hold a JSON "
                                f"{'object' if isinstance(value, dict) else 'list'}")
+    if isinstance(kind, Integer | Numeric):
+        return _number(value, column)
     if isinstance(value, str):
         if isinstance(kind, DateTime):
             return _timestamp(value, bool(kind.timezone))
@@ -51,6 +57,29 @@ def to_column(value: Any, column: Column[Any]) -> Any:
             and not isinstance(value, bool):
         return str(value)
     return value
+
+
+_INTEGER = re.compile(r"\s*[+-]?\d+\s*")
+
+
+def _number(value: Any, column: Column[Any]) -> Any:
+    """``value`` for an integer or numeric column; ``ValueError`` when it is not a number."""
+    integer = isinstance(column.type, Integer)
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and (not integer or value.is_integer()):
+        return int(value) if integer else value
+    if isinstance(value, str):
+        if integer and _INTEGER.fullmatch(value):
+            return int(value)
+        if not integer:
+            try:
+                return decimal.Decimal(value.strip())
+            except decimal.InvalidOperation:
+                pass
+    raise ValueError(f"column {column.name!r} is {column.type} and cannot hold {value!r}")
 
 
 def _timestamp(text: str, zoned: bool) -> _dt.datetime:
