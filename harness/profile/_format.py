@@ -7,6 +7,10 @@ customer, amounts in other currencies and locales, and dev lanes with their own 
 A profile using any of these says ``version = "3"``, so a harness that reads only formats 1
 and 2 refuses it by its version instead of by a key it has never heard of; a format 1 or 2
 profile that uses one is refused with the keys named. Formats 1 and 2 still load.
+
+Format 4 (the contract v4 direction) adds the staff side read from the stores
+(``[staff_stores]``), for a product without a staff screen; a format 1, 2 or 3 profile that
+uses it is refused the same way.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:
     from ._model import Profile
 
-FormatVersion = Literal["1", "2", "3"]
-PROFILE_FORMAT_VERSION: FormatVersion = "3"
+FormatVersion = Literal["1", "2", "3", "4"]
+PROFILE_FORMAT_VERSION: FormatVersion = "4"
 _COMPOSED_RESETS = ("endpoint+stores", "command+stores")
 
 
@@ -44,8 +48,23 @@ def format_3_keys(profile: Profile) -> list[str]:
     return keys
 
 
+def format_4_keys(profile: Profile) -> list[str]:
+    """The keys of format 4 the profile gives, as a profile writes them."""
+    keys: list[str] = []
+    if profile.staff_stores is not None:
+        keys.append("staff_stores")
+    return keys
+
+
 def check_format(profile: Profile) -> None:
-    """``ValueError`` naming the format 3 keys of a profile that says it is format 1 or 2."""
+    """``ValueError`` naming the format 4 keys of a profile that says it is format 1, 2 or 3,
+    or the format 3 keys of one that says it is format 1 or 2."""
+    if profile.version == "4":
+        return
+    newer = format_4_keys(profile)
+    if newer:
+        raise ValueError(f"{', '.join(newer)} came with profile format 4: set version = \"4\" "
+                         f"(the profile says version = \"{profile.version}\")")
     if profile.version == "3":
         return
     keys = format_3_keys(profile)

@@ -25,6 +25,7 @@ from ._format import PROFILE_FORMAT_VERSION, FormatVersion, check_format
 from ._reset import ResetSettings, SeedRoute, StateSettings, Stores
 from ._runtime import RuntimeCheck
 from ._staff import StaffAccess, StaffScreen, StaffSide, Vocabulary
+from ._staff_stores import StaffStores
 
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
 
@@ -61,8 +62,9 @@ class Profile(Strict):
     """A product profile (TOML). ``docs/product-contract.md`` describes every key."""
 
     version: FormatVersion = Field(
-        PROFILE_FORMAT_VERSION, description="Profile format version (\"1\" and \"2\" files "
-        "still load; the keys format 3 added need \"3\").")
+        PROFILE_FORMAT_VERSION, description="Profile format version (\"1\", \"2\" and \"3\" "
+        "files still load; the keys format 3 added need \"3\" or later, those format 4 "
+        "added \"4\").")
     name: str = Field(description="Product name, recorded in run.json.")
     locale: LocaleId = Field(DEFAULT_LOCALE, description="CLDR locale the product writes "
                              "amounts in ('en_GB', 'en_IN', 'de_DE'); recorded in run.json.")
@@ -89,6 +91,11 @@ class Profile(Strict):
     staff: StaffAccess = Field(default_factory=StaffAccess)
     staff_screen: StaffScreen = Field(default_factory=StaffScreen)
     staff_vocabulary: Vocabulary = Field(default_factory=Vocabulary)
+    staff_stores: StaffStores | None = Field(
+        None, description="A product without a staff screen: where its stores keep the "
+        "staff-side fields (triage, review, checks, facts, waiting list), read from the state "
+        "dump after the journey in canonical terms (none: those components are "
+        "not_implemented).")
     decision: DecisionControls = Field(
         default_factory=DecisionControls, description="Staff decision controls and where the "
         "customer sees the decision (none: the decision components are not_implemented).")
@@ -127,6 +134,14 @@ class Profile(Strict):
             raise ValueError(f"reset.adapter = '{self.reset.adapter}' needs [stores]")
         if self.state.source == "stores" and self.stores is None:
             raise ValueError("state.source = 'stores' needs [stores]")
+        if self.staff_stores is not None:
+            if caps.staff_side:
+                raise ValueError("[staff_stores] is for a product without a staff screen: set "
+                                 "capabilities.staff_side = false, or remove [staff_stores]")
+            if self.state_source() == "none":
+                raise ValueError("[staff_stores] reads the state dumped after the journey: "
+                                 "give state.source = 'stores' (or a seed route that dumps "
+                                 "the state)")
         sql = self.stores is not None and self.stores.kind == "sql"
         for canonical, cmap in self.mapping.items():
             if cmap.extra_column and not sql:
@@ -188,7 +203,15 @@ class Profile(Strict):
             present=self.capabilities.staff_side, access=self.staff,
             sign_in=self.staff_sign_in, screen=self.staff_screen,
             vocabulary=self.staff_vocabulary, decision=self.decision,
-            waiting_list=self.capabilities.waiting_list, timeout_s=self.completion.timeout_s)
+            waiting_list=self.capabilities.waiting_list, timeout_s=self.completion.timeout_s,
+            stores=self._staff_stores())
+
+    def _staff_stores(self) -> StaffStores | None:
+        """``[staff_stores]``, its waiting list left out when the product has none."""
+        where = self.staff_stores
+        if where is None or self.capabilities.waiting_list:
+            return where
+        return where.model_copy(update={"waiting_list": ""})
 
     def resolved_lanes(self) -> list[Lane]:
         """The lanes to run on; a profile with only base_url has one lane 'lane-1'."""

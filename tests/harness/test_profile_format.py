@@ -1,5 +1,5 @@
-"""Profile format versions: the keys format 3 brought need version = "3"; formats 1 and 2
-still load without them."""
+"""Profile format versions: the keys format 3 brought need version = "3" or later, those
+format 4 brought version = "4"; formats 1, 2 and 3 still load without them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from claims_records import ProfileError
 from harness import load_profile
 from harness.profile import PROFILE_FORMAT_VERSION, Profile
-from harness.profile._format import format_3_keys
+from harness.profile._format import format_3_keys, format_4_keys
 
 from .test_profile_v2 import MINIMAL
 
@@ -37,6 +37,14 @@ FORMAT_3 = [
 ]
 
 
+# One profile change per key format 4 brought, and the key as the refusal names it.
+STATE = {"stores": SQL, "state": {"source": "stores"}}
+FORMAT_4 = [
+    ({**STATE, "staff_stores": {}}, "staff_stores"),
+    ({**STATE, "staff_stores": {"urgency": ""}}, "staff_stores"),
+]
+
+
 def _data(version: str, changes: dict) -> dict:
     data = {**MINIMAL, "version": version}
     for key, value in changes.items():
@@ -53,11 +61,26 @@ def test_each_format_3_key_needs_version_3(changes, key):
         assert key in str(err.value) and f'version = "{older}"' in str(err.value)
 
 
+@pytest.mark.parametrize("changes,key", FORMAT_4, ids=[str(c) for c, _ in FORMAT_4])
+def test_each_format_4_key_needs_version_4(changes, key):
+    assert key in format_4_keys(Profile.model_validate(_data("4", changes)))
+    for older in ("1", "2", "3"):
+        with pytest.raises(ValueError, match="came with profile format 4") as err:
+            Profile.model_validate(_data(older, changes))
+        assert key in str(err.value) and f'version = "{older}"' in str(err.value)
+
+
+def test_a_format_3_key_is_any_format_from_3_on():
+    changes, key = FORMAT_3[0]
+    for version in ("3", "4"):
+        assert key in format_3_keys(Profile.model_validate(_data(version, changes)))
+
+
 def test_a_profile_without_them_is_any_format():
-    for version in ("1", "2", "3"):
+    for version in ("1", "2", "3", "4"):
         prof = Profile.model_validate(_data(version, {}))
-        assert prof.version == version and format_3_keys(prof) == []
-    assert Profile.model_validate(MINIMAL).version == PROFILE_FORMAT_VERSION == "3"
+        assert prof.version == version and format_3_keys(prof) == format_4_keys(prof) == []
+    assert Profile.model_validate(MINIMAL).version == PROFILE_FORMAT_VERSION == "4"
 
 
 def test_a_format_2_file_using_one_is_refused_naming_file_and_keys(tmp_path):
