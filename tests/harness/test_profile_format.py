@@ -86,8 +86,13 @@ def test_a_profile_without_them_is_any_format():
 def test_a_format_2_file_using_one_is_refused_naming_file_and_keys(tmp_path):
     heron = (Path(__file__).resolve().parents[2] / "harness" / "profiles" / "heron.toml"
              ).read_text(encoding="utf-8")
+    assert 'version = "4"' in heron and "\n[staff_stores]\n" in heron
     path = tmp_path / "heron-v2.toml"
-    path.write_text(heron.replace('version = "3"', 'version = "2"', 1), encoding="utf-8")
+    path.write_text(heron.replace('version = "4"', 'version = "2"', 1), encoding="utf-8")
+    with pytest.raises(ProfileError, match="staff_stores came with profile format 4"):
+        load_profile(path)  # the newest keys first: version 4 takes them all
+    path.write_text(heron.replace('version = "4"', 'version = "2"', 1)
+                    .replace("\n[staff_stores]\n", "\n", 1), encoding="utf-8")
     with pytest.raises(ProfileError) as err:
         load_profile(path)
     assert err.value.context["file"] == str(path)
@@ -97,6 +102,6 @@ def test_a_format_2_file_using_one_is_refused_naming_file_and_keys(tmp_path):
         assert key in text, key
 
 
-def test_the_shipped_profiles_are_format_3():
-    for name in ("reference", "kestrel", "heron"):
-        assert load_profile(name).version == "3", name
+def test_the_shipped_profiles_say_their_format():
+    for name, version in (("reference", "3"), ("kestrel", "3"), ("heron", "4")):
+        assert load_profile(name).version == version, name
