@@ -11,7 +11,7 @@ from pydantic import Field, ValidationError, model_validator
 from claims_corpus.formats import HOME_CURRENCY, MoneyConventions
 from claims_corpus.formats._base import Strict
 from claims_corpus.formats.money import DEFAULT_LOCALE, CurrencyCode, LocaleId
-from claims_records import ProfileError
+from claims_records import ProfileError, StaffSideSource
 from seed.stores import CollectionMap
 
 from ._agent_decision import AgentDecisionWords
@@ -212,6 +212,12 @@ class Profile(Strict):
         if where is None or self.capabilities.waiting_list:
             return where
         return where.model_copy(update={"waiting_list": ""})
+
+    def staff_source(self) -> StaffSideSource:
+        """Where the staff side is read: staff_screen | stores | none."""
+        if self.capabilities.staff_side:
+            return "staff_screen"
+        return "stores" if self.staff_stores is not None else "none"
 
     def resolved_lanes(self) -> list[Lane]:
         """The lanes to run on; a profile with only base_url has one lane 'lane-1'."""
