@@ -82,13 +82,19 @@ def _held(doc: Document, path: str) -> Any:
     return None if value is MISSING else value
 
 
+def _listed(value: Any) -> list[Any]:
+    """A stored list as it is; one value as a list of one; nothing as an empty list."""
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
 def _read_claim(claim: Document, where: StaffStores, words: WordMap,
                 reading: StaffReading) -> None:
     triage = _held(claim, where.triage_class)
     if triage is not None:
         reading.triage_class = words.stored("triage_class", text(triage))
-    reasons = _held(claim, where.reasons)
-    for reason in reasons if isinstance(reasons, list) else [] if reasons is None else [reasons]:
+    for reason in _listed(_held(claim, where.reasons)):
         code = words.stored("reasons", text(reason))
         if code is not None:
             reading.reasons.append(code)
