@@ -10,9 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from claims_corpus import load_pack
 from claims_prototype_app import Conversation, Settings, Store
+from claims_prototype_app import _schema as T
 from claims_records import StaffFact, StaffWaitingItem, StateDump
 from harness import load_profile
 from harness.profile import Profile
@@ -118,3 +120,25 @@ def test_a_callback_and_a_second_incident_are_contact_requests_of_their_claim_on
         kind="contact_request", text="Can someone ring me about the bike?")]
     bare = read_stores(dump, number, side.stores)  # without the profile's vocabulary
     assert bare.unmapped == {"waiting_kinds": ["second_incident"]}
+
+
+@pytest.mark.parametrize(("column", "value", "check", "mode"), [
+    ("review_required", False, "review", "missed_flag"),
+    ("severity", "fast_track", "triage", "wrong_triage"),
+], ids=["flag-cleared", "triage-changed"])
+def test_what_heron_stored_wrongly_fails_the_checks(heron: tuple[Store, Profile], column: str,
+                                                    value: object, check: str,
+                                                    mode: str) -> None:
+    """The same flagged claim with one stored field changed behind Heron's back: read from
+    the stores, the component fails with its failure mode (the stores are what is graded)."""
+    store, profile = heron
+    number = _play(store, "CTL-C-001")
+    with store.engine.begin() as conn:
+        conn.execute(sa.update(T.claims).where(T.claims.c.claim_number == number)
+                     .values({column: value}))
+    side = profile.staff_side()
+    assert side.stores is not None
+    reading = read_stores(_dump(profile), number, side.stores, side.vocabulary)
+    labels = load_pack(PACKS / "CTL-C-001").labels
+    result = {"review": check_review, "triage": check_triage}[check](reading, labels)
+    assert result.status == "fail" and mode in result.failure_modes, result.explanation
