@@ -193,15 +193,32 @@ class Store:
     # ------------------------------------------------------------------ reset
     def reset(self) -> dict[str, int]:
         """Empty every Heron Mutual table (children first, one transaction) and the uploads
-        folder; the rows deleted per table. Tables that do not exist yet are created."""
+        folder; the rows deleted per table. Tables that do not exist yet are created. Row
+        ids start again at 1, so a claim's number is the same after every reset: SQLite
+        numbers a row one past the largest id there is, and on PostgreSQL each table's
+        sequences are restarted."""
         self.create_tables()
         deleted: dict[str, int] = {}
         with self.engine.begin() as conn:
             for table in T.TABLES:
                 deleted[table.name] = conn.execute(sa.delete(table)).rowcount
+            if conn.dialect.name == "postgresql":
+                self._restart_sequences(conn)
         for entry in list(self.uploads_dir.iterdir()):
             if entry.is_dir() and not entry.is_symlink():
                 shutil.rmtree(entry)
             else:
                 entry.unlink()
         return deleted
+
+    @staticmethod
+    def _restart_sequences(conn: sa.Connection) -> None:
+        """Restart the sequence behind every integer key of Heron's tables (PostgreSQL)."""
+        for table in T.TABLES:
+            for column in table.primary_key.columns:
+                if not isinstance(column.type, sa.Integer):
+                    continue
+                sequence = conn.execute(sa.text("SELECT pg_get_serial_sequence(:t, :c)"),
+                                        {"t": table.name, "c": column.name}).scalar()
+                if sequence:
+                    conn.execute(sa.text("SELECT setval(:s, 1, false)"), {"s": sequence})

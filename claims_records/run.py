@@ -91,6 +91,9 @@ CORPUS_CHECK_STAMP_VERSION = "1"
 
 RuntimeSource = Literal["reported", "declared", "unknown"]
 ConversationScope = Literal["session", "process"]
+# Where a run read the staff side: the product's staff screen, its stores (a product without
+# a staff screen whose profile says where they keep it: [staff_stores]), or nowhere.
+StaffSideSource = Literal["staff_screen", "stores", "none"]
 NewConversationWay = Literal["url", "control", "restart"]
 
 
@@ -165,14 +168,26 @@ class ProductInfo(Strict):
     new_conversation: NewConversationWay | None = Field(
         None, description="How a new conversation is started before every trial (profile "
         "[conversation.new] by): url, control or restart; null: none is needed.")
+    staff_side: StaffSideSource = Field(
+        "staff_screen", description="Where the staff side was read: staff_screen (the "
+        "product's staff pages), stores (no staff screen: read from the state dumped after "
+        "each journey, where the profile's [staff_stores] says; shown as 'staff side: read "
+        "from the stores') or none (no staff side: its components not_implemented). Records "
+        "made before it was kept: staff_screen, or none when capabilities.staff_side is "
+        "false.")
 
     @model_validator(mode="before")
     @classmethod
     def _source_of_older_records(cls, data: object) -> object:
-        """Records made before runtime_source: an unreported runtime was unknown."""
+        """Records made before runtime_source: an unreported runtime was unknown; before
+        staff_side: no staff side when the capabilities said so."""
         if isinstance(data, dict) and "runtime_source" not in data:
             reported = data.get("runtime_reported", True)
             data = {**data, "runtime_source": "reported" if reported else "unknown"}
+        if isinstance(data, dict) and "staff_side" not in data:
+            caps = data.get("capabilities")
+            present = caps.get("staff_side", True) if isinstance(caps, dict) else True
+            data = {**data, "staff_side": "staff_screen" if present else "none"}
         return data
 
 

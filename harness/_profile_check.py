@@ -190,6 +190,11 @@ def _service_lines(profile: Profile, lane: Lane, packs_root: Path, reset_pack: s
         "seed_route": "from the seed route", "stores": "read from the product's stores "
         "through the mapping", "none": "none (state and state assertions not_implemented)"}
         [source]))
+    if profile.staff_stores is not None:
+        where = profile.staff_side().stores
+        assert where is not None
+        lines.append(Line("staff side", None, f"read from the stores: {where.describe()} "
+                          "(the state dumped after each journey)"))
     lines += _conversation_lines(profile)
     if profile.agent_decision is not None:
         lines.append(Line("agent decision", None, "read from the agent's messages: "
@@ -321,6 +326,22 @@ async def _staff_side(browser: Any, profile: Profile, lane: Lane, claim: str | N
         await session.close()
 
 
+def _not_implemented(profile: Profile) -> list[str]:
+    """What will be not_implemented for want of a capability (the staff side read from the
+    stores: what they do not hold, and what only a staff screen shows)."""
+    out = []
+    where = profile.staff_side().stores
+    for name in profile.capabilities.absent():
+        if name == "staff_side" and where is not None:
+            gone = where.not_held()
+            out.append("staff_side: no staff screen (the staff side is read from the "
+                       "stores): the explanation component, scored only from a staff screen"
+                       + (f"; what the stores do not hold: {', '.join(gone)}" if gone else ""))
+        else:
+            out.append(f"{name}: {CONSEQUENCES[name]}")
+    return out
+
+
 async def check_profile(profile: Profile, packs_root: Path, claim: str | None = None,
                         browser_executable: str | None = None,
                         reset_pack: str | None = None,
@@ -333,8 +354,7 @@ async def check_profile(profile: Profile, packs_root: Path, claim: str | None = 
     report = CheckReport(profile=profile.name, lane=lane)
     report.lines = await asyncio.to_thread(_service_lines, profile, lane, Path(packs_root),
                                            reset_pack, report)
-    report.not_implemented = [f"{name}: {CONSEQUENCES[name]}"
-                              for name in profile.capabilities.absent()]
+    report.not_implemented = _not_implemented(profile)
     if profile.state_source() == "none":
         report.not_implemented.append("state: the state and assertions_state components")
     if not profile.decision.present:

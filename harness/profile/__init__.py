@@ -4,6 +4,7 @@
 ``_completion`` (when a reply is finished), ``_selectors`` (any Playwright selector, with
 alternatives), ``_customer`` (customer regions, words, uploads; the customer side in one
 piece), ``_staff`` (staff access, regions, vocabulary; the staff side in one piece),
+``_staff_stores`` (where a product without a staff screen keeps the staff-side fields),
 ``_decision`` (staff decision controls), ``_reset`` (reset adapters, state source, schema
 mapping), ``_runtime`` (the runtime report, or the runtime declared), ``_dev`` (starting the
 product for a dev environment), ``_conversation`` (one conversation per session or per
@@ -34,11 +35,13 @@ from ._reset import (
 )
 from ._runtime import RuntimeCheck
 from ._selectors import Selector
-from ._staff import CANONICAL, StaffAccess, StaffScreen, StaffSide, Vocabulary
+from ._staff import CANONICAL, FACT_KEY, StaffAccess, StaffScreen, StaffSide, Vocabulary
+from ._staff_stores import StaffStores
 
 __all__ = [
     "BODY_PLACEHOLDERS",
     "CANONICAL",
+    "FACT_KEY",
     "COMMAND_PLACEHOLDERS",
     "HEDGE_WORDS",
     "PLACEHOLDERS",
@@ -69,6 +72,7 @@ __all__ = [
     "StaffAccess",
     "StaffScreen",
     "StaffSide",
+    "StaffStores",
     "StateSettings",
     "Stores",
     "Vocabulary",

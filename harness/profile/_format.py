@@ -9,7 +9,8 @@ Format 4 (the store layer) added the schemas teams really have and stores by kin
 mapping, keys the product numbers itself (``key = "assigned"``), references by those keys
 (``refs``), columns no pack fills (``fixed``, ``derived``), fields kept nowhere (``drop``) and
 child tables (``children``); in ``[stores]``, a store of any registered kind
-(``database_kind``, ``files_kind`` and their variables and options).
+(``database_kind``, ``files_kind`` and their variables and options); and the staff side read
+from the stores (``[staff_stores]``), for a product without a staff screen.
 
 A profile using the keys of a format says that version, so a harness that reads only older
 formats refuses it by its version instead of by a key it has never heard of; an older profile
@@ -57,7 +58,7 @@ def format_3_keys(profile: Profile) -> list[str]:
 
 def format_4_keys(profile: Profile) -> list[str]:
     """The keys of format 4 the profile gives, as a profile writes them."""
-    keys: list[str] = []
+    keys: list[str] = ["staff_stores"] if profile.staff_stores is not None else []
     for name, cmap in profile.mapping.items():
         if cmap.key != "canonical":
             keys.append(f"mapping.{name}.key = '{cmap.key}'")

@@ -11,7 +11,7 @@ from pydantic import Field, ValidationError, model_validator
 from claims_corpus.formats import HOME_CURRENCY, MoneyConventions
 from claims_corpus.formats._base import Strict
 from claims_corpus.formats.money import DEFAULT_LOCALE, CurrencyCode, LocaleId
-from claims_records import ProfileError
+from claims_records import ProfileError, StaffSideSource
 from seed.stores import CollectionMap
 
 from ._agent_decision import AgentDecisionWords
@@ -25,6 +25,7 @@ from ._format import PROFILE_FORMAT_VERSION, FormatVersion, check_format
 from ._reset import ResetSettings, SeedRoute, StateSettings, Stores
 from ._runtime import RuntimeCheck
 from ._staff import StaffAccess, StaffScreen, StaffSide, Vocabulary
+from ._staff_stores import StaffStores
 
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
 
@@ -89,6 +90,11 @@ class Profile(Strict):
     staff: StaffAccess = Field(default_factory=StaffAccess)
     staff_screen: StaffScreen = Field(default_factory=StaffScreen)
     staff_vocabulary: Vocabulary = Field(default_factory=Vocabulary)
+    staff_stores: StaffStores | None = Field(
+        None, description="A product without a staff screen: where its stores keep the "
+        "staff-side fields (triage, review, checks, facts, waiting list), read from the state "
+        "dump after the journey in canonical terms (none: those components are "
+        "not_implemented).")
     decision: DecisionControls = Field(
         default_factory=DecisionControls, description="Staff decision controls and where the "
         "customer sees the decision (none: the decision components are not_implemented).")
@@ -127,6 +133,14 @@ class Profile(Strict):
             raise ValueError(f"reset.adapter = '{self.reset.adapter}' needs [stores]")
         if self.state.source == "stores" and self.stores is None:
             raise ValueError("state.source = 'stores' needs [stores]")
+        if self.staff_stores is not None:
+            if caps.staff_side:
+                raise ValueError("[staff_stores] is for a product without a staff screen: set "
+                                 "capabilities.staff_side = false, or remove [staff_stores]")
+            if self.state_source() == "none":
+                raise ValueError("[staff_stores] reads the state dumped after the journey: "
+                                 "give state.source = 'stores' (or a seed route that dumps "
+                                 "the state)")
         sql = self.stores is not None and self.stores.kind == "sql"
         for canonical, cmap in self.mapping.items():
             if cmap.extra_column and not sql:
@@ -188,7 +202,21 @@ class Profile(Strict):
             present=self.capabilities.staff_side, access=self.staff,
             sign_in=self.staff_sign_in, screen=self.staff_screen,
             vocabulary=self.staff_vocabulary, decision=self.decision,
-            waiting_list=self.capabilities.waiting_list, timeout_s=self.completion.timeout_s)
+            waiting_list=self.capabilities.waiting_list, timeout_s=self.completion.timeout_s,
+            stores=self._staff_stores())
+
+    def _staff_stores(self) -> StaffStores | None:
+        """``[staff_stores]``, its waiting list left out when the product has none."""
+        where = self.staff_stores
+        if where is None or self.capabilities.waiting_list:
+            return where
+        return where.model_copy(update={"waiting_list": ""})
+
+    def staff_source(self) -> StaffSideSource:
+        """Where the staff side is read: staff_screen | stores | none."""
+        if self.capabilities.staff_side:
+            return "staff_screen"
+        return "stores" if self.staff_stores is not None else "none"
 
     def resolved_lanes(self) -> list[Lane]:
         """The lanes to run on; a profile with only base_url has one lane 'lane-1'."""

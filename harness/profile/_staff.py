@@ -16,11 +16,12 @@ from claims_records import ALL_CHECKS, REASON_CODES, CheckOutcome, TriageClass
 from ._customer import SignIn
 from ._decision import DecisionControls
 from ._selectors import Selector
+from ._staff_stores import StaffStores
 
 REVIEW_SIGNALS: tuple[str, ...] = ("review_required", "none")
-FACT_STATES: tuple[str, ...] = ("needed", "suggested", "confirmed", "unknown")
+FACT_STATES: tuple[str, ...] = ("needed", "suggested", "confirmed", "unknown", "to_follow")
 WAITING_KINDS: tuple[str, ...] = ("question", "contact_request")
-_FACT_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
+FACT_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 
 # Vocabulary section -> the canonical codes its words may map to (None: any fact-key shape).
 CANONICAL: dict[str, tuple[str, ...] | None] = {
@@ -151,7 +152,7 @@ class Vocabulary(Strict):
     def _canonical(self) -> Vocabulary:
         for section, allowed in CANONICAL.items():
             for word, code in getattr(self, section).items():
-                ok = code in allowed if allowed is not None else bool(_FACT_KEY.match(code))
+                ok = code in allowed if allowed is not None else bool(FACT_KEY.match(code))
                 if not ok:
                     raise ValueError(f"{section}: {word!r} maps to {code!r}, which is not a "
                                      "canonical code of docs/claim-rules.md")
@@ -174,6 +175,14 @@ class StaffSide:
     """The staff side lists customer questions and contact requests."""
     timeout_s: float
     """The longest wait for a staff page or control (the profile's completion timeout)."""
+    stores: StaffStores | None = None
+    """Where the stores keep the staff-side fields (``[staff_stores]``), for a product without
+    a staff screen; its waiting list is '' when the product has none."""
+
+    @property
+    def reads_stores(self) -> bool:
+        """No staff screen, and the staff side is read from the stores after the journey."""
+        return not self.present and self.stores is not None
 
     @property
     def uses_form(self) -> bool:

@@ -53,6 +53,7 @@ IDENTITY: tuple[tuple[str, Callable[[RunRecord], Any]], ...] = (
     ("product runtime report", lambda r: r.product.runtime_report),
     ("product fault switches", lambda r: getattr(r.product, "faults", None)),
     ("product capabilities", lambda r: r.product.capabilities),
+    ("where the staff side is read", lambda r: r.product.staff_side),
     ("reset adapter", lambda r: r.product.reset_adapter),
     ("customer settings", lambda r: r.customer.model_dump()),
     ("harness version", lambda r: r.harness.version),

@@ -96,7 +96,8 @@ def product_info(profile: Profile, lanes: list[Lane], runtime: Any) -> ProductIn
         faults=reported_faults(runtime.fields), locale=profile.locale,
         currency=profile.currency, runtime_source=runtime.source,
         declared_runtime=runtime.declared, conversation_scope=profile.conversation.scope,
-        new_conversation=profile.conversation.new.by if profile.conversation.new else None)
+        new_conversation=profile.conversation.new.by if profile.conversation.new else None,
+        staff_side=profile.staff_source())
 
 
 def check_resumable(record: RunRecord, run_id: str, corpora: Any, self_test: bool,

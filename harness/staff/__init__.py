@@ -3,13 +3,15 @@ and recording a staff decision.
 
 ``StaffSession`` (``_session``) is a lane's staff browser context, kept from trial to trial;
 ``_find`` gets to a claim's page, ``_read`` reads claim pages and the waiting list,
-``_vocabulary`` maps the product's words to canonical codes, ``_decide`` records a decision.
+``_vocabulary`` maps the product's words to canonical codes, ``_decide`` records a decision;
+``_stores`` reads the staff side from the stores' state, for a product without a staff screen.
 """
 
 from ._decide import record_decision
 from ._find import open_claim
 from ._read import CLAIM_REGIONS, WAITING_REGIONS, no_staff_side
 from ._session import StaffSession
+from ._stores import read_stores
 from ._vocabulary import WordMap, map_word
 
 __all__ = [
@@ -20,5 +22,6 @@ __all__ = [
     "map_word",
     "no_staff_side",
     "open_claim",
+    "read_stores",
     "record_decision",
 ]

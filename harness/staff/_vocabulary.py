@@ -4,13 +4,17 @@ With an empty table for a kind, the product shows canonical codes itself and a s
 read by its leading code (``third_party_involved — the other driver…``). With a table, a shown
 text maps when it equals one of the product's words, or starts with one followed by a
 non-letter; anything else is *unmapped* and recorded as such.
+
+A stored word (the staff side read from the stores, ``stored``) is taken as it is when it is
+a canonical code of its kind (the profile's mapping has put it in canonical terms), else
+through the same table; anything else is unmapped — an empty table reads no stored word.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..profile import Vocabulary
+from ..profile import CANONICAL, FACT_KEY, Vocabulary
 
 _CODE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)")
 _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
@@ -56,7 +60,24 @@ class WordMap:
         code = map_word(getattr(self.vocabulary, kind), shown)
         if code is not None:
             return code
-        words = self.unmapped.setdefault(kind, [])
-        if shown not in words:
-            words.append(shown)
+        self._unmapped(kind, shown)
         return None
+
+    def stored(self, kind: str, word: str) -> str | None:
+        """The canonical code of a stored ``word``: the word itself when it is a canonical
+        code of ``kind`` (any fact-key shape for fact keys), else the table's code; None
+        (recorded as unmapped) when it has none."""
+        allowed = CANONICAL[kind]
+        text = word.strip()
+        if (FACT_KEY.match(text) is not None) if allowed is None else text in allowed:
+            return text
+        table = getattr(self.vocabulary, kind)
+        code = map_word(table, word) if table else None
+        if code is None:
+            self._unmapped(kind, word)
+        return code
+
+    def _unmapped(self, kind: str, word: str) -> None:
+        words = self.unmapped.setdefault(kind, [])
+        if word not in words:
+            words.append(word)

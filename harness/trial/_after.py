@@ -1,5 +1,7 @@
 """After the reset: the journey, then at once the staff side, beside closing the customer's
-context and redacting its network log."""
+context and redacting its network log. A product without a staff screen whose profile says
+where its stores keep the staff side has it read from the state dumped after the journey
+(state-after.json, taken there and not again)."""
 
 from __future__ import annotations
 
@@ -9,13 +11,14 @@ from pathlib import Path
 
 from claims_records import (
     StaffReading,
+    StateDump,
     TrialStatus,
     write_model_atomic,
 )
 
 from ..browser import CustomerPage, CustomerTab
 from ..reset import ResetAdapter
-from ..staff import no_staff_side
+from ..staff import no_staff_side, read_stores
 from ._context import TrialContext
 from ._journey import play
 from ._record import Journey
@@ -85,6 +88,8 @@ async def _staff_side(ctx: TrialContext) -> StaffReading:
         return StaffReading(claim_number=j.claim_number, error="not read: evidence off")
     if j.status == TrialStatus.PRODUCT_ERROR:
         return StaffReading(claim_number=j.claim_number, error="not read: product error")
+    if ctx.staff_side.reads_stores:
+        return await _from_stores(ctx)
     if not ctx.staff_side.present:
         return no_staff_side(j.claim_number)
     if ctx.staff_side.access.sign_in == "form" and not ctx.staff_creds.get("username"):
@@ -93,10 +98,34 @@ async def _staff_side(ctx: TrialContext) -> StaffReading:
     return await staff.read(ctx.staff_creds, j.claim_number, j.folder)
 
 
-async def write_state(reset: ResetAdapter, path: Path) -> bool:
-    """Dump the product's state into ``path``; False when its state is not readable."""
-    state = await asyncio.to_thread(reset.state)
+async def _from_stores(ctx: TrialContext) -> StaffReading:
+    """The staff side read from the stores: the state after the journey dumped (into
+    state-after.json) and the journey's claim read there, where the profile says."""
+    j, side = ctx.journey, ctx.staff_side
+    assert side.stores is not None
+    try:
+        state = await state_after(ctx.reset, j)
+    except Exception as exc:  # the product may be down: the trial dumps it again at the end
+        return StaffReading(source="stores", claim_number=j.claim_number,
+                            error=f"not read: the state after the journey was not taken: "
+                            f"{str(exc)[:300]}")
     if state is None:
-        return False
-    write_model_atomic(path, state)
-    return True
+        return StaffReading(source="stores", claim_number=j.claim_number,
+                            error="not read: the product's state is not readable")
+    return read_stores(state, j.claim_number, side.stores, side.vocabulary)
+
+
+async def state_after(reset: ResetAdapter, j: Journey) -> StateDump | None:
+    """Dump the state after the journey into its state-after.json and mark it taken;
+    None when the product's state is not readable."""
+    state = await write_state(reset, j.folder / "state-after.json")
+    j.state_after = True
+    return state
+
+
+async def write_state(reset: ResetAdapter, path: Path) -> StateDump | None:
+    """Dump the product's state into ``path``; None when its state is not readable."""
+    state = await asyncio.to_thread(reset.state)
+    if state is not None:
+        write_model_atomic(path, state)
+    return state

@@ -74,6 +74,9 @@ class Journey:
     shot_prefix: str = ""
     final: tuple[asyncio.Task[bytes], str, dict[str, Any]] | None = None
     """The last event, waiting for its screenshot (``settle``)."""
+    state_after: bool = False
+    """The state after the journey has been dumped (state-after.json), so it is not taken
+    again: by the staff side read from the stores, or before a staff decision."""
 
     async def settle(self) -> None:
         """Write the journey's last event once its screenshot is taken. A journey that ended

@@ -30,7 +30,7 @@ from ..customers import Customer
 from ..profile import Capabilities
 from ..reset import ProductResetError, ResetAdapter, ResetOutcome, setup_and_files
 from ..staff import StaffSession
-from ._after import journey_and_staff, write_state
+from ._after import journey_and_staff, state_after, write_state
 from ._agent_decision import read_agent_decision
 from ._context import TrialContext, TrialRig
 from ._conversation import new_conversation
@@ -65,7 +65,6 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path,
     staff_reading = StaffReading(error="not read")
     customer: Customer | None = None
     outcome: ResetOutcome | None = None
-    after_taken = False
     simulator_kind: SimulatorErrorKind | None = None
     try:
         view = claims_corpus.load_customer_view(pack_dir)
@@ -81,7 +80,7 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path,
                 tab.open()  # while the product is reset
                 outcome = await asyncio.to_thread(reset.reset, setup, files)
                 readable = (await write_state(reset, folder / "state-before.json")
-                            if settings.evidence else False)
+                            if settings.evidence else None)
                 unread = ("; state not dumped (evidence off)" if not settings.evidence else
                           "; this product's state is not readable")
                 j.event(note=outcome.describe() + ("" if readable else unread))
@@ -105,7 +104,8 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path,
                 try:
                     staff_reading = await journey_and_staff(ctx, tab)
                     if ctx.decides:
-                        after_taken = await _state_after(reset, j)
+                        if not j.state_after:  # the staff side may have read it already
+                            await _state_after(reset, j)
                         await decide_and_return(ctx)
                 finally:
                     if own_staff and staff is not None:
@@ -143,7 +143,7 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path,
         if not staff_reading.error:
             staff_reading = staff_reading.model_copy(update={"error": f"not read: {BROWSER_CRASH}"})
     write_model_atomic(folder / "staff.json", staff_reading)
-    if outcome is not None and settings.evidence and not after_taken:
+    if outcome is not None and settings.evidence and not j.state_after:
         await _state_after(reset, j)
     write_text_atomic(folder / "transcript.md", render_transcript(
         pack_dir.name, trial, j.history, j.stop_reason, j.detail, settings.labels,
@@ -171,11 +171,9 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path,
     return result
 
 
-async def _state_after(reset: ResetAdapter, j: Journey) -> bool:
-    """Dump the state after the journey into state-after.json; False when it was not taken."""
+async def _state_after(reset: ResetAdapter, j: Journey) -> None:
+    """Dump the state after the journey into state-after.json (``j.state_after`` once done)."""
     try:
-        await write_state(reset, j.folder / "state-after.json")
+        await state_after(reset, j)
     except Exception as exc:  # the product may be down: say so, keep going
         j.event(note=f"state after the journey not taken: {exc}")
-        return False
-    return True

@@ -3,7 +3,8 @@ would: Heron started by hand on a SQLite file and an uploads folder named by the
 the same variables exported for the harness, one lane (one conversation per process). Each
 trial is reset by Heron's own command and the harness's loading (verified through SQL),
 starts a new conversation with Heron's "Start a new claim" button, and ends with a claim
-number in Heron's format; the run record says the runtime is declared, not reported. The
+number in Heron's format; the run record says the runtime is declared, not reported, and the
+staff side is read from Heron's tables (scored from the stores). The
 fast-track claim Heron settles itself is read off the screen as the agent's approval with the
 amount payable and fails wrong_authority; the claims it refers show no agent decision."""
 
@@ -24,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from claims_prototype_app import CLAIM_NUMBER_PATTERN
-from claims_records import RunConfig, RunRecord, Sheet, StateDump
+from claims_records import RunConfig, RunRecord, Sheet, StaffReading, StateDump
 
 from ..conftest import CHROMIUM
 from ..records import first_trial
@@ -120,6 +121,7 @@ def test_the_run_record_says_the_runtime_is_declared(heron_run: Path) -> None:
     assert (product.reset_adapter, product.state_source) == ("command+stores", "stores")
     assert (product.conversation_scope, product.new_conversation) == ("process", "control")
     assert (product.locale, product.currency) == ("en_IE", "EUR")
+    assert product.staff_side == "stores"
     assert any("declared" in label for label in run.labels)
     assert [t.status.value for t in run.trials] == ["completed"] * len(PACK_IDS)
 
@@ -137,8 +139,17 @@ def test_each_trial_is_reset_through_sql_renewed_and_numbered_by_heron(
     status = {c.name: c.status for c in sheet.components}
     for name in ("journey", "state", "assertions_state", "assertions_text", "privacy"):
         assert status[name] == "pass", (name, sheet.explanation)
-    for name in ("triage", "review", "facts", "waiting_list"):
-        assert status[name] == "not_implemented", name  # no staff side
+    # No staff screen: the staff side is read from Heron's tables after the journey, and
+    # Heron's rules engine gets these claims right (the flagged ones included).
+    source = {c.name: c.source for c in sheet.components}
+    for name in ("triage", "review", "facts", "incident_datetime", "waiting_list"):
+        assert (status[name], source[name]) == ("pass", "stores"), (name, sheet.explanation)
+    if "explanation" in status:  # what staff see beside a check: a staff screen only
+        assert status["explanation"] == "not_implemented"
+    staff = StaffReading.model_validate_json(
+        (heron_run / pack_id / "trial-1" / "staff.json").read_text("utf-8"))
+    assert (staff.source, staff.found, staff.claim_number) == ("stores", True,
+                                                               result.claim_number)
 
 
 def _agent_decision(sheet: Sheet) -> tuple[str, list[str], dict[str, object]]:

@@ -20,6 +20,7 @@ from claims_prototype_app._wording import button
 from claims_prototype_app._wording import reply as reply_text
 from claims_records import AgentAmount
 from harness import load_profile
+from harness.profile import StaffStores
 from harness.reset import make_reset, setup_and_files
 from harness.trial._agent_decision import read_agent_decision
 
@@ -31,7 +32,8 @@ def test_the_profile_loads_and_matches_the_product() -> None:
     assert (profile.name, profile.locale, profile.currency) == ("heron", "en_IE", "EUR")
     assert set(profile.capabilities.absent()) == {
         "customer_accounts", "staff_side", "todo_bar", "facts_panel", "talk_to_person",
-        "waiting_list", "runtime_report"}
+        "runtime_report"}
+    assert profile.staff_stores == StaffStores() and profile.staff_side().reads_stores
     assert (profile.reset.adapter, profile.state_source()) == ("command+stores", "stores")
     assert profile.reset.command is not None
     assert profile.reset.command.argv == ["{python}", "-m", "claims_prototype_app", "reset"]
@@ -87,8 +89,10 @@ def test_the_reset_loads_a_pack_into_herons_tables_verified_through_sql(
             "SELECT id, holder_id, policy_number, start_date, excess FROM policies "
             "ORDER BY id")).all()
         history = conn.execute(sa.text("SELECT id, holder_id, claim_date FROM claim_history"))
-        claims = conn.execute(sa.text("SELECT claim_number, status, holder_id, severity, "
-                                      "incident_date FROM claims")).all()
+        claims = conn.execute(sa.text("SELECT id, claim_number, status, holder_id, severity "
+                                      "FROM claims")).all()
+        facts = conn.execute(sa.text("SELECT claim_id, fact_key, value, status FROM "
+                                     "claim_facts ORDER BY fact_key")).all()
         holders = conn.execute(sa.text("SELECT id FROM policyholders ORDER BY id")).scalars()
         assert list(holders) == ["cust-m001", "cust-other-01"]
         assert [tuple(r) for r in history] == [("prior-m001-1", "cust-m001", "2025-09-18")]
@@ -98,7 +102,11 @@ def test_the_reset_loads_a_pack_into_herons_tables_verified_through_sql(
                                    ("pol-other-01", "cust-other-01", "NWF-POL-907731",
                                     "2024-11-01", 350)]
     assert [tuple(r) for r in claims] == [
-        ("NWF-2025-048213", "open", "cust-other-01", "standard", "2025-12-02")]
+        (1, "NWF-2025-048213", "open", "cust-other-01", "standard")]
+    assert [tuple(r) for r in facts] == [  # the claim's facts in the child table
+        (1, "incident_date", "2025-12-02", "confirmed"),
+        (1, "incident_location", "14 Wendover Close, Aylesbury", "confirmed"),
+        (1, "incident_type", "escape_of_water", "confirmed")]
     policy = store.find_policy("NWF-POL-100234")  # Heron reads what the harness wrote
     assert policy is not None and policy.line == "motor"
     store.close()
@@ -111,8 +119,10 @@ def test_the_reset_loads_a_pack_into_herons_tables_verified_through_sql(
     assert claim["status"] == "submitted" and claim["customer_id"] == "cust-other-01"
     assert claim["triage"] == {"class": "standard", "reasons": ["escape_of_water"],
                                "urgency": "normal"}
-    assert claim["facts"]["incident_date"] == {"value": "2025-12-02", "state": "confirmed"}
-    assert claim["facts"]["incident_location"]["value"] == "14 Wendover Close, Aylesbury"
+    assert claim["facts"] == {  # read back from claim_facts
+        "incident_date": {"value": "2025-12-02", "state": "confirmed"},
+        "incident_location": {"value": "14 Wendover Close, Aylesbury", "state": "confirmed"},
+        "incident_type": {"value": "escape_of_water", "state": "confirmed"}}
 
 
 @pytest.mark.parametrize(("decision", "payable"), [

@@ -76,6 +76,31 @@ def test_reset_empties_every_table_and_the_uploads_folder(store: Store,
     assert settings.uploads_dir.is_dir() and list(settings.uploads_dir.iterdir()) == []
 
 
+def _one_claim(store: Store) -> str:
+    """A claim stored with its facts and a follow-up; its number."""
+    from claims_prototype_app._store import NewClaim
+
+    follow_up = store.add_follow_up("question", "Will my premium go up?")
+    return store.create_claim(NewClaim(
+        policy=None, policy_number="NWF-POL-100234", line="motor", incident_type="collision",
+        incident_date="2026-03-12", facts={"incident_date": ("2026-03-12", "confirmed")},
+        severity="standard", urgency="normal", review_required=False, decision="referred",
+        payable_amount=None, payable_currency=None, follow_up_ids=[follow_up]))
+
+
+def test_after_every_reset_the_first_claim_has_the_same_number(store: Store) -> None:
+    """Row ids start again after a reset, on either database (PostgreSQL's sequences are
+    restarted), so a pack's claim number is the same on every run."""
+    numbers, ids = [], []
+    for _ in range(2):
+        store.reset()
+        numbers.append(_one_claim(store))
+        ids.append({t: [r["id"] for r in store.rows(t)] for t in ("claims", "claim_facts",
+                                                                  "follow_ups")})
+    assert numbers[0] == numbers[1] and numbers[0].endswith("-000001"), numbers
+    assert ids[0] == ids[1] == {"claims": [1], "claim_facts": [1], "follow_ups": [1]}
+
+
 def test_the_reset_command(store: Store, settings: Settings,
                            capsys: pytest.CaptureFixture[str]) -> None:
     load_setup(store, PACKS / "CTL-C-001")

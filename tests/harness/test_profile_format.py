@@ -65,6 +65,9 @@ FORMAT_4 = [
      "stores.files_env"),
     ({"stores": {**MONGO, "files_kind": "s3", "files_env": "APP_S3",
                  "files_options": {"region": "eu-west-2"}}}, "stores.files_options"),
+    ({"stores": MONGO, "state": {"source": "stores"}, "staff_stores": {}}, "staff_stores"),
+    ({"stores": MONGO, "state": {"source": "stores"}, "staff_stores": {"urgency": ""}},
+     "staff_stores"),
 ]
 
 
@@ -105,6 +108,12 @@ def test_an_older_profile_is_told_each_formats_keys_and_the_version_they_need():
     assert Profile.model_validate(_data("4", changes)).version == "4"  # format 4 takes both
 
 
+def test_a_format_3_key_is_any_format_from_3_on():
+    changes, key = FORMAT_3[0]
+    for version in ("3", "4"):
+        assert key in format_3_keys(Profile.model_validate(_data(version, changes)))
+
+
 def test_a_profile_without_them_is_any_format():
     for version in ("1", "2", "3", "4"):
         prof = Profile.model_validate(_data(version, {}))
@@ -119,20 +128,24 @@ def test_a_profile_without_them_is_any_format():
 def test_a_format_2_file_using_one_is_refused_naming_file_and_keys(tmp_path):
     heron = (Path(__file__).resolve().parents[2] / "harness" / "profiles" / "heron.toml"
              ).read_text(encoding="utf-8")
+    assert 'version = "4"' in heron and "\n[staff_stores]\n" in heron
     path = tmp_path / "heron-v2.toml"
-    path.write_text(heron.replace('version = "3"', 'version = "2"', 1), encoding="utf-8")
+    path.write_text(heron.replace('version = "4"', 'version = "2"', 1), encoding="utf-8")
     with pytest.raises(ProfileError) as err:
         load_profile(path)
     assert err.value.context["file"] == str(path)
-    text = str(err.value)
+    three, four = str(err.value).split(" came with profile format 3; ")
     for key in ("locale", "currency", "agent_decision", "reset.adapter = 'command+stores'",
                 "stores.sql_url_env", "mapping.claims.extra_column", "dev.database"):
-        assert key in text, key
+        assert key in three, key
+    for key in ("staff_stores", "mapping.claims.children"):
+        assert key in four.split(" came with profile format 4")[0], key
+    assert 'set version = "4"' in four  # the newest format named takes them all
 
 
-def test_the_shipped_profiles_are_format_3():
-    for name in ("reference", "kestrel", "heron"):
-        assert load_profile(name).version == "3", name
+def test_the_shipped_profiles_say_their_format():
+    for name, version in (("reference", "3"), ("kestrel", "3"), ("heron", "4")):
+        assert load_profile(name).version == version, name
 
 
 def test_a_format_3_file_using_format_4_keys_is_refused_naming_file_and_keys(tmp_path):

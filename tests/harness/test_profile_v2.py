@@ -86,6 +86,56 @@ def test_reset_adapters_need_their_sections():
     assert _profile().state_source() == "seed_route"
 
 
+STORES = {"stores": {"mongo_uri_env": "URI"}, "state": {"source": "stores"}}
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({**STORES, "capabilities": {"staff_side": True}, "staff": {"sign_in": "none"},
+      "staff_screen": {"claim_path": "/c/{claim_number}"}},
+     "for a product without a staff screen"),
+    ({"reset": {"adapter": "none"}}, "reads the state dumped after the journey"),
+    ({"stores": {"mongo_uri_env": "URI"}, "state": {"source": "none"}},
+     "reads the state dumped after the journey"),
+], ids=["with-a-staff-screen", "no-state-no-reset", "no-state"])
+def test_the_staff_side_from_the_stores_needs_no_staff_screen_and_a_readable_state(
+        changes, message):
+    with pytest.raises(ValueError, match=message):
+        _profile(version="4", staff_stores={}, **changes)
+
+
+@pytest.mark.parametrize(("changes", "source", "waiting"), [
+    ({**STORES}, "stores", "waiting_list"),
+    ({}, "stores", "waiting_list"),  # the seed route dumps the state
+    ({**STORES, "capabilities": {"waiting_list": False}}, "stores", ""),
+], ids=["stores", "seed-route", "no-waiting-list"])
+def test_the_staff_side_is_read_from_the_stores_where_the_section_says(changes, source,
+                                                                      waiting):
+    prof = _profile(version="4", staff_stores={}, **changes)
+    side = prof.staff_side()
+    assert prof.staff_source() == source and side.reads_stores and not side.present
+    assert side.stores is not None and side.stores.waiting_list == waiting
+    assert prof.staff_stores is not None and prof.staff_stores.waiting_list == "waiting_list"
+
+
+def test_without_the_section_there_is_a_staff_screen_or_no_staff_side():
+    assert _profile().staff_source() == "none" and not _profile().staff_side().reads_stores
+    screen = _profile(capabilities={"staff_side": True}, staff={"sign_in": "none"},
+                      staff_screen={"claim_path": "/c/{claim_number}"})
+    assert screen.staff_source() == "staff_screen" and not screen.staff_side().reads_stores
+
+
+def test_profile_check_says_what_is_not_implemented_with_the_staff_side_in_the_stores():
+    from harness._profile_check import CONSEQUENCES, _not_implemented
+
+    prof = _profile(version="4", staff_stores={"urgency": "", "checks": ""}, **STORES)
+    assert _not_implemented(prof) == [
+        f"customer_accounts: {CONSEQUENCES['customer_accounts']}",
+        "staff_side: no staff screen (the staff side is read from the stores): the "
+        "explanation component, scored only from a staff screen; what the stores do not "
+        "hold: urgency, checks"]
+    assert _not_implemented(_profile())[1] == f"staff_side: {CONSEQUENCES['staff_side']}"
+
+
 def test_vocabulary_maps_only_to_canonical_codes():
     prof = _profile(staff_vocabulary={"triage_class": {"Routine": "standard"}})
     assert prof.staff_vocabulary.triage_class == {"Routine": "standard"}

@@ -3,6 +3,7 @@ load), the source each component records, and a source a component does not decl
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any, get_args
@@ -186,3 +187,25 @@ def test_the_summary_and_the_report_say_which_source_each_score_came_from(
     shown = re.findall(r'<td data-testid="source">([^<]*)</td>', page)
     assert shown[:7] == ["stores", "stores", "stores", "stores", "screen text", "stores",
                          "state"]
+
+
+@pytest.mark.parametrize(("product", "recorded", "shown"), [
+    ({}, "staff_screen", "read from the staff screen"),  # a record made before it was kept
+    ({"capabilities": {"staff_side": False}}, "none", "none (the product has no staff side"),
+    ({"capabilities": {"staff_side": False}, "staff_side": "stores"}, "stores",
+     "read from the stores (the product has no staff screen"),
+], ids=["older-record", "no-staff-side", "stores"])
+def test_the_run_record_and_the_report_say_where_the_staff_side_was_read(
+        tmp_path: Path, product: dict[str, Any], recorded: str, shown: str) -> None:
+    labels = [make_labels("CTL-M-001")]
+    corpus = write_corpus(tmp_path / "packs", labels)
+    run_dir = write_run(tmp_path / "run", corpus, [(labels[0], 1, None)])
+    path = run_dir / "run.json"
+    data = json.loads(path.read_text())
+    data["product"].update(product)
+    path.write_text(json.dumps(data))
+    assert RunRecord.model_validate(data).product.staff_side == recorded
+    score_run(run_dir)
+    text = write_report(run_dir).read_text()
+    cell = re.search(r'<td data-testid="staff-side">([^<]*)</td>', text)
+    assert cell is not None and cell[1].startswith(shown)

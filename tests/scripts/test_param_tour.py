@@ -1,5 +1,7 @@
 """scripts/param_tour.py: how often following one value through the calls comes back to a
-module it had left. The trial's profile and the run's configuration stay under 15."""
+module it had left. The trial's profile and the run's configuration stay under 16 (15 until
+the staff side of a product without a staff screen was read from its stores, by a reader of
+its own in harness/staff: one more module the trial's staff side goes to and back from)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-LIMIT = 15
+LIMIT = 16
 
 
 @pytest.fixture(scope="module")

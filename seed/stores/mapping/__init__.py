@@ -9,10 +9,11 @@ ever sees canonical terms. ``_paths`` handles dotted paths in documents.
 
 from ._forward import as_json, fill_template, product_tables, to_product
 from ._model import ChildMap, CollectionMap, Mapping
-from ._paths import translate
+from ._paths import MISSING, get_path, translate
 from ._reverse import PRODUCT_PREFIX, Assigned, KeyFields, canonical_collections
 
 __all__ = [
+    "MISSING",
     "PRODUCT_PREFIX",
     "Assigned",
     "ChildMap",
@@ -22,6 +23,7 @@ __all__ = [
     "as_json",
     "canonical_collections",
     "fill_template",
+    "get_path",
     "product_tables",
     "to_product",
     "translate",

@@ -30,3 +30,17 @@ def test_words_map_exactly_or_as_a_prefix_and_the_rest_is_unmapped():
 def test_normalise_and_leading_code():
     assert normalise("  Refer  to REVIEW team! ") == "refer to review team"
     assert leading_code("hit (receipt dated 2026-03-14)") == "hit"
+
+
+def test_a_stored_word_is_canonical_as_it_is_else_mapped_else_unmapped():
+    words = WordMap(Vocabulary(triage_class={"Routine": "standard"}))
+    assert words.stored("triage_class", "complex") == "complex"  # canonical beside a table
+    assert words.stored("triage_class", "Routine") == "standard"
+    assert words.stored("reasons", "theft") == "theft"  # no table: canonical codes only
+    assert words.stored("fact_keys", "colour_of_car") == "colour_of_car"  # any key shape
+    assert words.stored("fact_states", "to_follow") == "to_follow"
+    assert words.stored("reasons", "third_party_involved — the other driver") is None
+    assert words.stored("triage_class", "Urgent") is None
+    assert words.stored("fact_keys", "Colour of car") is None
+    assert words.unmapped == {"reasons": ["third_party_involved — the other driver"],
+                              "triage_class": ["Urgent"], "fact_keys": ["Colour of car"]}
