@@ -2,12 +2,13 @@
 
 Writing (``to_column``): a JSON column (``JSON``, PostgreSQL's ``JSONB``) takes any JSON value;
 an ISO 8601 text goes into a date, time or timestamp column as that type (a timestamp with a
-time zone into a column without one is stored in UTC); a number into a text column is
-written as its text; an integer column takes integers (a true/false as 1/0, a whole number
-written as text or as a float as that integer) and a numeric column numbers (text that is a
-number as that number), anything else is refused there, so text never reaches an integer key
-(SQLite's "datatype mismatch", found only once the tables are emptied); a JSON object or
-list into any other column is refused. ``null`` is SQL ``NULL``.
+time zone into a column without one is stored in UTC); a number into a text column is written
+as its text, and true and false as "true" and "false"; an integer column takes integers (a
+true/false as 1/0, a whole number written as text or as a float as that integer) and a numeric
+column numbers (text that is a number as that number), anything else is refused there, so
+text never reaches an integer key (SQLite's "datatype mismatch", found only once the tables
+are emptied); a JSON object or list into any other column is refused. ``null`` is SQL
+``NULL``.
 
 Reading (``plain``): dates and times come back as ISO 8601 text (a timestamp with a time zone
 in UTC, ``+00:00``), exact decimals as numbers (integral ones as integers), bytes as base64,
@@ -53,8 +54,9 @@ def to_column(value: Any, column: Column[Any]) -> Any:
             return _dt.date.fromisoformat(value)
         if isinstance(kind, Time):
             return _dt.time.fromisoformat(value)
-    elif isinstance(kind, String) and isinstance(value, int | float) \
-            and not isinstance(value, bool):
+    elif isinstance(kind, String) and isinstance(value, bool):
+        return "true" if value else "false"  # as JSON writes it: a text column holds text
+    elif isinstance(kind, String) and isinstance(value, int | float):
         return str(value)
     return value
 
