@@ -36,6 +36,7 @@ from seed import S3Config
 from seed import _s3 as s3_helpers
 
 from .clearing_product import clear_product
+from .profiles import stand_in
 from .sql_product import MAPPING, create_schema
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
@@ -419,13 +420,7 @@ def profile_data(product: ProductStores, adapter: str, clearing: Clearing | None
             "database": None if product.sql else product.database,
             "bucket": product.bucket or None}
     data: dict[str, Any] = {
-        "name": "guarded product",
-        "capabilities": {"customer_accounts": False, "staff_side": False,
-                         "runtime_report": False},
-        "completion": {"busy": ".spinner"},
-        "customer_screen": {"conversation": ".c", "agent_message": ".bot",
-                            "composer_input": "textarea", "composer_send": "button",
-                            "claim_number_pattern": "CLM-\\d+"},
+        **stand_in("guarded product"),
         "reset": reset, "stores": stores, "mapping": MAPPING if product.sql else {},
         "lanes": lanes or [lane], **more}
     return data

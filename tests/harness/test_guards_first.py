@@ -44,6 +44,7 @@ from .guarded_product import (
     no_deletion_outside,
     profile_for,
 )
+from .profiles import stand_in
 
 PACK = PACKS / "CTL-M-001"
 TOKEN = "guards-first-token"
@@ -168,15 +169,9 @@ def _seed_route(product: ProductStores, guard: str) -> tuple[SeedSettings, list[
 
 
 def _seed_profile(url: str) -> Profile:
-    return Profile.model_validate({
-        "name": "seeded product", "base_url": url,
-        "capabilities": {"customer_accounts": False, "staff_side": False,
-                         "runtime_report": False},
-        "completion": {"busy": ".spinner"},
-        "customer_screen": {"conversation": ".c", "agent_message": ".bot",
-                            "composer_input": "textarea", "composer_send": "button",
-                            "claim_number_pattern": "CLM-\\d+"},
-        "reset": {"adapter": "seed_route"}, "seed": {"timeout_s": 60}})
+    return Profile.model_validate(stand_in(
+        "seeded product", base_url=url, reset={"adapter": "seed_route"},
+        seed={"timeout_s": 60}))
 
 
 @pytest.mark.parametrize(("guard", "backend"),

@@ -27,6 +27,8 @@ from harness import RunContext, make_reset, run
 from harness.profile import Profile
 from harness.reset import ProductResetError, run_clear_command, setup_and_files
 
+from .profiles import stand_in
+
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 
 
@@ -66,15 +68,7 @@ ENDPOINT = {"adapter": "endpoint", "endpoint": {
 
 
 def _profile(url: str, reset: dict = ENDPOINT, **more) -> Profile:
-    return Profile.model_validate({
-        "name": "stand-in", "base_url": url,
-        "capabilities": {"customer_accounts": False, "staff_side": False,
-                         "runtime_report": False},
-        "completion": {"busy": ".spinner"},
-        "customer_screen": {"conversation": ".c", "agent_message": ".bot",
-                            "composer_input": "textarea", "composer_send": "button",
-                            "claim_number_pattern": "CLM-\\d+"},
-        "reset": reset, **more})
+    return Profile.model_validate(stand_in(base_url=url, reset=reset, **more))
 
 
 @pytest.mark.parametrize(("mode", "error", "words"), [

@@ -28,6 +28,7 @@ from harness.profile import Profile
 from harness.reset import corpus_baseline, setup_and_files
 from seed import build_plan
 
+from .profiles import stand_in
 from .sql_product import MAPPING, count, create_schema, rows
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
@@ -66,12 +67,7 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
 
 def profile(**sections: Any) -> Profile:
     data: dict[str, Any] = {
-        "name": "sql product", "base_url": "http://127.0.0.1:9",
-        "capabilities": {"customer_accounts": False, "staff_side": False},
-        "completion": {"busy": ".spinner"},
-        "customer_screen": {"conversation": ".c", "agent_message": ".bot",
-                            "composer_input": "textarea", "composer_send": "button",
-                            "claim_number_pattern": "CLM-\\d+"},
+        **stand_in("sql product", base_url="http://127.0.0.1:9"),
         "reset": {"adapter": "stores"},
         "stores": {"sql_url_env": "T_SQL_URL", "collections": ["messages"]},
         "mapping": MAPPING,
