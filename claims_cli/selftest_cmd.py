@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from ._errors import reported_errors
+from ._stop import sigterm_as_interrupt
 
 selftest_app = typer.Typer(help="Self-tests of the harness against planted defects.",
                            no_args_is_help=True)
@@ -48,13 +49,9 @@ def defects(
     = None,
 ) -> None:
     """Run the planted-defect panel; exit 1 unless every fault is caught with its own label
-    on at least one pack and the clean run has no false alarm."""
-    import claims_corpus
-    import claims_dev
-    import claims_records
+    on at least one pack and the clean run has no false alarm. Ctrl-C or SIGTERM stops the
+    panel's app and stores and exits 130."""
     import harness
-    import scoring
-    from claims_records import BrowserConfig, DevConfig, RunConfig
     from claims_reference_app import FAULTS
 
     unknown = sorted(set(fault) - set(FAULTS))
@@ -64,66 +61,93 @@ def defects(
     chosen = list(dict.fromkeys(fault)) or list(FAULTS)
     panel_id = panel_id or "defects-" + harness.new_run_id()
     panel_dir = runs_dir / panel_id
-    with reported_errors():
-        if panel_dir.exists():
-            raise claims_records.RunRecordError("a panel with this id exists", file=str(panel_dir))
-        version, _ = claims_corpus.corpus_identity(packs)
-        selected = list(dict.fromkeys(pack)) or [p.name for p in claims_corpus.list_packs(packs)]
-        manifest = claims_corpus.load_manifest(packs)
-        fitting = {f: _applicable(packs, manifest, selected, FAULTS[f],
-                                  _with_decision(packs, selected, FAULTS[f].decisions))
-                   for f in chosen}
-        idle = [f for f, ps in fitting.items() if not ps]
-        if idle:
-            raise typer.BadParameter(f"no selected pack can show {', '.join(idle)}",
-                                     param_hint="--pack")
-        targets = _sample(fitting, None if all_packs else packs_per_fault,
-                          {p: e.line for p, e in manifest.packs.items()})
-        clean_packs = sorted(set().union(*targets.values()))
-        trials = len(clean_packs) + sum(len(ps) for ps in targets.values())
-        scope = ("every pack each fault can show on" if all_packs else
-                 f"{packs_per_fault} pack(s) per fault; --all-packs for every one")
-        typer.echo(f"panel: {len(chosen)} fault(s) on {trials - len(clean_packs)} trial(s) "
-                   f"and a clean run of {len(clean_packs)}: about "
-                   f"{_minutes(trials, len(chosen) + 1)} min on an idle two-core machine "
-                   f"({scope})")
-        profile = harness.load_profile("reference")
-        with claims_dev.start_stores(log_dir=_mkdir(panel_dir / "logs")) as stores:
-            def one(name: str, faults: list[str], run_packs: list[str]) -> scoring.PanelRun:
-                t0 = time.monotonic()
-                with claims_dev.start_dev(lanes=lanes, app=True, faults=faults,
-                                    mongo_uri=stores.mongo_uri, s3=stores.s3,
-                                    baseline_path=packs / "baseline.json",
-                                    log_dir=_mkdir(panel_dir / "logs" / name)) as env:
-                    config = RunConfig(
-                        corpora=[str(packs)], packs=run_packs, trials=1, turn_limit=turn_limit,
-                        dev=DevConfig(faults=faults), panel=panel_id,
-                        browser=BrowserConfig(executable=browser_executable))
-                    ctx = harness.RunContext(
-                        profile=profile.with_lanes([
-                            harness.Lane(name=ln.name, base_url=ln.base_url or "",
-                                         seed_url=ln.seed_url, database=ln.database)
-                            for ln in env.lanes]),
-                        runs_dir=panel_dir, run_id=name, seed_token=env.seed_token)
-                    _, run_dir = harness.run(config, ctx)
-                scoring.score_run(run_dir, packs)
-                seconds = round(time.monotonic() - t0, 1)
-                typer.echo(f"{name}: scored in {seconds:.0f} s")
-                return scoring.PanelRun(name, scoring.load_sheets(run_dir), seconds)
-
-            clean = one("clean", [], clean_packs)
-            rows = [(f, FAULTS[f].effect, FAULTS[f].failure_mode, one(f, [f], targets[f]))
-                    for f in chosen]
-        panel = scoring.defect_panel(panel_id, version, clean, rows)
-        (panel_dir / PANEL_FILE).write_text(panel.model_dump_json(indent=2) + "\n",
-                                            encoding="utf-8")
-        lines = scoring.matrix_lines(panel)
-        (panel_dir / MATRIX_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    try:
+        with reported_errors(), sigterm_as_interrupt():
+            panel, lines = _play(packs, pack, chosen, panel_dir, packs_per_fault, all_packs,
+                                 lanes, turn_limit, browser_executable)
+    except KeyboardInterrupt:
+        typer.secho(f"interrupted; exit code 130; the panel's app and stores are stopped; "
+                    f"{panel_dir} keeps the runs that finished", err=True,
+                    fg=typer.colors.YELLOW)
+        raise typer.Exit(130) from None
     for line in lines:
         typer.echo(line)
     typer.echo(f"wrote {panel_dir / PANEL_FILE}")
     if not panel.passed:
         raise typer.Exit(1)
+
+
+def _play(packs: Path, pack: list[str], chosen: list[str], panel_dir: Path,
+          packs_per_fault: int, all_packs: bool, lanes: int, turn_limit: int,
+          browser_executable: str | None) -> tuple[Any, list[str]]:
+    """Pick the packs, run the clean run and one run per fault, score them and write the
+    matrix; returns the panel and its lines."""
+    import claims_corpus
+    import claims_dev
+    import claims_records
+    import harness
+    import scoring
+    from claims_records import BrowserConfig, DevConfig, RunConfig
+    from claims_reference_app import FAULTS
+
+    panel_id = panel_dir.name
+    if panel_dir.exists():
+        raise claims_records.RunRecordError("a panel with this id exists",
+                                            file=str(panel_dir))
+    version, _ = claims_corpus.corpus_identity(packs)
+    selected = (list(dict.fromkeys(pack))
+                or [p.name for p in claims_corpus.list_packs(packs)])
+    manifest = claims_corpus.load_manifest(packs)
+    fitting = {f: _applicable(packs, manifest, selected, FAULTS[f],
+                              _with_decision(packs, selected, FAULTS[f].decisions))
+               for f in chosen}
+    idle = [f for f, ps in fitting.items() if not ps]
+    if idle:
+        raise typer.BadParameter(f"no selected pack can show {', '.join(idle)}",
+                                 param_hint="--pack")
+    targets = _sample(fitting, None if all_packs else packs_per_fault,
+                      {p: e.line for p, e in manifest.packs.items()})
+    clean_packs = sorted(set().union(*targets.values()))
+    trials = len(clean_packs) + sum(len(ps) for ps in targets.values())
+    scope = ("every pack each fault can show on" if all_packs else
+             f"{packs_per_fault} pack(s) per fault; --all-packs for every one")
+    typer.echo(f"panel: {len(chosen)} fault(s) on {trials - len(clean_packs)} trial(s) "
+               f"and a clean run of {len(clean_packs)}: about "
+               f"{_minutes(trials, len(chosen) + 1)} min on an idle two-core machine "
+               f"({scope})")
+    profile = harness.load_profile("reference")
+    with claims_dev.start_stores(log_dir=_mkdir(panel_dir / "logs")) as stores:
+        def one(name: str, faults: list[str], run_packs: list[str]) -> scoring.PanelRun:
+            t0 = time.monotonic()
+            with claims_dev.start_dev(lanes=lanes, app=True, faults=faults,
+                                      mongo_uri=stores.mongo_uri, s3=stores.s3,
+                                      baseline_path=packs / "baseline.json",
+                                      log_dir=_mkdir(panel_dir / "logs" / name)) as env:
+                config = RunConfig(
+                    corpora=[str(packs)], packs=run_packs, trials=1, turn_limit=turn_limit,
+                    dev=DevConfig(faults=faults), panel=panel_id,
+                    browser=BrowserConfig(executable=browser_executable))
+                ctx = harness.RunContext(
+                    profile=profile.with_lanes([
+                        harness.Lane(name=ln.name, base_url=ln.base_url or "",
+                                     seed_url=ln.seed_url, database=ln.database)
+                        for ln in env.lanes]),
+                    runs_dir=panel_dir, run_id=name, seed_token=env.seed_token)
+                _, run_dir = harness.run(config, ctx)
+            scoring.score_run(run_dir, packs)
+            seconds = round(time.monotonic() - t0, 1)
+            typer.echo(f"{name}: scored in {seconds:.0f} s")
+            return scoring.PanelRun(name, scoring.load_sheets(run_dir), seconds)
+
+        clean = one("clean", [], clean_packs)
+        rows = [(f, FAULTS[f].effect, FAULTS[f].failure_mode, one(f, [f], targets[f]))
+                for f in chosen]
+    panel = scoring.defect_panel(panel_id, version, clean, rows)
+    (panel_dir / PANEL_FILE).write_text(panel.model_dump_json(indent=2) + "\n",
+                                        encoding="utf-8")
+    lines = scoring.matrix_lines(panel)
+    (panel_dir / MATRIX_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return panel, lines
 
 
 def _applicable(packs: Path, manifest, selected: list[str], fault,

@@ -1,0 +1,55 @@
+"""A scheduler's stop (SIGTERM) or Ctrl-C ends ``selftest defects`` with its reference app and
+stores stopped: exit 130, a line saying so, no process of its own left behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.claims_dev._procs import (
+    STOP_WAIT_S,
+    descendants,
+    still_alive,
+    stop_command,
+    wait_stopped,
+)
+
+PACKS = Path(__file__).resolve().parents[2] / "packs"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["term", "ctrl-c"])
+def test_a_stopped_panel_leaves_no_server_running(tmp_path, sig):
+    panel_dir = tmp_path / "runs" / "panel"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from claims_cli import main; main()", "selftest", "defects",
+         "--packs", str(PACKS), "--fault", "wrong_triage", "--packs-per-fault", "1",
+         "--runs-dir", str(tmp_path / "runs"), "--panel-id", "panel"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    children: set[int] = set()
+    try:
+        # the stores and the clean run's reference app are up: at least three processes
+        deadline = time.monotonic() + STOP_WAIT_S
+        while time.monotonic() < deadline and proc.poll() is None:
+            children = descendants(proc.pid)
+            if (panel_dir / "logs" / "clean").is_dir() and len(children) >= 3:
+                break
+            time.sleep(0.2)
+        assert proc.poll() is None, proc.communicate()
+        assert len(children) >= 3, f"the panel started {len(children)} process(es)"
+        proc.send_signal(sig)
+        out, err = wait_stopped(proc, f"'selftest defects' after {signal.Signals(sig).name}")
+    finally:
+        stop_command(proc, children)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert "interrupted; exit code 130; the panel's app and stores are stopped" in err
+    assert still_alive(children) == []
+    assert "Panel PASSED" not in out and "Panel FAILED" not in out
