@@ -139,7 +139,7 @@ def check_corpus(root: Path | str, freeze: bool = False) -> CheckReport:
         try:
             loaded = loader(root)
         except PackError as exc:
-            report.problems.append(Problem(None, file, str(exc.context.get("field", "<file>")),
+            report.problems.append(Problem(None, file, exc.field or "<file>",
                                            exc.message))
             continue
         if isinstance(loaded, Manifest):

@@ -72,5 +72,5 @@ def runtime_guard_problems(pack: str, pack_dir: Path) -> list[Problem]:
     except LeakError as exc:
         return [Problem(pack, "input/", "<prompt>",
                         f"the run would refuse the first prompt: {exc.message} "
-                        f"({exc.context.get('term')!r} from {exc.context.get('source')})")]
+                        f"({exc.term!r} from {exc.source})")]
     return []

@@ -59,7 +59,7 @@ class _Collector:
             raw = _io.parse_json(_io.read_bytes(pack_dir / file, pack=self.pack, file=file),
                                  pack=self.pack, file=file)
         except PackError as exc:
-            self.add(file, str(exc.context.get("field", "<file>")), exc.message)
+            self.add(file, exc.field or "<file>", exc.message)
             return None
         try:
             parsed = model.model_validate(raw, strict=True)
@@ -200,7 +200,7 @@ def _check_provenance(c: _Collector, pack_dir: Path, provenance: Provenance,
                 made = render_material(m.generator, m.parameters, pack=c.pack, file=m.file,
                                        index=i)
             except PackError as exc:
-                c.add(_io.PROVENANCE, str(exc.context.get("field", f"materials.{i}")),
+                c.add(_io.PROVENANCE, exc.field or f"materials.{i}",
                       exc.message)
             else:
                 if made != data:

@@ -2,7 +2,9 @@
 
 Every error carries its context as keyword arguments (``pack``, ``file``, ``field``,
 ``trial``, ...), kept in ``.context`` and rendered into the message, so a user always
-learns *where* a problem is, not only what it is.
+learns *where* a problem is, not only what it is. The context a caller acts on is read
+through typed attributes (``field``, ``file``, ``pack``; ``SeedError.reason``,
+``SimulatorError.kind``, ``LeakError.term`` and ``.source``), never by string key.
 
     HarnessError
     ├── PackError          a pack or corpus file is missing or invalid
@@ -34,17 +36,52 @@ class HarnessError(Exception):
         where = ", ".join(f"{k}={v}" for k, v in self.context.items())
         return f"{self.message} [{where}]"
 
+    def _text(self, key: str) -> str | None:
+        return str(self.context[key]) if key in self.context else None
+
+    @property
+    def field(self) -> str | None:
+        """The field (dotted path) the error is about, if it names one."""
+        return self._text("field")
+
+    @property
+    def file(self) -> str | None:
+        """The file the error is about, if it names one."""
+        return self._text("file")
+
+    @property
+    def pack(self) -> str | None:
+        """The pack the error is about, if it names one."""
+        return self._text("pack")
+
 
 class PackError(HarnessError):
     """A pack or corpus file is missing or invalid (context: pack, file, field)."""
 
 
 class LeakError(PackError):
-    """A customer-facing prompt would contain a value only the oracle or setup holds."""
+    """A customer-facing prompt would contain a value only the oracle or setup holds
+    (context: term, the value found; source, where the value comes from)."""
+
+    @property
+    def term(self) -> str | None:
+        """The value the prompt would have leaked."""
+        return self._text("term")
+
+    @property
+    def source(self) -> str | None:
+        """Where that value comes from (the oracle or setup field)."""
+        return self._text("source")
 
 
 class SeedError(HarnessError):
-    """The seed route refused or failed a reset, or a store cannot be reached."""
+    """The seed route refused or failed a reset, or a store cannot be reached (context:
+    reason, the seed route's reason code, when one applies)."""
+
+    @property
+    def reason(self) -> str | None:
+        """The seed route's reason code (``REASON_*`` in seed), if one was given."""
+        return self._text("reason")
 
 
 class StoreRefusal(SeedError):
@@ -59,7 +96,13 @@ class ProductError(HarnessError):
 
 
 class SimulatorError(HarnessError):
-    """The simulated customer failed: endpoint errors after retries or unusable output."""
+    """The simulated customer failed: endpoint errors after retries or unusable output
+    (context: kind, a ``SimulatorErrorKind``, when known)."""
+
+    @property
+    def kind(self) -> str | None:
+        """What failed (a ``SimulatorErrorKind`` value), if known."""
+        return self._text("kind")
 
 
 class ProfileError(HarnessError):

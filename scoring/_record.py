@@ -138,7 +138,7 @@ class _Reader:
         try:
             return load_events(path, **self.context)
         except RunRecordError as exc:
-            where = exc.context.get("field", "")
+            where = exc.field or ""
             self.damage.append(f"{name} is unreadable ({where}): {exc.message}")
             return []
 

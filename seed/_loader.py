@@ -111,7 +111,7 @@ def reset_and_load(db: Database, s3: S3Config, bucket: str, baseline: Baseline, 
     try:
         stores.apply(prepared)
     except SeedError as exc:
-        verify = exc.context.get("reason") == REASON_VERIFY_FAILED
+        verify = exc.reason == REASON_VERIFY_FAILED
         message = (exc.message.replace("the stores do not hold what the reset wrote",
                                        "state after reset differs from baseline + setup")
                    if verify else exc.message)

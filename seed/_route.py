@@ -89,9 +89,9 @@ class _Refusal(Exception):
 
 def _from_seed_error(exc: SeedError) -> _Refusal:
     if isinstance(exc, InvalidSetupError):
-        return _Refusal(REASON_INVALID_SETUP, str(exc), field=exc.context.get("field"))
-    reason = exc.context.get("reason", REASON_STORE_ERROR)
-    extra = {"field": exc.context["field"]} if "field" in exc.context else {}
+        return _Refusal(REASON_INVALID_SETUP, str(exc), field=exc.field)
+    reason = exc.reason or REASON_STORE_ERROR
+    extra = {"field": exc.field} if exc.field is not None else {}
     return _Refusal(reason if reason in _STATUS_BY_REASON else REASON_STORE_ERROR, str(exc),
                     **extra)
 

@@ -121,6 +121,19 @@ def test_no_record_is_parsed_by_hand() -> None:
     assert parsed == []
 
 
+def test_error_context_is_read_through_typed_attributes() -> None:
+    """``exc.field``, ``exc.kind``, ``exc.reason``...: never ``exc.context.get("kind")``."""
+    by_key = []
+    for package in PACKAGES:
+        for path in _modules(package):
+            if path == REPO / FLOOR / "errors.py":
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if "context.get(" in line or ".context[" in line:
+                    by_key.append(f"{path.relative_to(REPO)}:{n}")
+    assert by_key == []
+
+
 def test_installing_adds_no_generic_top_level_module() -> None:
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     include = config["tool"]["setuptools"]["packages"]["find"]["include"]

@@ -126,8 +126,8 @@ async def play(customer: Customer, view: CustomerView, screens: PanelScreens) ->
             trial.events.append(JourneyEvent(step=step, ts=_now(), screen=screen,
                                              note=f"the customer could not decide: {exc}"))
             trial.ended, trial.detail = "simulator_error", str(exc)
-            kind = exc.context.get("kind")
-            trial.error_kind = kind if isinstance(kind, str) else None
+            kind = exc.kind
+            trial.error_kind = kind
             return trial
         trial.events.append(JourneyEvent(
             step=step, ts=_now(), screen=screen, action=action,

@@ -55,9 +55,9 @@ def quiet_interrupts(loop: asyncio.AbstractEventLoop) -> None:
     screenshot, the staff reading) stops the run like any other; the command line reports it
     once. Without this, asyncio would also log that task's never-retrieved KeyboardInterrupt,
     with a traceback, after the run's own 'interrupted' line."""
-    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        if not isinstance(context.get("exception"), KeyboardInterrupt):
-            loop.default_exception_handler(context)
+    def handler(loop: asyncio.AbstractEventLoop, details: dict[str, Any]) -> None:
+        if not isinstance(details.get("exception"), KeyboardInterrupt):
+            loop.default_exception_handler(details)
     loop.set_exception_handler(handler)
 
 

@@ -117,7 +117,7 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path,
                     tab.discard()  # the raw files go even when closing fails or is cancelled
     except SimulatorError as exc:
         j.stop("simulator_error", str(exc), TrialStatus.SIMULATOR_ERROR)
-        kind = exc.context.get("kind")
+        kind = exc.kind
         if kind in get_args(SimulatorErrorKind):
             simulator_kind = cast(SimulatorErrorKind, kind)
     except ProductError as exc:
