@@ -27,6 +27,7 @@ from ._ports import free_port
 from ._processes import (
     SPAWN_OPTIONS,
     EmbeddedProcess,
+    exit_description,
     process_running,
     signals_ignored_while_stopping,
     stop_process_tree,
@@ -46,6 +47,7 @@ __all__ = [
     "Lane",
     "LocalModel",
     "ProductCommand",
+    "exit_description",
     "free_port",
     "lane_names",
     "model_file",

@@ -230,7 +230,13 @@ from .sheet import (
     Sheet,
     TrialFacts,
 )
-from .stack import DEV_STACK_FILE, DEV_STACK_FORMAT_VERSION, DevStack, StackLane
+from .stack import (
+    DEV_STACK_FILE,
+    DEV_STACK_FORMAT_VERSION,
+    DevStack,
+    StackLane,
+    StackProcess,
+)
 from .state import (
     STATE_FORMAT_VERSION,
     DocumentChange,
@@ -318,6 +324,7 @@ __all__ = [
     "DEV_STACK_FORMAT_VERSION",
     "DevStack",
     "StackLane",
+    "StackProcess",
     "find_run_record",
     "JsonField",
     "JsonValue",
