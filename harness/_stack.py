@@ -157,6 +157,20 @@ def _env_file_free(stack: DevStack, path: Path) -> None:
         raise _refusal(holder, beside, f" and writes {stack.env_file}")
 
 
+def _create_exclusive(tmp: Path, path: Path) -> None:
+    """``tmp``'s content at ``path`` unless ``path`` exists (``FileExistsError``): by a hard
+    link, which shows the whole file at once; on a file system without hard links, by an
+    exclusive create."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(tmp.read_bytes())
+
+
 def claim_stack_file(stack: DevStack, path: Path | str = DEV_STACK_FILE) -> Path:
     """Write ``stack`` (state ``starting``) to ``path`` unless a live `dev up` holds it: that
     is refused (``SeedError`` naming its pid and URLs) before anything is started or written.
@@ -171,9 +185,10 @@ def claim_stack_file(stack: DevStack, path: Path | str = DEV_STACK_FILE) -> Path
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(stack.model_dump_json(indent=2) + "\n")
+        os.chmod(tmp, 0o644)  # as write_stack_file makes it: it holds no secret
         for _ in range(3):
             try:
-                os.link(tmp, path)
+                _create_exclusive(tmp, path)
                 return path
             except FileExistsError:
                 holder = _holder(path)

@@ -217,3 +217,16 @@ def test_run_refuses_base_url_with_dev():
                                       "--pack", "CTL-M-001"])
     assert result.exit_code == 2
     assert "drop --base-url" in result.output
+
+
+def test_a_claim_without_hard_links_still_refuses_a_live_stack(tmp_path, monkeypatch):
+    def no_links(src, dst):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    path = tmp_path / "stack.json"
+    claim = harness.starting_record(tmp_path / "dev.env", True, "reference")
+    harness.claim_stack_file(claim, path)
+    assert DevStack.model_validate_json(path.read_text()) == claim
+    with pytest.raises(SeedError, match=f"dev up pid {os.getpid()}, starting since"):
+        harness.claim_stack_file(claim.model_copy(update={"pid": 1}), path)
