@@ -18,6 +18,7 @@ from ._atomic import (
     write_json_atomic,
     write_model_atomic,
     write_text_atomic,
+    write_text_exclusive,
 )
 from ._base import (
     Strict,
@@ -561,4 +562,5 @@ __all__ = [
     "write_json_atomic",
     "write_model_atomic",
     "write_text_atomic",
+    "write_text_exclusive",
 ]

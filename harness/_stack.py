@@ -30,7 +30,6 @@ import contextlib
 import os
 import re
 import sys
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,6 +45,7 @@ from claims_records import (
     read_model,
     write_model_atomic,
     write_text_atomic,
+    write_text_exclusive,
 )
 
 from .profile import Lane, Profile, load_profile
@@ -157,20 +157,6 @@ def _env_file_free(stack: DevStack, path: Path) -> None:
         raise _refusal(holder, beside, f" and writes {stack.env_file}")
 
 
-def _create_exclusive(tmp: Path, path: Path) -> None:
-    """``tmp``'s content at ``path`` unless ``path`` exists (``FileExistsError``): by a hard
-    link, which shows the whole file at once; on a file system without hard links, by an
-    exclusive create."""
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        raise
-    except OSError:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(tmp.read_bytes())
-
-
 def claim_stack_file(stack: DevStack, path: Path | str = DEV_STACK_FILE) -> Path:
     """Write ``stack`` (state ``starting``) to ``path`` unless a live `dev up` holds it: that
     is refused (``SeedError`` naming its pid and URLs) before anything is started or written.
@@ -179,27 +165,19 @@ def claim_stack_file(stack: DevStack, path: Path | str = DEV_STACK_FILE) -> Path
     `dev up` got there first)."""
     path = Path(path)
     _env_file_free(stack, path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(stack.model_dump_json(indent=2) + "\n")
-        os.chmod(tmp, 0o644)  # as write_stack_file makes it: it holds no secret
-        for _ in range(3):
-            try:
-                _create_exclusive(tmp, path)
-                return path
-            except FileExistsError:
-                holder = _holder(path)
-                if holder is not None:
-                    raise _refusal(holder, path) from None
-                with contextlib.suppress(FileNotFoundError):
-                    path.unlink()  # stale: its dev up is gone or its stack dead
-        raise SeedError("another dev up keeps taking this stack file; nothing was started",
-                        file=str(path.resolve()))
-    finally:
-        tmp.unlink(missing_ok=True)
+    text = stack.model_dump_json(indent=2) + "\n"
+    for _ in range(3):
+        try:
+            write_text_exclusive(path, text)
+            return path
+        except FileExistsError:
+            holder = _holder(path)
+            if holder is not None:
+                raise _refusal(holder, path) from None
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()  # stale: its dev up is gone or its stack dead
+    raise SeedError("another dev up keeps taking this stack file; nothing was started",
+                    file=str(path.resolve()))
 
 
 def mark_stack_dead(stack: DevStack, reason: str, path: Path | str = DEV_STACK_FILE) -> Path:
