@@ -77,7 +77,7 @@ def _up(stop: threading.Event, lanes: int, no_app: bool, runtime: str, model: st
     """Claim the stack file, start the stack, serve it until ``stop`` (or Ctrl-C) or until
     one of its processes ends; True in that last case."""
     import harness
-    from claims_dev import start_dev
+    from claims_dev import DEFAULT_DATABASE, check_dev_options, start_dev
     from seed import S3Config
 
     env_file, stack_file = harness.stack_paths(name, env_file, stack_file)
@@ -87,10 +87,12 @@ def _up(stop: threading.Event, lanes: int, no_app: bool, runtime: str, model: st
         s3.access_key = s3_access_key or s3.access_key
         s3.secret_key = os.environ.get("CLAIMS_HARNESS_S3_SECRET_KEY") or s3.secret_key
     kwargs: dict[str, Any] = {} if baseline is None else {"baseline_path": baseline}
-    if name is not None:
-        kwargs["database"] = f"claims_dev_{name}"
-    # The claim comes first: a second dev up for this file stops here, having started and
-    # overwritten nothing.
+    if name is not None:  # its own databases, in case the stores are shared
+        kwargs["database"] = f"{DEFAULT_DATABASE}_{name}"
+    check_dev_options(lanes, not no_app, runtime, model=model,
+                      database=kwargs.get("database", DEFAULT_DATABASE))
+    # The claim comes before anything starts: a second dev up for this file stops here,
+    # having started and overwritten nothing.
     harness.claim_stack_file(harness.starting_record(env_file, not no_app, runtime),
                              stack_file)
     try:

@@ -86,10 +86,13 @@ def test_dev_up_prints_urls_answers_health_and_stops_everything(tmp_path, stop_s
     assert not (tmp_path / DEV_STACK_FILE).exists()  # removed on stop
 
 
-def test_dev_up_rejects_an_unknown_runtime():
-    result = CliRunner().invoke(app, ["dev", "up", "--no-app", "--runtime", "magic"])
-    assert result.exit_code == 2
-    assert "runtime=magic" in result.output
+def test_dev_up_rejects_an_unknown_runtime_before_it_writes_anything(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for args in (["--runtime", "magic"], ["--name", "x", "--runtime", "magic"]):
+        result = CliRunner().invoke(app, ["dev", "up", "--no-app", *args])
+        assert result.exit_code == 2
+        assert "runtime=magic" in result.output
+        assert list(tmp_path.iterdir()) == []  # not even the stack file's claim
 
 
 def test_dev_up_rejects_zero_lanes():
