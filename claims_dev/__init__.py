@@ -20,21 +20,23 @@ loopback ports they listen on), ``_server`` (an ASGI app served on a thread).
 
 from ._app import ProductCommand
 from ._embedded import DevStores, start_embedded_mongo, start_embedded_s3, start_stores
-from ._environment import RUNTIMES, DevEnvironment, Lane, lane_names
+from ._environment import DEFAULT_DATABASE, RUNTIMES, DevEnvironment, Lane, lane_names
 from ._local_model import TOOLS_CHAT_FORMAT, LocalModel, model_file, start_local_model
 from ._model import MODEL_SOURCES, wants_local_model
 from ._ports import free_port
 from ._processes import (
     SPAWN_OPTIONS,
     EmbeddedProcess,
+    exit_description,
     process_running,
     signals_ignored_while_stopping,
     stop_process_tree,
 )
 from ._server import BackgroundServer
-from ._start import start_dev
+from ._start import check_dev_options, start_dev
 
 __all__ = [
+    "DEFAULT_DATABASE",
     "MODEL_SOURCES",
     "RUNTIMES",
     "SPAWN_OPTIONS",
@@ -46,6 +48,8 @@ __all__ = [
     "Lane",
     "LocalModel",
     "ProductCommand",
+    "check_dev_options",
+    "exit_description",
     "free_port",
     "lane_names",
     "model_file",

@@ -81,7 +81,7 @@ def _start_app(spec: tuple[str, str, str], env: DevEnvironment, baseline: Path |
                     env=app_environment(env), **SPAWN_OPTIONS)
             except OSError as exc:
                 raise SeedError(f"cannot start the reference app: {exc}", log=str(log)) from exc
-        env._apps.append(_AppProcess(proc, log))
+        env._apps.append(_AppProcess(proc, log, f"{spec[0]} app"))
         try:
             _wait_for_app(env._apps[-1], f"http://127.0.0.1:{port}/api/runtime", timeout)
             return f"http://127.0.0.1:{port}"
@@ -91,6 +91,7 @@ def _start_app(spec: tuple[str, str, str], env: DevEnvironment, baseline: Path |
                 taken = b"address already in use" in fh.read().lower()
             if not taken or attempt == START_ATTEMPTS:
                 raise
+            env._apps.pop().stop()  # it could not bind; the next attempt takes its place
     raise AssertionError("START_ATTEMPTS is at least 1")
 
 
@@ -151,7 +152,7 @@ def _start_product(product: ProductCommand, spec: tuple[str, str, str],
                                     stdin=subprocess.DEVNULL, env=child_env, **SPAWN_OPTIONS)
         except OSError as exc:
             raise SeedError(f"cannot start {product.name}: {exc}", log=str(log)) from exc
-    handle = _AppProcess(proc, log)
+    handle = _AppProcess(proc, log, f"{name} {product.name}")
     env._apps.append(handle)
     base = _fill(product.base_url, values)
     _wait_for_app(handle, base.rstrip("/") + "/" + product.ready_path.lstrip("/"),

@@ -12,7 +12,12 @@ from seed import ENV_PREFIX, S3Config
 
 from ._embedded import DevStores
 from ._local_model import TOOLS_CHAT_FORMAT, LocalModel
-from ._processes import EmbeddedProcess, signals_ignored_while_stopping, stop_process_tree
+from ._processes import (
+    EmbeddedProcess,
+    exit_description,
+    signals_ignored_while_stopping,
+    stop_process_tree,
+)
 from ._server import BackgroundServer
 
 RUNTIMES = ("reference", "controlled", "model")
@@ -43,6 +48,7 @@ def lane_names(n: int, database: str = DEFAULT_DATABASE) -> list[tuple[str, str,
 class _AppProcess:
     proc: subprocess.Popen
     log: Path
+    name: str = "app"  # what it is, for messages: "lane1 app"
 
     def stop(self, timeout: float = 10.0) -> None:
         stop_process_tree(self.proc, timeout)
@@ -137,6 +143,24 @@ class DevEnvironment:
             out.append(f"data      {self.data_dir}")
         out.append(f"logs      {self.log_dir}")
         return out
+
+    def processes(self) -> list[tuple[str, subprocess.Popen]]:
+        """Every child process started for this environment, named ("lane1 app",
+        "embedded mongo", "embedded s3", "embedded model"), while it is not closed."""
+        out = [(app.name, app.proc) for app in self._apps]
+        embedded = [*(self._stores.processes if self._stores else []),
+                    *([self._model] if self._model else [])]
+        return out + [(f"embedded {p.name}", p.proc) for p in embedded]
+
+    def ended(self) -> list[str]:
+        """One line per started process that has ended — which one and how ("lane1 app (pid
+        4242) was killed by SIGKILL (signal 9)") — and per seed server whose thread stopped;
+        empty while everything runs. Its own children are asked (``Popen.poll``), which also
+        gives how they ended."""
+        out = [f"{name} (pid {proc.pid}) {exit_description(proc.returncode)}"
+               for name, proc in self.processes() if proc.poll() is not None]
+        return out + [f"seed route {server.url} (served by this process) stopped"
+                      for server in self._servers if not server.running]
 
     def close(self) -> None:
         """Stop every app, server and embedded store; a second Ctrl-C does not cut it short."""

@@ -84,6 +84,18 @@ def process_running(pid: int) -> bool:
     return True
 
 
+def exit_description(returncode: int) -> str:
+    """How a child ended, from its return code (``Popen.returncode``): "exited with code N",
+    or "was killed by SIGKILL (signal 9)" for a POSIX child ended by a signal."""
+    if returncode >= 0:
+        return f"exited with code {returncode}"
+    try:
+        name = signal.Signals(-returncode).name
+    except ValueError:
+        name = "an unknown signal"
+    return f"was killed by {name} (signal {-returncode})"
+
+
 # A child gets its own process group (POSIX) or console process group (Windows), so stopping it
 # reaches everything it started and a Ctrl-C in the terminal reaches only the parent.
 SPAWN_OPTIONS: dict[str, Any]  # keyword arguments of subprocess.Popen

@@ -28,6 +28,11 @@ class BackgroundServer:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
+    @property
+    def running(self) -> bool:
+        """Whether the server's thread is serving."""
+        return self._thread.is_alive()
+
     def start(self, timeout: float = 20.0) -> BackgroundServer:
         self._thread.start()
         deadline = time.monotonic() + timeout

@@ -25,6 +25,26 @@ _DATABASE_STEM = re.compile(r"[A-Za-z0-9_]{1,50}")
 _DEFAULT = object()
 
 
+def check_dev_options(lanes: int = 1, app: bool = True, runtime: str = "reference",
+                      database: str = DEFAULT_DATABASE, model: str = "auto",
+                      product: ProductCommand | None = None) -> bool:
+    """Refuse options ``start_dev`` cannot start (``SeedError``), before anything is started
+    or written; returns whether it would start the embedded model."""
+    if lanes < 1:
+        raise SeedError("at least one lane is needed", lanes=lanes)
+    if runtime not in RUNTIMES:
+        raise SeedError(f"unknown runtime; choose one of {', '.join(RUNTIMES)}", runtime=runtime)
+    if not _DATABASE_STEM.fullmatch(database):
+        raise SeedError("the lanes' database name must be 1 to 50 letters, digits or "
+                        "underscores", database=database)
+    local_model = wants_local_model(runtime, model, app and product is None)
+    if app and os.environ.get(APP_FAULTS_ENV, "").strip():
+        raise SeedError(f"{APP_FAULTS_ENV} is set in the environment; fault switches come only "
+                        f"from this run's own options (--fault NAME): unset {APP_FAULTS_ENV}",
+                        value=os.environ[APP_FAULTS_ENV])
+    return local_model
+
+
 def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
               faults: Sequence[str] = (), mongo_uri: str | None = None, s3: S3Config | None = None,
               baseline_path: Path | None | object = _DEFAULT, log_dir: Path | None = None,
@@ -46,18 +66,7 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
     ``packs/baseline.json`` when that file exists. Raises ``SeedError`` (with the log path)
     if anything fails to start; whatever was already started is stopped again.
     """
-    if lanes < 1:
-        raise SeedError("at least one lane is needed", lanes=lanes)
-    if runtime not in RUNTIMES:
-        raise SeedError(f"unknown runtime; choose one of {', '.join(RUNTIMES)}", runtime=runtime)
-    if not _DATABASE_STEM.fullmatch(database):
-        raise SeedError("the lanes' database name must be 1 to 50 letters, digits or "
-                        "underscores", database=database)
-    local_model = wants_local_model(runtime, model, app and product is None)
-    if app and os.environ.get(APP_FAULTS_ENV, "").strip():
-        raise SeedError(f"{APP_FAULTS_ENV} is set in the environment; fault switches come only "
-                        f"from this run's own options (--fault NAME): unset {APP_FAULTS_ENV}",
-                        value=os.environ[APP_FAULTS_ENV])
+    local_model = check_dev_options(lanes, app, runtime, database, model, product)
     if baseline_path is _DEFAULT:
         baseline_path = DEFAULT_BASELINE.resolve() if DEFAULT_BASELINE.is_file() else None
     baseline = Path(baseline_path).resolve() if baseline_path is not None else None  # type: ignore[arg-type]

@@ -18,6 +18,7 @@ from ._atomic import (
     write_json_atomic,
     write_model_atomic,
     write_text_atomic,
+    write_text_exclusive,
 )
 from ._base import (
     Strict,
@@ -230,7 +231,13 @@ from .sheet import (
     Sheet,
     TrialFacts,
 )
-from .stack import DEV_STACK_FILE, DEV_STACK_FORMAT_VERSION, DevStack, StackLane
+from .stack import (
+    DEV_STACK_FILE,
+    DEV_STACK_FORMAT_VERSION,
+    DevStack,
+    StackLane,
+    StackProcess,
+)
 from .state import (
     STATE_FORMAT_VERSION,
     DocumentChange,
@@ -318,6 +325,7 @@ __all__ = [
     "DEV_STACK_FORMAT_VERSION",
     "DevStack",
     "StackLane",
+    "StackProcess",
     "find_run_record",
     "JsonField",
     "JsonValue",
@@ -554,4 +562,5 @@ __all__ = [
     "write_json_atomic",
     "write_model_atomic",
     "write_text_atomic",
+    "write_text_exclusive",
 ]

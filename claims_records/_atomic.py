@@ -48,6 +48,33 @@ def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
     write_bytes_atomic(path, text.encode("utf-8"), mode)
 
 
+def write_text_exclusive(path: Path, text: str, mode: int = 0o644) -> None:
+    """Create ``path`` holding ``text`` unless it exists (``FileExistsError``, and ``path`` is
+    left as it was): written beside it, then hard-linked into place, so a reader sees no file
+    or the whole one; on a file system without hard links, by an exclusive create."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = text.encode("utf-8")
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise
+        except OSError:  # no hard links here
+            out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            with os.fdopen(out, "wb") as fh:
+                fh.write(data)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def write_json_atomic(path: Path, data: JsonValue) -> None:
     """Write plain JSON data (indent 2, UTF-8, trailing newline)."""
     write_text_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -2,7 +2,10 @@
 # PowerShell mirror of start-dev.sh. Installs the project into the active virtual environment
 # or .\.venv when it is missing or pyproject.toml changed, then runs `claims-harness dev up`
 # from that environment. It prints every URL and the next command, writes .claims-harness.env
-# (+ .ps1) and .claims-harness.stack.json, and runs until Ctrl-C, which stops everything.
+# (+ .ps1) and .claims-harness.stack.json, and runs until Ctrl-C, which stops everything. A
+# second start while one runs from this checkout is refused with the first's pid and URL
+# (--name NAME starts one beside it under its own files); when a process of the stack dies,
+# it says which and how, marks the stack file dead and exits with code 3.
 # Every argument is passed on: see `claims-harness dev up --help`.
 # Blocked by the execution policy? Run it as
 #   powershell -ExecutionPolicy Bypass -File scripts\start-dev.ps1

@@ -5,13 +5,19 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 import harness
 from claims_cli import app
-from claims_records import DevStack, ProfileError, StackLane
+from claims_records import DevStack, ProfileError, SeedError, StackLane, StackProcess
+
+
+@pytest.fixture(autouse=True)
+def _no_stack_file_named(monkeypatch):
+    monkeypatch.delenv(harness._stack.STACK_FILE_ENV, raising=False)
 
 
 def _stack(tmp_path, pid: int, product: str = "reference_app") -> DevStack:
@@ -48,17 +54,131 @@ def test_a_running_stack_points_the_reference_profile_at_its_lanes(tmp_path):
     assert "tok-1" not in path.read_text()  # the token stays in the env file
 
 
-def test_a_stale_or_seed_only_stack_is_ignored_with_a_note(tmp_path):
-    assert harness.running_stack(tmp_path / "none.json") == (None, None)
-    path = harness.write_stack_file(_stack(tmp_path, _gone_pid()), tmp_path / "stack.json")
-    stack, note = harness.running_stack(path)
-    assert stack is None and "no longer running" in note and "stale" in note
-    harness.write_stack_file(_stack(tmp_path, os.getpid(), "seed_route"), path)
+def test_a_seed_only_or_unreadable_stack_is_ignored_with_a_note(tmp_path):
+    path = harness.write_stack_file(_stack(tmp_path, os.getpid(), "seed_route"),
+                                    tmp_path / "stack.json")
     stack, note = harness.running_stack(path)
     assert stack is None and "--no-app" in note
     path.write_text('{"version": "1", "pid": 1, "surprise": true}')
     stack, note = harness.running_stack(path)
     assert stack is None and "stack.json" in note
+
+
+def test_no_stack_file_says_how_to_reach_a_stack_elsewhere(tmp_path, monkeypatch):
+    # before: (None, None), and run went on silently against the profile's port 8000
+    stack, note = harness.running_stack(tmp_path / "none.json")
+    assert stack is None
+    assert str(tmp_path / "none.json") in note and "http://127.0.0.1:8000" in note
+    assert "CLAIMS_HARNESS_STACK_FILE=" in note and "--base-url" in note
+    # a stack file named explicitly that is not there is refused, not silently replaced
+    monkeypatch.setenv(harness._stack.STACK_FILE_ENV, str(tmp_path / "gone.json"))
+    with pytest.raises(SeedError, match="CLAIMS_HARNESS_STACK_FILE names no file") as exc:
+        harness.running_stack()
+    assert str(tmp_path / "gone.json") in str(exc.value)
+
+
+def test_a_stack_that_cannot_serve_is_refused_saying_which_process_and_why(tmp_path):
+    path = tmp_path / "stack.json"
+    harness.write_stack_file(_stack(tmp_path, _gone_pid()), path)
+    with pytest.raises(SeedError, match=r"dev up process \d+ is no longer running"):
+        harness.running_stack(path)
+
+    live = _stack(tmp_path, os.getpid())
+    app = live.model_copy(update={"processes": [StackProcess(name="lane1 app",
+                                                             pid=_gone_pid())]})
+    harness.write_stack_file(app, path)
+    with pytest.raises(SeedError, match=r"dead: its lane1 app \(pid \d+\) is no longer "
+                       "running"):
+        harness.running_stack(path)
+
+    harness.mark_stack_dead(live, "lane1 app (pid 77) was killed by SIGKILL (signal 9)", path)
+    dead = DevStack.model_validate_json(path.read_text())
+    assert dead.state == "dead" and dead.died.startswith("lane1 app (pid 77) was killed")
+    with pytest.raises(SeedError) as exc:
+        harness.running_stack(path)
+    line = str(exc.value)
+    assert "dead: lane1 app (pid 77) was killed by SIGKILL (signal 9) at 20" in line
+    assert "\n" not in line and "start it again" in line
+
+    harness.write_stack_file(harness.starting_record(tmp_path / "dev.env", True, "reference"),
+                             path)
+    with pytest.raises(SeedError, match=f"still starting \\(dev up pid {os.getpid()}"):
+        harness.running_stack(path)
+
+
+def test_a_ready_or_dead_stack_names_everything_and_a_dead_one_says_why():
+    with pytest.raises(ValueError, match="names its lanes"):
+        DevStack(pid=1, started_at="t", product="reference_app", runtime="reference",
+                 env_file="/e")
+    with pytest.raises(ValueError, match="'died' is given exactly"):
+        DevStack(pid=1, state="dead", started_at="t", product="seed_route", runtime=None,
+                 mongo_uri="m", s3_endpoint="s", env_file="/e",
+                 lanes=[StackLane(name="lane1", base_url=None, seed_url="u", database="d",
+                                  bucket="b")])
+
+
+def _files(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_a_live_stack_file_is_not_claimed_again_and_nothing_is_written(tmp_path):
+    path = harness.write_stack_file(_stack(tmp_path, os.getpid()), tmp_path / "stack.json")
+    before = _files(tmp_path)
+    with pytest.raises(SeedError) as exc:
+        harness.claim_stack_file(harness.starting_record(tmp_path / "dev.env", True,
+                                                         "reference", pid=os.getpid() + 1),
+                                 path)
+    line = str(exc.value)
+    assert f"already runs from this folder: dev up pid {os.getpid()}" in line
+    assert "lane1 app http://127.0.0.1:9001" in line and "--name NAME" in line
+    assert f"kill {os.getpid()}" in line and "nothing was started or overwritten" in line
+    assert _files(tmp_path) == before  # not a byte changed, no temporary file left
+
+
+def test_a_stale_or_dead_stack_file_is_taken_over(tmp_path):
+    path = tmp_path / "stack.json"
+    claim = harness.starting_record(tmp_path / "dev.env", True, "reference")
+    assert harness.claim_stack_file(claim, path) == path  # no file yet
+    assert DevStack.model_validate_json(path.read_text()).state == "starting"
+    harness.write_stack_file(_stack(tmp_path, _gone_pid()), path)
+    harness.claim_stack_file(claim, path)
+    assert DevStack.model_validate_json(path.read_text()) == claim
+    harness.mark_stack_dead(_stack(tmp_path, os.getpid()), "s3 ended", path)
+    harness.claim_stack_file(claim, path)
+    assert DevStack.model_validate_json(path.read_text()) == claim
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dev.env", "stack.json"]
+
+
+def test_a_file_that_is_no_stack_file_is_refused_not_overwritten(tmp_path):
+    path = tmp_path / "stack.json"
+    path.write_text("not json")
+    with pytest.raises(SeedError, match="not a stack file this version reads"):
+        harness.claim_stack_file(harness.starting_record(tmp_path / "e.env", True, "reference"),
+                                 path)
+    assert path.read_text() == "not json"
+
+
+def test_a_stack_file_given_apart_does_not_take_a_live_stack_env_file(tmp_path):
+    live = _stack(tmp_path, os.getpid())  # its env file: tmp_path/dev.env
+    harness.write_stack_file(live, tmp_path / ".claims-harness.stack.json")
+    claim = harness.starting_record(tmp_path / "dev.env", True, "reference", pid=1)
+    with pytest.raises(SeedError, match=f"writes {tmp_path / 'dev.env'}: dev up pid"):
+        harness.claim_stack_file(claim, tmp_path / "other.json")
+    assert not (tmp_path / "other.json").exists()
+    other = harness.starting_record(tmp_path / "other.env", True, "reference", pid=1)
+    harness.claim_stack_file(other, tmp_path / "other.json")  # its own env file: fine
+
+
+def test_stack_paths_default_named_and_given(tmp_path):
+    assert harness.stack_paths(None, None, None) == (
+        Path(".claims-harness.env"), Path(".claims-harness.stack.json"))
+    assert harness.stack_paths("second", None, None) == (
+        Path(".claims-harness-second.env"), Path(".claims-harness-second.stack.json"))
+    assert harness.stack_paths(None, tmp_path / "d.env", None) == (
+        tmp_path / "d.env", tmp_path / ".claims-harness.stack.json")
+    assert harness.stack_paths("b", None, tmp_path / "s.json")[1] == tmp_path / "s.json"
+    with pytest.raises(SeedError, match="field=--name"):
+        harness.stack_paths("../x", None, None)
 
 
 def test_only_a_profile_dev_up_serves_at_its_default_url_uses_the_stack():
@@ -97,3 +217,16 @@ def test_run_refuses_base_url_with_dev():
                                       "--pack", "CTL-M-001"])
     assert result.exit_code == 2
     assert "drop --base-url" in result.output
+
+
+def test_a_claim_without_hard_links_still_refuses_a_live_stack(tmp_path, monkeypatch):
+    def no_links(src, dst):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    path = tmp_path / "stack.json"
+    claim = harness.starting_record(tmp_path / "dev.env", True, "reference")
+    harness.claim_stack_file(claim, path)
+    assert DevStack.model_validate_json(path.read_text()) == claim
+    with pytest.raises(SeedError, match=f"dev up pid {os.getpid()}, starting since"):
+        harness.claim_stack_file(claim.model_copy(update={"pid": 1}), path)
