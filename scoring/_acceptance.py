@@ -14,6 +14,7 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from claims_records import (
     AcceptanceConfig,
@@ -89,7 +90,7 @@ def _share(ctx: _Ctx, name: str, title: str, threshold: str, floor: float,
                            conclusive=conclusive,
                            explanation=line + (f"; {explanation}" if explanation else "")
                            + _override_words(overridden),
-                           details={**details, "one_sided": bound,
+                           details={**details, "one_sided": cast(JsonValue, bound),
                                     "overrides": list(overridden or []),
                                     "per_pack": {p: sum(v) / len(v) for p, v in
                                                  per_pack.items() if v}})
@@ -207,7 +208,7 @@ def _review_fp(ctx: _Ctx, sheets: list[Sheet]) -> CriterionResult:
                     f"({apart}); {ci}{note}{_override_words(overridden)}",
         details={**details, "false_positives": count, "negative_trials": negatives,
                  "rate": rate, "rate_interval_low": low, "rate_interval_high": high,
-                 "one_sided": bound, "overrides": overridden})
+                 "one_sided": cast(JsonValue, bound), "overrides": list(overridden)})
 
 
 def _spread(values: list[float]) -> dict[str, float | None]:

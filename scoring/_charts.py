@@ -55,7 +55,7 @@ def _pct(share: float) -> str:
 
 
 def _row(r: Row) -> str:
-    label = escape(r.label)
+    label = Markup(str(escape(r.label)).replace("_", "_<wbr>"))  # breaks after "_"
     name = (f'<a href="{escape(r.href)}">{label}</a>' if r.href else str(label))
     bar = "".join(f'<span class="seg {cls}" style="width:{_pct(w)}"></span>'
                   for w, cls in r.segments if w > 0)
@@ -122,7 +122,7 @@ def outcome_chart(summary: RunSummary, pack_pages: dict[str, str]) -> Markup | N
     for p in sorted(packs, key=_outcome_order):
         failed, other = p.n - p.c, p.trials - p.n
         tip = f"{p.pack_id}: {p.c} succeeded, {failed} failed, {other} not rated"
-        value = (f"{p.c} of {p.n} succeeded" if p.n else "none rated") + (
+        value = (f"{p.c}/{p.n} succeeded" if p.n else "none rated") + (
             f" · {other} not rated" if other else "")
         rows.append(Row(p.pack_id, [(p.c / most, PASSED), (failed / most, FAILED),
                                     (other / most, NOT_RATED)], value, tip,
@@ -181,9 +181,9 @@ def time_chart(packs: list[PackTimes], limit: float, pack_pages: dict[str, str] 
         total = product + customer
         over = sum(1 for a, b in p.reports if a + b >= limit)
         share = product / total if total else 0.0
-        value = (f"{total:.0f} s: product {product:.1f} s ({100 * share:.0f} %)"
-                 + (f" · {over} of {len(p.reports)} over {limit:g} s" if over else "")
-                 + (f" · {p.unfinished} without claim number" if p.unfinished else ""))
+        value = (f"{total:.0f} s, product {product:.1f} s ({100 * share:.0f} %)"
+                 + (f" · {over}/{len(p.reports)} over the limit" if over else "")
+                 + (f" · {p.unfinished} with no claim number" if p.unfinished else ""))
         tip = (f"{p.pack_id}: mean {total:.0f} s = product {product:.1f} s + customer "
                f"{customer:.0f} s (modelled) over {len(p.reports)} report(s)")
         rows.append(Row(p.pack_id, [(product / scale, PRODUCT), (customer / scale, CUSTOMER)],
@@ -202,16 +202,16 @@ def report_times(summary: RunSummary, sheets: Iterable[Sheet]
     if summary.acceptance is None:
         return None
     config = summary.acceptance.config
-    by_pack: dict[str, PackTimes] = {p.pack_id: PackTimes(p.pack_id, [], 0)
-                                     for p in summary.packs if p.n}
+    by_pack: dict[str, PackTimes] = {}
     for s in sheets:
-        if not s.scorable or s.pack_id not in by_pack:
+        if not s.scorable:
             continue
+        pack = by_pack.setdefault(s.pack_id, PackTimes(s.pack_id, [], 0))
         t = report_time_s(s, config)
         if t is None:
-            by_pack[s.pack_id].unfinished += 1
+            pack.unfinished += 1
         else:
-            by_pack[s.pack_id].reports.append(t)
+            pack.reports.append(t)
     return list(by_pack.values()), config.report_duration.limit_s
 
 

@@ -81,7 +81,7 @@ def test_every_pack_is_named_and_nothing_overflows(browser, reports, run: str,
         for pack, row in rows.items():
             assert row["text"] == pack and not row["hidden"] and not row["clipped"], row
             assert row["width"] > 20 and row["height"] > 8 and row["font"] >= 11, row
-            assert 0 <= row["left"] and row["right"] <= width, row
+            assert row["left"] >= 0 and row["right"] <= width, row
             assert row["bar"] >= 60, row  # the bar keeps room beside its name
     if len(summary.packs) >= 100:
         assert len(rated) > 90
