@@ -14,10 +14,12 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from claims_records import (
     AcceptanceConfig,
     AcceptanceReport,
+    ComponentResult,
     CriterionResult,
     CriterionStatus,
     JsonValue,
@@ -25,9 +27,18 @@ from claims_records import (
 )
 
 from ._acceptance_trial import CONTACT_REASONS
-from ._stats import MIN_PACKS_FOR_CI, _percentile, cluster_bootstrap_ci, mean
+from ._stats import (
+    MIN_PACKS_FOR_CI,
+    _percentile,
+    bound_words,
+    cluster_bootstrap_ci,
+    degenerate_bound,
+    mean,
+)
 
 _EPS = 1e-9
+# The further-contact reason a reviewer's failing of the waiting list adds.
+REVIEWER_CONTACT = "reviewer_waiting_list"
 
 
 @dataclass
@@ -42,8 +53,8 @@ def _pct(v: float | None) -> str:
 
 
 def _share(ctx: _Ctx, name: str, title: str, threshold: str, floor: float,
-           per_pack: dict[str, list[bool]], explanation: str, details: dict[str, JsonValue]
-           ) -> CriterionResult:
+           per_pack: dict[str, list[bool]], explanation: str, details: dict[str, JsonValue],
+           overridden: list[str] | None = None) -> CriterionResult:
     """A 'share of trials' criterion: the mean over packs of each pack's share must reach
     ``floor`` (its estimate, or its whole interval when decided on the interval)."""
     shares = [sum(v) / len(v) for v in per_pack.values() if v]
@@ -68,16 +79,51 @@ def _share(ctx: _Ctx, name: str, title: str, threshold: str, floor: float,
                   "met" if low >= floor - _EPS else "not_met")
     else:
         status = "met" if estimate >= floor - _EPS else "not_met"
-    ci = (f"too thin for an interval ({len(shares)} pack(s))" if too_thin
-          else f"{round(100 * ctx.config.level)} % CI [{_pct(low)}, {_pct(high)}]")
     trials = sum(len(v) for v in per_pack.values())
+    bound = degenerate_bound(estimate, low, high, trials, ctx.config.level)
+    ci = (f"too thin for an interval ({len(shares)} pack(s))" if too_thin
+          else bound_words(bound, ctx.config.level) if bound is not None
+          else f"{round(100 * ctx.config.level)} % CI [{_pct(low)}, {_pct(high)}]")
     line = f"{_pct(estimate)} over {trials} trial(s) in {len(shares)} pack(s), {ci}"
     return CriterionResult(name=name, title=title, status=status, threshold=threshold,
                            estimate=estimate, low=low, high=high, too_thin=too_thin,
                            conclusive=conclusive,
-                           explanation=line + (f"; {explanation}" if explanation else ""),
-                           details={**details, "per_pack": {p: sum(v) / len(v) for p, v in
-                                                            per_pack.items() if v}})
+                           explanation=line + (f"; {explanation}" if explanation else "")
+                           + _override_words(overridden),
+                           details={**details, "one_sided": cast(JsonValue, bound),
+                                    "overrides": list(overridden or []),
+                                    "per_pack": {p: sum(v) / len(v) for p, v in
+                                                 per_pack.items() if v}})
+
+
+def _override_words(overridden: list[str] | None) -> str:
+    return (f"; includes {len(overridden)} reviewer override(s): {', '.join(overridden)}"
+            if overridden else "")
+
+
+def _overridden(sheet: Sheet, component: str) -> ComponentResult | None:
+    """The sheet's ``component`` when a reviewer overrode it to a value other than the
+    mechanical one."""
+    c = next((c for c in sheet.components if c.name == component), None)
+    return (c if c is not None and c.override is not None
+            and c.override.mechanical != c.status else None)
+
+
+def contact_reasons(sheet: Sheet) -> tuple[list[str] | None, str | None]:
+    """The trial's further-contact reasons with a reviewer's override of the waiting list
+    carried in (the same reading decides both, docs/scoring.md "Acceptance"): passed by the
+    reviewer, its ``unasked_item`` goes; failed by the reviewer, ``reviewer_waiting_list``
+    comes. Returns (reasons or None when it cannot be told, who overrode it or None)."""
+    reasons = sheet.numbers.further_contact
+    c = _overridden(sheet, "waiting_list")
+    if c is None or c.override is None:
+        return reasons, None
+    who = f"{sheet.pack_id}/{sheet.trial} waiting_list by {c.override.by}"
+    if c.status == "pass":
+        return (None if reasons is None else [r for r in reasons if r != "unasked_item"]), who
+    if reasons is not None and "unasked_item" in reasons:
+        return reasons, who
+    return [*(reasons or []), REVIEWER_CONTACT], who
 
 
 def _by_pack(sheets: list[Sheet], measure: Callable[[Sheet], bool | None]
@@ -92,23 +138,26 @@ def _by_pack(sheets: list[Sheet], measure: Callable[[Sheet], bool | None]
 
 def _no_further_contact(ctx: _Ctx, sheets: list[Sheet]) -> CriterionResult:
     rule = ctx.config.no_further_contact
-    per_pack = _by_pack(sheets, lambda s: None if s.numbers.further_contact is None
-                        else not s.numbers.further_contact)
-    reasons = Counter(r for s in sheets for r in (s.numbers.further_contact or []))
-    unknown = sum(1 for s in sheets if s.numbers.further_contact is None)
-    why = ", ".join(f"{reasons[r]} {r}" for r in CONTACT_REASONS if reasons[r])
+    contact = {id(s): contact_reasons(s) for s in sheets}
+    per_pack = _by_pack(sheets, lambda s: None if (r := contact[id(s)][0]) is None else not r)
+    reasons = Counter(r for s in sheets for r in (contact[id(s)][0] or []))
+    unknown = sum(1 for s in sheets if contact[id(s)][0] is None)
+    why = ", ".join(f"{reasons[r]} {r}" for r in (*CONTACT_REASONS, REVIEWER_CONTACT)
+                    if reasons[r])
     notes = [f"needing contact: {why}" if why else "", f"{unknown} trial(s) could not be "
              "told (waiting list not shown)" if unknown else ""]
     return _share(ctx, "no_further_contact", "Claims needing no further contact",
                   f"at least {_pct(rule.min_share)}", rule.min_share, per_pack,
                   "; ".join(n for n in notes if n),
-                  {"reasons": dict(reasons), "unknown": unknown})
+                  {"reasons": dict(reasons), "unknown": unknown},
+                  [who for _, who in contact.values() if who is not None])
 
 
 def _review_fp(ctx: _Ctx, sheets: list[Sheet]) -> CriterionResult:
     rule = ctx.config.review_false_positives
     groups = {k: {"trials": 0, "false_positives": 0} for k in ("packs", "innocent_controls")}
     per_pack: dict[str, list[bool]] = defaultdict(list)
+    overridden: list[str] = []
     for s in sheets:
         comp = next((c for c in s.components if c.name == "review"), None)
         if comp is None or comp.status not in ("pass", "fail") or "fired" not in comp.details:
@@ -116,6 +165,10 @@ def _review_fp(ctx: _Ctx, sheets: list[Sheet]) -> CriterionResult:
         if comp.details["expected"]:
             continue
         fp = bool(comp.details["fired"])
+        if fp and _overridden(s, "review") is not None and comp.status == "pass":
+            fp = False  # a reviewer judged the signal right: not a false positive
+            assert comp.override is not None
+            overridden.append(f"{s.pack_id}/{s.trial} review by {comp.override.by}")
         g = groups["innocent_controls" if s.innocent_control else "packs"]
         g["trials"] += 1
         g["false_positives"] += int(fp)
@@ -139,18 +192,23 @@ def _review_fp(ctx: _Ctx, sheets: list[Sheet]) -> CriterionResult:
                                          ctx.config.level)
     apart = "; ".join(f"{k.replace('_', ' ')}: {g['false_positives']} of {g['trials']}"
                       for k, g in groups.items())
+    rate = mean(rates)
+    bound = degenerate_bound(rate, low, high, negatives, ctx.config.level)
     ci = ("too thin for an interval" if too_thin else
+          f"rate: {bound_words(bound, ctx.config.level)}" if bound is not None else
           f"rate {round(100 * ctx.config.level)} % CI [{_pct(low)}, {_pct(high)}]")
     note = (f"; none seen in {negatives} trial(s): by the rule of three the rate is below "
-            f"{_pct(min(1.0, 3 / negatives))} at 95 %" if count == 0 else "")
+            f"{_pct(min(1.0, 3 / negatives))} at 95 %"
+            if count == 0 and bound is None else "")
     return CriterionResult(
         name="review_false_positives", title=title,
         status="met" if count <= rule.max_false_positives else "not_met",
         threshold=threshold, estimate=float(count), low=low, high=high, too_thin=too_thin,
         explanation=f"{count} false positive(s) in {negatives} trial(s) that needed no review "
-                    f"({apart}); {ci}{note}",
+                    f"({apart}); {ci}{note}{_override_words(overridden)}",
         details={**details, "false_positives": count, "negative_trials": negatives,
-                 "rate": mean(rates), "rate_interval_low": low, "rate_interval_high": high})
+                 "rate": rate, "rate_interval_low": low, "rate_interval_high": high,
+                 "one_sided": cast(JsonValue, bound), "overrides": list(overridden)})
 
 
 def _spread(values: list[float]) -> dict[str, float | None]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -21,20 +22,24 @@ from claims_records import (
     RunRecord,
     RunRecordError,
     RunSummary,
+    ScoreOverride,
     ScoreSource,
     Sheet,
     StaffReading,
     read_model,
+    read_overrides,
     read_trial_result,
     run_record_path,
     summary_path,
 )
 
+from ._acceptance import contact_reasons
 from ._blind_agreement import load_agreement
 from ._charts import index_charts
 from ._compare import load_summary
 from ._record import load_events, load_run_record
 from ._rescore import RESCORED_DIR
+from ._stats import degenerate_bound
 from ._summary import CorpusRoots, load_sheets
 from .components import REGISTRY
 
@@ -133,9 +138,48 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet, scoring_dir: Path |
         decision_shots = [_rel(tdir / s, page_dir) for s in named if (tdir / s).exists()]
     human = next((c for c in sheet.components if c.name == "assertions_human"), None)
     return {"sheet": sheet, "steps": steps, "staff": staff, "staff_shots": staff_shots,
+            "contact": _contact_words(sheet),
             "decision": decision, "decision_shots": decision_shots,
             "links": links, "human": human.details.get("assertions", []) if human else [],
             "human_target": f"{sheet.path}/{HUMAN_FILE}", "unreadable": unreadable}
+
+
+def _contact_words(sheet: Sheet) -> str:
+    """The trial's further contact in words, with a reviewer's override carried in (as the
+    acceptance criterion counts it) and never a bare "none" beside a trial a reviewer
+    failed."""
+    reasons, who = contact_reasons(sheet)
+    mechanical = sheet.numbers.further_contact
+    text = ("cannot be told" if reasons is None
+            else ", ".join(r.replace("_", " ") for r in reasons) or "none")
+    if who is not None:
+        was = ("cannot be told" if mechanical is None
+               else ", ".join(mechanical) or "none")
+        return f"{text} (reviewer override of the waiting list; mechanical: {was})"
+    failed_by = [c.name for c in sheet.components if c.override is not None
+                 and c.status == "fail" and c.override.mechanical != "fail"]
+    if failed_by and sheet.success is False and not reasons:
+        return (f"{text} by the mechanical reading only; a reviewer failed this trial "
+                f"({', '.join(failed_by)}), which does not say whether the customer must be "
+                "contacted: an override of waiting_list carries that into the acceptance "
+                "numbers")
+    return text
+
+
+def late_overrides(run_dir: Path, summary: RunSummary) -> list[ScoreOverride]:
+    """Overrides recorded after the summary was scored (so its numbers lack them): each
+    criterion's override in effect, when it is later than ``summary.scored_at`` (every one
+    when the summary does not say when it was scored)."""
+    effective = read_overrides(run_dir, summary.run_id).effective().values()
+    if summary.scored_at is None:
+        return list(effective) if summary.overrides.applied < len(effective) else []
+    scored = _utc(summary.scored_at)
+    return sorted((o for o in effective if _utc(o.at) > scored), key=lambda o: o.at)
+
+
+def _utc(text: str) -> datetime:
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def staff_sources(summary: RunSummary) -> list[tuple[str, dict[ScoreSource, int]]]:
@@ -180,11 +224,18 @@ def write_report(run_dir: Path | str, out_dir: Path | str | None = None,
     for s in sheets:
         by_pack.setdefault(s.pack_id, []).append(s)
     common = {"run": run, "summary": summary, "agreement": load_agreement(run_dir)}
+    failed = summary.scorable_trials - summary.successes
+    ms = summary.mean_success
+    verdict = {"failed": failed, "most_failed": failed * 2 > summary.scorable_trials > 0,
+               "late_overrides": late_overrides(run_dir, summary),
+               "mean_bound": degenerate_bound(ms.estimate, ms.low, ms.high,
+                                              summary.scorable_trials)}
     pack_pages = {pid: f"packs/{pid}.html" for pid in by_pack}
     by_source = staff_sources(summary)
     (out / "index.html").write_text(
         env.get_template("index.html.j2").render(
-            **common, assets="assets", run_link=_rel(run_record_path(run_dir), out),
+            **common, **verdict, assets="assets",
+            run_link=_rel(run_record_path(run_dir), out),
             summary_link=_rel(summary_path(scoring_dir or run_dir), out),
             charts=index_charts(summary, pack_pages, sheets),
             pack_pages=pack_pages, staff_sources=by_source,

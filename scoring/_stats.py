@@ -169,3 +169,41 @@ def sample_sd(values: Sequence[float]) -> float | None:
         return None
     m = math.fsum(values) / len(values)
     return math.sqrt(math.fsum((v - m) ** 2 for v in values) / (len(values) - 1))
+
+
+def rule_of_three(n: int, level: float = 0.95) -> float | None:
+    """The one-sided bound on a rate when none of ``n`` trials showed it: -ln(1 - level)/n,
+    about 3/n at 95 % (Hanley & Lippman-Hand, 1983); None for n = 0."""
+    if n <= 0:
+        return None
+    return min(1.0, -math.log(1.0 - level) / n)
+
+
+def degenerate_bound(estimate: float | None, low: float | None, high: float | None,
+                     trials: int, level: float = 0.95) -> dict[str, float | int | str] | None:
+    """What to say instead of a zero-width interval. A percentile bootstrap over packs has
+    no width when every pack measured the same share: at 100 % (or 0 %) the rule of three
+    gives a one-sided bound over the trials (``side``: "at least" or "at most"); at any
+    other share the packs merely agree (``side``: "no spread"). None for an interval with
+    width, or none at all."""
+    if estimate is None or low is None or high is None or high - low > 1e-9:
+        return None
+    bound = rule_of_three(trials, level)
+    if bound is not None and estimate >= 1.0 - 1e-9:
+        return {"side": "at least", "bound": 1.0 - bound, "trials": trials}
+    if bound is not None and estimate <= 1e-9:
+        return {"side": "at most", "bound": bound, "trials": trials}
+    return {"side": "no spread", "bound": estimate, "trials": trials}
+
+
+def bound_words(bound: dict[str, float | int | str] | None, level: float = 0.95) -> str:
+    """One line for ``degenerate_bound``'s answer (empty for None)."""
+    if bound is None:
+        return ""
+    pct = f"{100 * float(bound['bound']):.1f} %"
+    if bound["side"] == "no spread":
+        return (f"every pack measured {pct}: no spread between packs, so no interval "
+                "(a zero-width bootstrap interval would claim a certainty there is not)")
+    return (f"{round(100 * level)} % one-sided bound by the rule of three over "
+            f"{bound['trials']} trial(s): {bound['side']} {pct} (the bootstrap interval has "
+            "no width when every pack measured the same)")

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from claims_cli import app
 from claims_records import (
     AcceptanceConfig,
+    AppliedOverride,
     ComponentResult,
     CustomerAction,
     CustomerTimeModel,
@@ -20,6 +21,7 @@ from claims_records import (
     TrialFacts,
 )
 from scoring import acceptance_gate, evaluate_acceptance, load_trial, score_run
+from scoring._acceptance import contact_reasons
 from scoring._acceptance_trial import further_contact, report_duration_s, report_parts
 
 from .builders import Variant, make_labels, write_corpus, write_run
@@ -66,6 +68,14 @@ def test_a_clean_run_meets_every_criterion_with_intervals():
     assert report.met and [c.status for c in report.criteria] == ["met"] * 5
     nfc = _crit(report, "no_further_contact")
     assert nfc.estimate == 1.0 and (nfc.low, nfc.high) == (1.0, 1.0) and nfc.conclusive
+    # a zero-width interval is not shown as one: a one-sided rule-of-three bound instead
+    assert nfc.details["one_sided"] == {"side": "at least", "trials": 10,
+                                        "bound": pytest.approx(0.7004, abs=1e-4)}
+    assert "[100.0 %, 100.0 %]" not in nfc.explanation
+    assert "one-sided bound by the rule of three over 10 trial(s): at least 70.0 %" in (
+        nfc.explanation)
+    fp = _crit(report, "review_false_positives")
+    assert fp.details["one_sided"]["side"] == "at most"  # type: ignore[index]
     assert _crit(report, "scenario_coverage").estimate == 10
     assert _crit(report, "questions").details["median"] == 5
     assert acceptance_gate(report).passed
@@ -300,3 +310,37 @@ def test_the_report_shows_the_customer_time_model_it_decided_on(tmp_path):
     model = html.split('data-testid="customer-time-model"', 1)[1].split("</p>", 1)[0]
     assert "typing 52.0 words/min" in model and "12.0 s per file" in model, model
     assert "reading 238.0 words/min" in model
+
+
+def test_reviewer_overrides_reach_further_contact_and_review_false_positives_with_a_marker():
+    def overridden(sheet: Sheet, name: str, value: str, mechanical: str) -> Sheet:
+        old = next((c for c in sheet.components if c.name == name), None)
+        comp = (old or ComponentResult(name=name, status=value, explanation="")).model_copy(
+            update={"status": value, "override": AppliedOverride(
+                mechanical=mechanical, by="Ann Lee", at="2026-03-12T10:00:00+00:00",
+                why="seen on screen")})
+        keep = [c for c in sheet.components if c.name != name]
+        return sheet.model_copy(update={"components": [*keep, comp]})
+
+    sheets = _corpus()
+    # the reviewer failed a waiting list the scorer passed: further contact, not "none"
+    sheets[0] = overridden(sheets[0], "waiting_list", "fail", "pass")
+    # the reviewer passed a waiting list the scorer failed on an unasked item
+    sheets[1] = overridden(_sheet("P1", contact=("unasked_item",)), "waiting_list", "pass",
+                           "fail")
+    # a review signal that fired where none was expected, judged right by the reviewer
+    sheets[2] = overridden(_sheet("P2", fired=True, expected=False), "review", "pass", "fail")
+
+    assert contact_reasons(sheets[0]) == (["reviewer_waiting_list"],
+                                          "P0/1 waiting_list by Ann Lee")
+    assert contact_reasons(sheets[1]) == ([], "P1/1 waiting_list by Ann Lee")
+    report = _eval(sheets)
+    nfc = _crit(report, "no_further_contact")
+    assert nfc.estimate == pytest.approx(0.9)
+    assert nfc.details["reasons"] == {"reviewer_waiting_list": 1}
+    assert nfc.details["overrides"] == ["P0/1 waiting_list by Ann Lee",
+                                        "P1/1 waiting_list by Ann Lee"]
+    assert "includes 2 reviewer override(s)" in nfc.explanation
+    fp = _crit(report, "review_false_positives")
+    assert fp.estimate == 0 and fp.status == "met"
+    assert fp.details["overrides"] == ["P2/1 review by Ann Lee"]

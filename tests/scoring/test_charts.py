@@ -1,10 +1,10 @@
-"""The report index's inline SVG charts: well-formed SVG drawn from the summary's numbers, no
-script and no network, each mark with a tooltip naming its numbers."""
+"""The report index's charts: HTML bar rows drawn from the summary's numbers, no script and
+no network, each row naming what it measures in text with its numbers beside the bar,
+coloured by status, with a legend."""
 
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -13,7 +13,22 @@ import scoring
 from scoring._charts import index_charts, rate_chart, wilson
 from tests.scoring.test_rescore import scored_run
 
-SVG = "{http://www.w3.org/2000/svg}"
+
+def _rows(html: str) -> list[dict[str, object]]:
+    """Each bar row: its tooltip, label text, segments (width %, class) and value text."""
+    out = []
+    for row in re.findall(r'<div class="bar-row.*?</span></div>', html, flags=re.S):
+        label = re.sub(r"<[^>]+>", "", re.search(r'class="bar-label">(.*?)</span>',
+                                                  row).group(1))  # type: ignore[union-attr]
+        out.append({
+            "tip": re.search(r'title="([^"]*)"', row).group(1),  # type: ignore[union-attr]
+            "label": label, "pack": (m.group(1) if (m := re.search(r'data-pack="([^"]+)"',
+                                                                    row)) else None),
+            "segments": [(float(w), c) for c, w in re.findall(
+                r'class="seg ([\w-]+)" style="width:([\d.]+)%"', row)],
+            "value": re.search(r'class="bar-value">(.*?)</span>',  # type: ignore[union-attr]
+                               row).group(1)})
+    return out
 
 
 @pytest.mark.parametrize(("c", "n", "low", "high"), [
@@ -35,15 +50,19 @@ def test_no_trials_no_interval_and_no_chart() -> None:
 
 
 def test_a_rate_chart_names_each_row_with_its_numbers() -> None:
-    svg = rate_chart([("triage", 3, 4), ("facts <&>", 0, 2)], "Pass rate", "chart-x")
-    assert svg is not None
-    root = ET.fromstring(str(svg))
-    tips = [t.text for t in root.iter(f"{SVG}title")]
-    assert tips[0] == "Pass rate"
-    assert "triage: 3 of 4 passed (75 %), 95 % interval 30–95 %" in tips
-    assert any(t and t.startswith("facts <&>: 0 of 2") for t in tips)  # escaped, read back
-    bars = [r for r in root.iter(f"{SVG}rect")]
-    assert [float(b.get("width", "0")) for b in bars] == [300.0, 0.0]  # 400 px is 100 %
+    html = rate_chart([("triage", 3, 4), ("facts <&>", 1, 2)], "Pass rate", "chart-x")
+    assert html is not None
+    rows = _rows(str(html))
+    assert [r["label"] for r in rows] == ["triage", "facts &lt;&amp;&gt;"]  # escaped
+    assert rows[0]["tip"] == "triage: 3 of 4 passed (75 %), 95 % interval 30–95 %"
+    assert rows[0]["value"] == "75 % (3/4)"
+    # the passed share in the pass colour, the rest in the fail colour: no green at 50 %
+    assert rows[0]["segments"] == [(75.0, "k-pass"), (25.0, "k-fail")]
+    assert rows[1]["segments"] == [(50.0, "k-pass"), (50.0, "k-fail")]
+    legend = re.search(r'<p class="legend">(.*?)</p>', str(html)).group(1)  # type: ignore[union-attr]
+    assert [re.sub(r"<[^>]+>", "", k) for k in re.findall(
+        r'<span class="key">(.*?</span>.*?)</span>', legend)] == [
+        "passed", "failed", "95 % interval"]
 
 
 def test_the_report_index_opens_with_the_charts(tmp_path: Path) -> None:
@@ -52,23 +71,25 @@ def test_the_report_index_opens_with_the_charts(tmp_path: Path) -> None:
     text = scoring.write_report(run_dir).read_text()
 
     section = text[text.index('data-testid="charts"'):text.index('data-testid="overview"')]
-    svgs = re.findall(r"<svg .*?</svg>", section, flags=re.S)
-    names = [re.search(r'data-chart="([^"]+)"', s).group(1) for s in svgs]  # type: ignore[union-attr]
+    names = re.findall(r'data-chart="([^"]+)"', section)
     assert names == ["chart-components", "chart-slices", "chart-outcomes", "chart-times",
                      "chart-failure-modes"]
-    for s in svgs:
-        ET.fromstring(s)  # well-formed
-    assert "<script" not in section
-    assert re.findall(r"https?://[^\"]+", section) == ["http://www.w3.org/2000/svg"] * 5
-    outcomes = ET.fromstring(svgs[2])
-    tips = [t.text for t in outcomes.iter(f"{SVG}title")]
-    assert "CTL-M-002: 1 succeeded, 1 failed, 0 not rated" in tips
-    links = [a.get("href") for a in outcomes.iter(f"{SVG}a")]
-    assert links == ["packs/CTL-M-001.html", "packs/CTL-M-002.html", "packs/CTL-M-003.html"]
-    components = [t.text for t in ET.fromstring(svgs[0]).iter(f"{SVG}title")]
-    assert "journey: 5 of 6 passed (83 %), 95 % interval 44–97 %" in components
-    modes = [t.text for t in ET.fromstring(svgs[4]).iter(f"{SVG}title")]
-    assert "repeated_question: 1" in modes
+    assert "<script" not in section and "http" not in section
+    charts = {n: section[section.index(f'data-chart="{n}"'):] for n in names}
+    outcomes = _rows(charts["chart-outcomes"].split('data-chart="chart-times"')[0])
+    # every pack named in text, worst first, with its counts beside the bar
+    assert [r["label"] for r in outcomes] == ["CTL-M-002", "CTL-M-001", "CTL-M-003"]
+    assert outcomes[0]["tip"] == "CTL-M-002: 1 succeeded, 1 failed, 0 not rated"
+    assert outcomes[0]["value"] == "1/2 succeeded"
+    assert outcomes[0]["segments"] == [(50.0, "k-pass"), (50.0, "k-fail")]
+    assert re.findall(r'<a href="(packs/[^"]+)">CTL', charts["chart-outcomes"].split(
+        'data-chart="chart-times"')[0]) == ["packs/CTL-M-002.html", "packs/CTL-M-001.html",
+                                            "packs/CTL-M-003.html"]
+    components = _rows(charts["chart-components"].split('data-chart="chart-slices"')[0])
+    assert "journey: 5 of 6 passed (83 %), 95 % interval 44–97 %" in [
+        r["tip"] for r in components]
+    modes = _rows(charts["chart-failure-modes"])
+    assert [(r["label"], r["value"]) for r in modes] == [("repeated_question", "1")]
 
 
 def test_charts_leave_out_what_has_nothing_to_draw(tmp_path: Path) -> None:
@@ -90,7 +111,7 @@ def test_the_charts_are_drawn_in_chromium_from_disk_with_no_request(browser,
 
     page.goto(index.as_uri())
 
-    charts = page.locator("[data-testid=charts] svg")
+    charts = page.locator("[data-testid=charts] [data-chart]")
     assert charts.count() == 5
     for i in range(5):
         box = charts.nth(i).bounding_box()
@@ -100,35 +121,45 @@ def test_the_charts_are_drawn_in_chromium_from_disk_with_no_request(browser,
     # the charts come before the detailed numbers
     assert heading.bounding_box()["y"] < page.locator(  # type: ignore[index]
         "[data-testid=summary]").bounding_box()["y"]  # type: ignore[index]
-    bars = page.locator("[data-chart=chart-components] rect")
+    bars = page.locator("[data-chart=chart-components] .seg")
     assert bars.count() >= 5
+    # status colours as drawn: a half-passed pack is half green, half red
+    colours = page.locator("[data-chart=chart-outcomes] [data-pack=CTL-M-002] .seg"
+                           ).evaluate_all("els => els.map(e => [getComputedStyle(e)"
+                                          ".backgroundColor, e.getBoundingClientRect().width])")
+    assert [c for c, _ in colours] == ["rgb(46, 125, 50)", "rgb(179, 38, 30)"]
+    assert colours[0][1] == pytest.approx(colours[1][1], abs=1)
     assert all(u.startswith("file://") for u in requests), requests
     assert errors == []
-    page.locator("[data-chart=chart-outcomes] a").nth(1).click()
-    assert page.url.endswith("packs/CTL-M-002.html")
+    page.locator("[data-chart=chart-outcomes] a", has_text="CTL-M-001").click()
+    assert page.url.endswith("packs/CTL-M-001.html")
     page.close()
 
 
-def test_report_times_show_the_products_and_the_customers_share_against_the_limit(
-        tmp_path: Path) -> None:
+def test_report_times_name_every_pack_and_state_the_products_share(tmp_path: Path) -> None:
     run_dir, _ = scored_run(tmp_path)
     summary = scoring.load_summary(run_dir)
     sheets = scoring.load_sheets(run_dir)
     assert summary.acceptance is not None
     config = summary.acceptance.config
 
-    svg = index_charts(summary, {}, sheets)["times"]
+    html = str(index_charts(summary, {}, sheets)["times"])
 
-    root = ET.fromstring(str(svg))
-    tips = [t.text or "" for t in root.iter(f"{SVG}title")][1:]
-    assert len(tips) == 6  # every report that reached a claim number
-    first = next(s for s in sheets if s.pack_id == "CTL-M-001" and s.trial == 1)
-    product, customer = scoring._acceptance.report_time_s(first, config)  # type: ignore[misc]
-    assert (f"CTL-M-001 trial 1: {product + customer:.0f} s = product {product:.1f} s + "
-            f"customer {customer:.0f} s (modelled)") in tips
-    totals = [float(t.split(": ")[1].split(" s")[0]) for t in tips]
-    assert totals == sorted(totals)  # shortest first
-    limit = [t.text for t in root.iter(f"{SVG}text")]
-    assert f"{config.report_duration.limit_s:g} s" in limit
+    rows = _rows(html)
+    assert sorted(r["pack"] for r in rows) == ["CTL-M-001", "CTL-M-002", "CTL-M-003"]
+    mine = [scoring._acceptance.report_time_s(s, config) for s in sheets
+            if s.pack_id == "CTL-M-001"]
+    product = sum(t[0] for t in mine) / 2  # type: ignore[index]
+    customer = sum(t[1] for t in mine) / 2  # type: ignore[index]
+    row = next(r for r in rows if r["pack"] == "CTL-M-001")
+    total = product + customer
+    assert row["tip"] == (f"CTL-M-001: mean {total:.0f} s = product {product:.1f} s + "
+                          f"customer {customer:.0f} s (modelled) over 2 report(s)")
+    assert row["value"] == (f"{total:.0f} s, product {product:.1f} s "
+                            f"({100 * product / total:.0f} %)")
+    assert [c for _, c in row["segments"]] == ["k-product", "k-customer"]  # type: ignore[union-attr]
+    totals = [float(str(r["value"]).split(" s,")[0]) for r in rows]
+    assert totals == sorted(totals, reverse=True)  # slowest first
+    assert f"acceptance limit {config.report_duration.limit_s:g} s" in html
     assert "times" not in index_charts(summary.model_copy(update={"acceptance": None}), {},
                                        sheets)

@@ -5,6 +5,7 @@ value in the sheet and the report, and counted in the summary."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,71 @@ def test_an_unscored_trial_or_one_kept_out_of_the_rates_cannot_be_overridden(
     with pytest.raises(ScoringError, match="kept out of the rates"):
         scoring.record_override(run_dir, "CTL-M-001", 2, "triage", "fail", "Ann Lee", "x")
     assert not (run_dir / "overrides.json").exists()
+
+
+def test_a_trial_failed_by_an_override_carries_it_into_acceptance_and_the_report(
+        tmp_path: Path) -> None:
+    run_dir, _ = scored_run(tmp_path)
+    _, summary = scoring.record_override(run_dir, "CTL-M-002", 1, "waiting_list", "fail",
+                                         "Ann Lee", "The list holds a request nobody made.")
+    scoring.record_override(run_dir, "CTL-M-003", 2, "triage", "fail", "Bo Chen",
+                            "The photo shows a second car.")
+
+    index = scoring.write_report(run_dir)
+
+    summary = scoring.load_summary(run_dir)
+    nfc = next(c for c in summary.acceptance.criteria  # type: ignore[union-attr]
+               if c.name == "no_further_contact")
+    assert nfc.details["reasons"] == {"reviewer_waiting_list": 1}
+    assert nfc.details["overrides"] == ["CTL-M-002/1 waiting_list by Ann Lee"]
+    text = index.read_text()
+    assert 'data-testid="criterion-override"' in text
+    # no "Failure modes: None." above two failed trials: they are named instead
+    assert "<p>None" not in text
+    assert re.search(r'data-testid="unlabelled-failures">2 failing trial', text)
+    page = (index.parent / "packs" / "CTL-M-002.html").read_text()
+    contact = re.findall(r'data-testid="further-contact">([^<]*)<', page)
+    assert contact[0] == ("reviewer waiting list (reviewer override of the waiting list; "
+                          "mechanical: none)")
+    assert contact[1] == "none"  # trial 2: not overridden, passed
+    page = (index.parent / "packs" / "CTL-M-003.html").read_text()
+    contact = re.findall(r'data-testid="further-contact">([^<]*)<', page)
+    assert contact[1].startswith("none by the mechanical reading only; a reviewer failed "
+                                 "this trial (triage)")
+
+
+def test_a_report_older_than_an_override_says_so(tmp_path: Path) -> None:
+    run_dir, corpus = scored_run(tmp_path)
+    fixed = corrected_copy(corpus, tmp_path / "packs-fixed")
+    rescored = scoring.score_run(run_dir, packs=[fixed])
+    name = scoring.rescored_dir(run_dir, rescored.rescored).name  # type: ignore[arg-type]
+    assert 'data-testid="late-override"' not in scoring.write_report(
+        run_dir, rescored=name).read_text()
+
+    scoring.record_override(run_dir, "CTL-M-001", 1, "triage", "fail", "Ann Lee",
+                            "The photo shows a second car.")  # re-scores the run's own only
+
+    own = scoring.write_report(run_dir).read_text()
+    assert 'data-testid="late-override"' not in own
+    text = scoring.write_report(run_dir, rescored=name).read_text()
+    warning = re.search(r'data-testid="late-override"[^>]*>(.*?)</div>', text, flags=re.S)
+    assert warning is not None
+    assert "OLDER THAN AN OVERRIDE" in warning.group(1)
+    assert "Ann Lee overrode CTL-M-001 trial 1 triage (pass → fail)" in warning.group(1)
+    assert "re-scored version" in warning.group(1)
+
+
+def test_the_report_reads_as_sentences(tmp_path: Path) -> None:
+    run_dir, _ = scored_run(tmp_path)
+    index = scoring.write_report(run_dir)
+    text = re.sub(r"<[^>]+>", "", index.read_text())
+    assert re.search(r"\d\.(Simulator|Time|Cost)", text) is None, text
+    assert re.search(r"\.\s+Simulator-suspect trials", text)
+    page = re.sub(r"<[^>]+>", "", (index.parent / "packs" / "CTL-M-001.html").read_text())
+    assert "review False" not in page and "review True" not in page
+    assert "review signal not shown" in page
+    verdict = re.search(r'data-testid="verdict"[^>]*>(.*?)</div>', index.read_text(),
+                        flags=re.S).group(1)  # type: ignore[union-attr]
+    assert "6 of 6 scorable trials succeeded (100.0 %); 0 failed." in verdict
+    mean = re.search(r'data-testid="mean-one-sided">(.*?)</span>', index.read_text())
+    assert mean is not None and mean.group(1) == "≥ 50.1 %"  # 1 - (-ln 0.05)/6, the rule of three
