@@ -15,8 +15,8 @@ from pathlib import Path
 
 from claims_corpus import CustomerView, Progress
 from claims_corpus.formats import Fact
-from claims_corpus.formats.money import HOME_CONVENTIONS, MoneyConventions
 from claims_corpus.formats.matching import has_words, kind_of, norm_text
+from claims_corpus.formats.money import HOME_CONVENTIONS, MoneyConventions
 from claims_records import ScreenReading
 
 from ._states import states
