@@ -13,6 +13,7 @@ from ._check_fields import field_problems
 from ._check_files import material_problems, symlink_problems
 from ._check_keys import fact_key_problems
 from ._check_leaks import leak_problems, runtime_guard_problems
+from ._check_message import message_problems
 from ._check_pack import Problem, check_pack
 from ._check_setup import setup_problems
 from ._check_text import text_problems
@@ -42,6 +43,7 @@ def extra_pack_problems(pack_dir: Path, baseline: Baseline | None,
     checks: list[tuple[str, Callable[[], list[Problem]]]] = [
         ("materials", lambda: material_problems(pack, pack_dir)),
         ("text", lambda: text_problems(pack, pack_dir)),
+        ("message", lambda: message_problems(pack, pack_dir)),
         ("setup", lambda: setup_problems(pack, pack_dir, baseline)),
         ("leak", lambda: leak_problems(pack, pack_dir)),
         ("prompt", lambda: runtime_guard_problems(pack, pack_dir)),
