@@ -152,6 +152,9 @@ def compare(run: RunArg,
                                                    file_okay=False)],
             allow_different_corpus: Annotated[bool, typer.Option(
                 help="Compare even when the corpus versions differ.")] = False,
+            allow_different_corpus_content: Annotated[bool, typer.Option(
+                help="Compare even when the corpus hashes differ (packs edited under one "
+                "version); the comparison is labelled with the packs that differ.")] = False,
             allow_different_scorer: Annotated[bool, typer.Option(
                 help="Compare even when the runs were scored by different scorers (the "
                 "usual way is to re-score the older run).")] = False,
@@ -173,7 +176,8 @@ def compare(run: RunArg,
             mine, theirs,
             allow_different_corpus, seed=seed or scoring.DEFAULT_SEED,
             resamples=resamples or scoring.DEFAULT_RESAMPLES,
-            allow_different_scorer=allow_different_scorer)
+            allow_different_scorer=allow_different_scorer,
+            allow_different_content=allow_different_corpus_content)
     for d in result.packs:
         tested = ("" if d.adjusted_p_value is None
                   else f", adjusted p {d.adjusted_p_value:.3g}: {d.verdict}")

@@ -12,6 +12,7 @@ from . import _io
 from ._check_corpus_files import acceptance_problems, other_customer_problems
 from ._check_extra import checked_pack, extra_pack_problems, unsafe_pack
 from ._check_fields import corpus_field_problems
+from ._check_keys import declared_note, declared_problems
 from ._check_pack import Problem, sign_off_problems
 from ._check_setup import baseline_problems
 from ._loading import Pack, load_baseline, load_manifest
@@ -147,6 +148,11 @@ def check_corpus(root: Path | str, freeze: bool = False) -> CheckReport:
         else:
             baseline = loaded
             report.problems.extend(baseline_problems(loaded))
+    story_facts = manifest.story_facts if manifest is not None else {}
+    report.problems.extend(declared_problems(story_facts))
+    note = declared_note(story_facts)
+    if note:
+        report.notes.append(note)
     report.problems.extend(acceptance_problems(root))
     report.problems.extend(corpus_field_problems(root))
     packs: dict[str, Pack] = {}
@@ -171,7 +177,7 @@ def check_corpus(root: Path | str, freeze: bool = False) -> CheckReport:
             continue
         problems, pack = checked_pack(folder)
         report.problems.extend(problems)
-        report.problems.extend(extra_pack_problems(folder, baseline))
+        report.problems.extend(extra_pack_problems(folder, baseline, story_facts))
         current[folder.name] = manifest_entry(pack) if pack is not None else None
         if pack is not None:
             packs[folder.name] = pack

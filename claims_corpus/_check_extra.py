@@ -6,18 +6,19 @@ reported problem rather than a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ._check_fields import field_problems
 from ._check_files import material_problems, symlink_problems
 from ._check_keys import fact_key_problems
 from ._check_leaks import leak_problems, runtime_guard_problems
+from ._check_message import message_problems
 from ._check_pack import Problem, check_pack
 from ._check_setup import setup_problems
 from ._check_text import text_problems
 from ._loading import Pack
-from .formats import Baseline
+from .formats import Baseline, StoryFact
 
 
 def _guarded(pack: str, name: str, check: Callable[[], list[Problem]]) -> list[Problem]:
@@ -34,16 +35,19 @@ def unsafe_pack(pack_dir: Path) -> list[Problem]:
     return _guarded(pack_dir.name, "links", lambda: symlink_problems(pack_dir.name, pack_dir))
 
 
-def extra_pack_problems(pack_dir: Path, baseline: Baseline | None) -> list[Problem]:
-    """Every problem the run or the seed route would meet that the format does not show."""
+def extra_pack_problems(pack_dir: Path, baseline: Baseline | None,
+                        story_facts: Mapping[str, StoryFact] | None = None) -> list[Problem]:
+    """Every problem the run or the seed route would meet that the format does not show
+    (``story_facts``: the story-fact keys the corpus's manifest declares)."""
     pack = pack_dir.name
     checks: list[tuple[str, Callable[[], list[Problem]]]] = [
         ("materials", lambda: material_problems(pack, pack_dir)),
         ("text", lambda: text_problems(pack, pack_dir)),
+        ("message", lambda: message_problems(pack, pack_dir)),
         ("setup", lambda: setup_problems(pack, pack_dir, baseline)),
         ("leak", lambda: leak_problems(pack, pack_dir)),
         ("prompt", lambda: runtime_guard_problems(pack, pack_dir)),
-        ("fact key", lambda: fact_key_problems(pack, pack_dir)),
+        ("fact key", lambda: fact_key_problems(pack, pack_dir, story_facts)),
         ("fields", lambda: field_problems(pack, pack_dir)),
     ]
     out: list[Problem] = []

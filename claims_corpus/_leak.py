@@ -4,6 +4,10 @@ A guard is built for one pack. It forbids:
 
 - the system vocabulary (triage classes, reason codes, check ids and outcomes, evidence
   kinds) wherever it is code-like (contains ``_``), in every pack;
+- a triage class in ordinary words, by its own words and each class's synonyms
+  (``triage_words.toml``) where they describe the claim ("expects a standard claim", "the
+  case is complicated", "fast-track my claim"), in every pack, whatever the customer view
+  holds: the view is where such a sentence would have been written;
 - for the runtime guard: string values of ``setup.json`` that appear nowhere in the
   customer-visible files or the prompt templates (seeded ids, dates, e-mails, hashes, staff);
 - for the audit guard, in addition: every oracle value and provenance text that the customer
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,6 +56,41 @@ LABEL_NAMES: tuple[str, ...] = (
 )
 _LINKS = r"(?:is|was|are|were|came\s+back|comes\s+back|returned|set\s+to|marked|of|as)"
 _CAPS_WORD = re.compile(r"[A-Za-z]+")
+
+
+TRIAGE_WORDS_FILE = Path(__file__).with_name("triage_words.toml")
+
+
+@lru_cache(maxsize=1)
+def triage_phrases() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(pattern, triage class) for each class's words describing the claim: "<word> claim"
+    (a word between allowed: "a standard motor claim"), "<noun> is <word>", and the
+    multi-word forms of a class on their own ("fast-track", "low severity")."""
+    data = tomllib.loads(TRIAGE_WORDS_FILE.read_text(encoding="utf-8"))
+
+    def alt(words: Iterable[str]) -> str:
+        return "|".join(re.escape(w).replace(r"\ ", r"\s+").replace(r"\-", r"[\s-]?")
+                        for w in sorted(words, key=len, reverse=True))
+
+    nouns, links = alt(data["nouns"]), alt(data["links"])
+    out: list[tuple[re.Pattern[str], str]] = []
+    for triage_class, words in data["classes"].items():
+        w = alt(words)
+        alone = alt(x for x in words if re.search(r"[\s-]", x))
+        forms = [rf"(?:{w})(?:\s+[a-z]+)?\s+(?:{nouns})",
+                 rf"(?:{nouns})\s+(?:{links})(?:\s+(?:{links}))?\s+(?:a\s+|an\s+)?(?:{w})"]
+        if alone:
+            forms.append(alone)
+        out.append((re.compile(r"(?<![a-z0-9_])(?:" + "|".join(forms) + r")(?![a-z0-9_])",
+                               re.IGNORECASE), triage_class))
+    return tuple(out)
+
+
+def triage_in_words(text: str) -> list[tuple[str, str]]:
+    """(the words, the triage class they name) for every triage class ``text`` names in
+    ordinary words."""
+    return [(m.group(0), triage_class) for pattern, triage_class in triage_phrases()
+            for m in pattern.finditer(text)]
 
 
 @dataclass(frozen=True)
@@ -302,6 +342,9 @@ class LeakGuard:
         leaks = [Leak(term, source) for term, source in sorted(self._terms.items())
                  if (label_used(term, text) if term in self._label_words
                      else _pattern(term).search(text))]
+        leaks += [Leak(words, f"a triage class in ordinary words ({triage_class}; "
+                       "claims_corpus/triage_words.toml)")
+                  for words, triage_class in triage_in_words(text)]
         if self._phrases:
             seen: set[str] = set()
             for sh in sorted(_shingles(text) & self._phrases.keys()):

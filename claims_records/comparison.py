@@ -46,6 +46,12 @@ class Comparison(Strict):
     corpus_version: str
     baseline_corpus_version: str
     different_corpus_allowed: bool = False
+    corpus_content_differs: list[str] = Field(
+        default_factory=list, description="Where the two runs' corpora differ in content "
+        "though compared anyway: the packs whose hashes differ, or why they cannot be named. "
+        "Empty when the corpus hashes are the same.")
+    different_corpus_content_allowed: bool = Field(
+        False, description="Compared although the corpus hashes differ.")
     scorer: ScorerInfo | None = Field(None, description="Scorer of the run's summary.")
     baseline_scorer: ScorerInfo | None = Field(None, description="Scorer of the baseline's.")
     different_scorer_allowed: bool = False

@@ -32,6 +32,10 @@ class PackSummary(Strict):
     session_mode: str | None = None
     innocent_control: bool
     review_required: bool
+    pack_hash: str | None = Field(
+        None, description="The pack's hash as its corpus manifest recorded it when the run was "
+        "scored, set only when that manifest still held what the run was driven with (its "
+        "corpus hash equals run.json's); names the packs two runs' corpora differ in.")
     trials: int = Field(description="Trials recorded, errors included.")
     n: int = Field(description="Scorable trials.")
     c: int = Field(description="Successful scorable trials.")

@@ -53,21 +53,61 @@ def load_summary(run_dir: Path | str, corpus_root: CorpusRoots = None) -> RunSum
 
 def _different_versions(run: RunSummary, baseline: RunSummary) -> str:
     """The corpora both runs hold whose versions differ, as text ('' when none)."""
-    def versions(s: RunSummary) -> dict[str | None, str]:
-        return {c.id_prefix: c.version for c in s.corpora} or {None: s.corpus_version}
+    mine, theirs, shared = _by_corpus(run, baseline, "version")
+    return ", ".join(f"{p + ' ' if p else ''}{mine[p]} vs {theirs[p]}"
+                     for p in shared if mine[p] != theirs[p])
 
-    mine, theirs = versions(run), versions(baseline)
+
+def _by_corpus(run: RunSummary, baseline: RunSummary, field: str
+               ) -> tuple[dict[str | None, str], dict[str | None, str], list[str | None]]:
+    """(run's, baseline's values of ``field`` by corpus prefix, the prefixes both hold)."""
+    whole = "corpus_version" if field == "version" else "corpus_hash"
+
+    def values(s: RunSummary) -> dict[str | None, str]:
+        return {c.id_prefix: getattr(c, field) for c in s.corpora} or {None: getattr(s, whole)}
+
+    mine, theirs = values(run), values(baseline)
     shared = set(mine) & set(theirs)
     if not shared:  # named differently (a record from before corpora had prefixes)
-        mine, theirs = {None: run.corpus_version}, {None: baseline.corpus_version}
+        mine, theirs = {None: getattr(run, whole)}, {None: getattr(baseline, whole)}
         shared = {None}
-    return ", ".join(f"{p + ' ' if p else ''}{mine[p]} vs {theirs[p]}"
-                     for p in sorted(shared, key=str) if mine[p] != theirs[p])
+    return mine, theirs, sorted(shared, key=str)
+
+
+def content_differences(run: RunSummary, baseline: RunSummary) -> list[str]:
+    """Where the corpora both runs hold differ in content (their hashes): the packs both
+    scored whose hashes differ, by id, or why they cannot be named. Empty when the hashes are
+    the same."""
+    mine, theirs, shared = _by_corpus(run, baseline, "hash")
+    differing = [p for p in shared if mine[p] != theirs[p]]
+    if not differing:
+        return []
+    ours = {p.pack_id: p for p in run.packs}
+    base = {p.pack_id: p for p in baseline.packs}
+    out: list[str] = []
+    for prefix in differing:
+        both = sorted(pid for pid in set(ours) & set(base)
+                      if prefix is None or ours[pid].corpus in (prefix, None))
+        named = [pid for pid in both if ours[pid].pack_hash and base[pid].pack_hash
+                 and ours[pid].pack_hash != base[pid].pack_hash]
+        unknown = [pid for pid in both if not (ours[pid].pack_hash and base[pid].pack_hash)]
+        where = f"corpus {prefix} " if prefix else "corpus "
+        what = f"{where}{theirs[prefix][:12]} (baseline) vs {mine[prefix][:12]} (run)"
+        if named:
+            out.append(f"{what}: {', '.join(named)} differ")
+        if unknown:
+            out.append(f"{what}: {len(unknown)} pack(s) cannot be told apart (a summary "
+                       "holds no pack hashes: re-score it with its corpus as it was run)")
+        if not named and not unknown:
+            out.append(f"{what}: every pack both runs scored is the same; packs were added or "
+                       "removed")
+    return out
 
 
 def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool = False, *,
             seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
-            allow_different_scorer: bool = False) -> Comparison:
+            allow_different_scorer: bool = False,
+            allow_different_content: bool = False) -> Comparison:
     """Per-pack success-rate differences (run - baseline) with a paired bootstrap CI.
 
     The verdict is inconclusive when the comparison is too thin (see ``_too_thin``); every
@@ -76,6 +116,10 @@ def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool 
 
     Refuses runs of different corpus versions, and runs scored by different scorers (or by
     an unrecorded one), unless allowed: re-scoring the older run is the usual way out.
+    Refuses runs whose corpora differ in content (their hashes), naming the packs that
+    differ, unless ``allow_different_content`` (or ``allow_different_corpus``, as another
+    version is other content): the comparison is then labelled with them, in its record and
+    at the head of its explanation.
     """
     if not allow_different_scorer and (run.scorer is None or baseline.scorer is None
                                        or run.scorer != baseline.scorer):
@@ -92,6 +136,14 @@ def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool 
         raise ScoringError(
             f"runs use different corpus versions ({differ}); pass allow_different_corpus to "
             "compare anyway", run=run.run_id, baseline=baseline.run_id, field="corpus_version")
+    content = content_differences(run, baseline)
+    allowed_content = allow_different_content or (bool(differ) and allow_different_corpus)
+    if content and not allowed_content:
+        raise ScoringError(
+            f"runs use corpora whose content differs ({'; '.join(content)}): their numbers are "
+            "not of the same packs; run both on one corpus, or pass "
+            "--allow-different-corpus-content to compare anyway (the comparison is labelled)",
+            run=run.run_id, baseline=baseline.run_id, field="corpus_hash")
     mine = {p.pack_id: p for p in run.packs if p.success_rate is not None}
     theirs = {p.pack_id: p for p in baseline.packs if p.success_rate is not None}
     diffs = _pack_differences([(mine[pid], theirs[pid]) for pid in sorted(set(mine) & set(theirs))])
@@ -118,10 +170,13 @@ def compare(run: RunSummary, baseline: RunSummary, allow_different_corpus: bool 
                    if est is not None else why)
     if diffs:
         explanation += "; " + _per_pack_line(diffs)
+    if content:
+        explanation = f"CORPUS CONTENT DIFFERS ({'; '.join(content)}): {explanation}"
     return Comparison(
         run_id=run.run_id, baseline_run_id=baseline.run_id,
         corpus_version=run.corpus_version, baseline_corpus_version=baseline.corpus_version,
         different_corpus_allowed=allow_different_corpus, packs=diffs,
+        corpus_content_differs=content, different_corpus_content_allowed=bool(content),
         scorer=run.scorer, baseline_scorer=baseline.scorer,
         different_scorer_allowed=allow_different_scorer,
         only_in_run=sorted(set(mine) - set(theirs)),

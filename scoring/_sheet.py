@@ -85,7 +85,7 @@ def _fidelity(record: TrialRecord, view: CustomerView | None) -> FidelityAudit:
     if view is None:
         return not_audited("the pack's customer view could not be read: the customer's "
                            "messages were not audited")
-    return audit_trial(record.events, view)
+    return audit_trial(record.events, view, record.money)
 
 
 def score_trial(record: TrialRecord, labels: Labels, human: HumanVerdicts | None = None,

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from claims_corpus import pack_file_hashes, pack_hash
+from claims_corpus import corpus_identity, load_manifest, pack_file_hashes, pack_hash
 from claims_corpus.formats import Labels, Manifest, id_prefix_of
 from claims_records import (
     SHEET_FILE,
@@ -166,9 +166,26 @@ def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
                         acceptance_source=source, strict_fidelity=strict_fidelity).model_copy(
         update={"scorer": scorer, "scored_at": datetime.now(UTC).isoformat(timespec="seconds"),
                 "overrides": override_counts(sheets, effective), "rescored": rescored})
+    summary = with_pack_hashes(summary, run, roots)
     keep_previous_summary(out_dir, summary)
     write_summary(out_dir, summary)
     return summary
+
+
+def with_pack_hashes(summary: RunSummary, run: RunRecord,
+                     roots: dict[str | None, Path]) -> RunSummary:
+    """The summary with each pack's hash from its corpus manifest, for the corpora whose
+    manifest still holds what the run was driven with (its hash equals run.json's)."""
+    recorded = {c.id_prefix: c.hash for c in run.corpora or [run.corpus]}
+    hashes: dict[str, str] = {}
+    for prefix, root in roots.items():
+        if not (Path(root) / "manifest.json").is_file():
+            continue
+        _, now = corpus_identity(root)
+        if now == recorded.get(prefix, run.corpus.hash):
+            hashes |= {pid: e.hash for pid, e in load_manifest(root).packs.items()}
+    packs = [p.model_copy(update={"pack_hash": hashes.get(p.pack_id)}) for p in summary.packs]
+    return summary.model_copy(update={"packs": packs})
 
 
 def keep_previous_summary(run_dir: Path, new: RunSummary) -> Path | None:

@@ -26,6 +26,7 @@ from .manifest import (
     ChangelogEntry,
     Manifest,
     ManifestPack,
+    StoryFact,
 )
 from .money import (
     DEFAULT_LOCALE,
@@ -127,6 +128,7 @@ __all__ = [
     "Review",
     "Scene",
     "Setup",
+    "StoryFact",
     "TimeWindow",
     "id_prefix_of",
     "pack_id_pattern",

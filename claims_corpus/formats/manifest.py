@@ -8,14 +8,15 @@ held-out corpus), and a run over several corpora reports each under its prefix.
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
-from pydantic import Field, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from claims_records.terms import Line
 
 from ._base import Strict
 from .pack import ID_PREFIX_PATTERN, ClaimantSession, MessageStyle, pack_id_pattern
-from .pack_input import version_field
+from .pack_input import FactKind, version_field
 
 
 class ManifestPack(Strict):
@@ -51,6 +52,19 @@ class ChangelogEntry(Strict):
     changes: list[str]
 
 
+class StoryFact(Strict):
+    """A story-fact key a corpus adds for its own packs (packs/STANDARD.md section 5)."""
+
+    kind: FactKind = Field(description="The kind every pack's fact with this key has.")
+    topic: str = Field(min_length=1, max_length=200,
+                       description="Plain-language subject of the fact ('how the burglar got "
+                       "in'), as the packs' facts name it. Never a system code.")
+
+
+# A story-fact key: snake_case, as a fact's key is written.
+STORY_FACT_KEY_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+
 class Manifest(Strict):
     """<corpus>/manifest.json — identity, version, frozen flag, per-pack hashes, changelog."""
 
@@ -66,6 +80,13 @@ class Manifest(Strict):
     hashes_version: str | None = Field(
         None, description="corpus_version at which the pack hashes were last recorded."
     )
+    story_facts: dict[Annotated[str, StringConstraints(pattern=STORY_FACT_KEY_PATTERN)],
+                      StoryFact] = Field(
+        default_factory=dict,
+        description="Story-fact keys this corpus's packs may use beside the standard's list "
+        "(packs/STANDARD.md section 5), with their kind and topic: accepted for this corpus "
+        "only, so a held-out corpus need not show its keys to anyone by editing the project. "
+        "A key of the claim's own facts or of the standard's list is refused.")
     packs: dict[str, ManifestPack] = Field(default_factory=dict)
     changelog: list[ChangelogEntry] = Field(default_factory=list)
 
@@ -79,4 +100,5 @@ class Manifest(Strict):
         return self
 
 
-__all__ = ["ChangelogEntry", "Manifest", "ManifestPack"]
+
+__all__ = ["ChangelogEntry", "Manifest", "ManifestPack", "StoryFact"]

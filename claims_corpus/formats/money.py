@@ -167,10 +167,18 @@ def _names(language: str) -> dict[str, frozenset[str]]:
     return {name: frozenset(codes) for name, codes in found.items()}
 
 
+# Scripts written without spaces between words: a name ending in one of their characters
+# ("円", "元") is a whole word whatever follows it ("120,000円です").
+_UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f]")
+
+
 def _words_pattern(words: Iterable[str]) -> re.Pattern[str]:
     """Any of ``words`` (longest first, as whole words, any case) at the start of a text."""
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?:{alternatives})(?![^\W_])", re.I)
+    def alternative(w: str) -> str:
+        return re.escape(w) + ("" if _UNSPACED.match(w[-1]) else r"(?![^\W_])")
+
+    alternatives = "|".join(alternative(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?:{alternatives})", re.I)
 
 
 def _group_family(group: str) -> str:

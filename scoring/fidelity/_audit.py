@@ -9,6 +9,7 @@ far. Pure: it reads nothing and writes nothing.
 from __future__ import annotations
 
 from claims_corpus import CustomerView
+from claims_corpus.formats.money import HOME_CONVENTIONS, MoneyConventions
 from claims_records import (
     CustomerAction,
     FidelityAudit,
@@ -62,9 +63,11 @@ def _is_opening(ev: JourneyEvent, index: int, view: CustomerView) -> bool:
             and (ev.note == INITIAL_NOTE or a.text == view.initial_message))
 
 
-def audit_trial(events: list[JourneyEvent], view: CustomerView) -> FidelityAudit:
-    """The fidelity audit of one trial's customer (``view``: the pack's customer view)."""
-    memory = Memory(view=view, static=_static_sources(view))
+def audit_trial(events: list[JourneyEvent], view: CustomerView,
+                money: MoneyConventions = HOME_CONVENTIONS) -> FidelityAudit:
+    """The fidelity audit of one trial's customer (``view``: the pack's customer view;
+    ``money``: the product's locale and home currency, as run.json records them)."""
+    memory = Memory(view=view, static=_static_sources(view), money=money)
     findings: list[FidelityFinding] = []
     messages = actions = 0
     previous = None
@@ -76,7 +79,7 @@ def audit_trial(events: list[JourneyEvent], view: CustomerView) -> FidelityAudit
             shown = asking_text(screen)
             everything = all_text(screen)
             memory.asked |= {f.key for f in view.facts
-                             if asks_about(f, shown) or states(f, everything)}
+                             if asks_about(f, shown) or states(f, everything, money)}
         action = ev.action
         if action is None:
             previous = screen or previous

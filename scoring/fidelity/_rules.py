@@ -16,6 +16,7 @@ from pathlib import Path
 from claims_corpus import CustomerView, Progress
 from claims_corpus.formats import Fact
 from claims_corpus.formats.matching import has_words, kind_of, norm_text
+from claims_corpus.formats.money import HOME_CONVENTIONS, MoneyConventions
 from claims_records import ScreenReading
 
 from ._states import states
@@ -108,9 +109,10 @@ class Memory:
     uploaded: list[str] = field(default_factory=list)
     messages_sent: int = 0
     actions: int = 0
+    money: MoneyConventions = HOME_CONVENTIONS  # how the product writes amounts
 
     def sources(self) -> Sources:
-        return Sources((*self.static, *self.agent_texts))
+        return Sources((*self.static, *self.agent_texts), self.money)
 
     @property
     def volunteers(self) -> bool:
@@ -121,7 +123,7 @@ def invented(message: str, memory: Memory) -> tuple[str, str] | None:
     """Values in the message that no source holds: (evidence, values)."""
     sources = memory.sources()
     bad: list[Value] = []
-    for v in extract(message):
+    for v in extract(message, memory.money):
         if v.kind == "name" and v.key[0] in PLACE_WORDS:
             continue
         if v.kind == "number" and isinstance(v.key[0], int) and v.key[0] < SMALL_NUMBER * 100:
@@ -159,7 +161,8 @@ def volunteered(message: str, memory: Memory) -> tuple[str, str] | None:
         return None
     first = memory.view.initial_message
     early = [f for f in memory.view.facts
-             if f.key not in memory.asked and states(f, message) and not states(f, first)]
+             if f.key not in memory.asked and states(f, message, memory.money)
+             and not states(f, first, memory.money)]
     if not early:
         return None
     listed = ", ".join(f"{f.topic} ({f.value})" for f in early)

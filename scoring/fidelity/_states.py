@@ -22,13 +22,15 @@ from claims_corpus.formats.matching import (
     structured,
     text_matches,
 )
-from claims_corpus.formats.money import as_money
+from claims_corpus.formats.money import HOME_CONVENTIONS, MoneyConventions, as_money
 
 from ._values import Value, extract, same, same_currency
 
 # What ends the clause a match is read in, and the words that negate it ("n't" reads as "t").
 _CLAUSE_END = re.compile(r"[.,;:!?()\n]|\b(?:but|and|so|because|though|although|whereas)\b")
 NEGATORS = frozenset({"not", "no", "never", "nor", "neither", "without", "none", "t"})
+# Negators that negate only the word right after them.
+NEXT_WORD_NEGATORS = frozenset({"no", "none"})
 # A yes or no set off by punctuation at the start or the end of a wording.
 _YES_NO_EDGE = re.compile(r"^\s*(?:yes|yeah|yep|no|nope)\s*[,;:.!-]+"
                           r"|[,;:-]\s*(?:yes|yeah|yep|no|nope)\W*$", re.I)
@@ -44,13 +46,17 @@ def _phrase(phrase: str) -> re.Pattern[str]:
 
 
 def mentions(phrase: str, text: str) -> bool:
-    """Whether ``text`` says ``phrase`` (whole words, normalised) outside a negated clause."""
+    """Whether ``text`` says ``phrase`` (whole words, normalised) outside a negated clause.
+    "no" and "none" negate only what follows them at once ("no theft"): in "No worries
+    nobody was hurt" the "no" is about the worries."""
     if not norm_text(phrase):
         return False
     low = text.lower()
     for m in _phrase(phrase).finditer(low):
-        clause = _CLAUSE_END.split(low[:m.start()])[-1]
-        if not NEGATORS & set(norm_text(clause).split()):
+        words = norm_text(_CLAUSE_END.split(low[:m.start()])[-1]).split()
+        negated = (NEGATORS - NEXT_WORD_NEGATORS) & set(words) or (
+            words and words[-1] in NEXT_WORD_NEGATORS)
+        if not negated:
             return True
     return False
 
@@ -96,8 +102,9 @@ def _is_code(value: str) -> bool:
             and len(norm_text(value).replace(" ", "")) >= 4)
 
 
-def states(fact: Fact, text: str) -> bool:
-    """Whether ``text`` gives the value of ``fact`` (by the fact's kind)."""
+def states(fact: Fact, text: str, conventions: MoneyConventions = HOME_CONVENTIONS) -> bool:
+    """Whether ``text`` gives the value of ``fact`` (by the fact's kind; amounts as the
+    product writes them, ``conventions``)."""
     if not text.strip():
         return False
     if any(mentions(p, text) for p in say_phrases(fact.say)):
@@ -111,7 +118,7 @@ def states(fact: Fact, text: str) -> bool:
         return any(same(v, w) for v in extract(text) for w in wanted if v.kind == w.kind)
     if kind in ("money", "number"):
         return any(_amount_given(value, v, any_currency=kind == "number")
-                   for v in extract(text))
+                   for v in extract(text, conventions))
     if kind == "choice":
         return mentions(str(value).replace("_", " "), text)
     if kind == "yes_no":

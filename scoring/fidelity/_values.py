@@ -2,7 +2,10 @@
 phone numbers, e-mail addresses, plain numbers, names and places — and whether one text
 supports another's.
 
-The extractor is deliberately plain: regular expressions over the visible text, each kind
+Amounts are read by the products' own money reader (``claims_corpus.formats.money``, Babel)
+in the product's locale and home currency, so "€1.234,50" (de_DE), "120,000円" (ja_JP) and
+"INR 1,00,000" (en_IN) are one amount each. Everything else is deliberately plain:
+regular expressions over the visible text, each kind
 taking its spans before the next looks, so "12.03.2026" is one date and not a time and a
 number, and "2024" in "3 March 2024" is part of the date. A number is whole: "12" is never
 read inside "1200", "AB12 CDE" or an amount such as "1,200". A month on its own is a month
@@ -15,12 +18,17 @@ finding on its own.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from claims_corpus.formats import HOME_CURRENCY
 from claims_corpus.formats.matching import MONTHS, has_code, norm_text
-from claims_corpus.formats.money import CURRENCY_SIGNS, read_amount
+from claims_corpus.formats.money import (
+    CURRENCY_SIGNS,
+    HOME_CONVENTIONS,
+    MoneyConventions,
+    find_amounts,
+)
 
 _MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:st|nd|rd|th)?"
@@ -32,7 +40,7 @@ _MONTH_ALONE = ("(January|February|March|April|June|July|August|September|Octobe
 _NUMBER = (rf"(?<![\w.,/:{CURRENCY_SIGNS}-])(\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)"
            rf"(?![\w{CURRENCY_SIGNS}%/:-]|[.,]\d)")
 
-_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_PATTERNS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
     ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
     ("date", re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")),
     ("date", re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b")),
@@ -41,13 +49,14 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("date", re.compile(rf"\b({_MONTH})\s+(\d{{1,2}}){_ORD}(?:,?\s+(\d{{4}}))?\b", re.I)),
     ("month", re.compile(rf"\b({_MONTH}),?\s+(\d{{4}})\b", re.I)),
     ("month", re.compile(rf"\b{_MONTH_ALONE}\b")),
-    ("money", re.compile(rf"[{CURRENCY_SIGNS}]\s?(\d[\d,]*(?:\.\d{{1,2}})?)(k)?\b", re.I)),
-    ("money", re.compile(r"\b(\d[\d,]*(?:\.\d{1,2})?)\s*(pounds|quid|gbp|euros?|dollars?)\b",
-                         re.I)),
+    ("money", None),  # amounts: the products' own reader, in the product's locale (_amounts)
     ("time", re.compile(rf"\b(\d{{1,2}})[:.](\d{{2}})\s*{_AMPM}?(?!\w|\.\w)", re.I)),
     ("time", re.compile(rf"\b(\d{{1,2}})\s*{_AMPM}(?!\w)", re.I)),
     ("time", re.compile(r"\b(noon|midday|midnight)\b", re.I)),
     ("registration", re.compile(r"\b[A-Z]{2}\d{2}\s?[A-Z]{3}\b", re.I)),
+    # any other plate-like code in capitals ("LK19 XRDA", "B 1234 XY" parts): letters,
+    # digits, a space, letters
+    ("registration", re.compile(r"\b[A-Z]{1,3}\d{1,4}\s?[A-Z]{1,4}\b")),
     ("identifier", re.compile(r"\b(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])[A-Za-z0-9][\w/-]{3,}\w\b")),
     ("phone", re.compile(r"(?<![\w-])\+?\d[\d ()-]{7,}\d\b")),
     ("identifier", re.compile(r"\b\d{5,}\b")),
@@ -141,13 +150,31 @@ def _time_key(m: re.Match[str]) -> Key | None:
     return (hour * 60 + minute,)
 
 
-def _money_key(m: re.Match[str]) -> Key | None:
-    amount = float(m.group(1).replace(",", ""))
-    if m.lastindex and m.lastindex >= 2 and (m.group(2) or "").lower() == "k":
-        amount *= 1000
-    shown = read_amount(m.group(0))
-    currencies = shown.currencies if shown is not None and shown.currencies else None
-    return (round(amount * 100), currencies or frozenset({HOME_CURRENCY}))
+_SPACES = " \u00a0\u202f\u2009"
+_THOUSANDS = re.compile(r"[kK](?![\w])")
+
+
+def _amounts(text: str, conventions: MoneyConventions
+             ) -> Iterator[tuple[int, int, Key]]:
+    """(start, end, key) of every amount naming its currency, read as the products'
+    decisions read money (``find_amounts``, in the product's locale): the span covers the
+    number and its code, symbol or name ("€1.234,50", "120,000円", "INR 1,00,000"); "£5k"
+    is 5,000."""
+    for a in find_amounts(text, conventions):
+        if not a.currencies:
+            continue  # a bare number: the number patterns read it
+        start, end = a.span
+        amount = a.amount
+        before = text[:start].rstrip(_SPACES)
+        after = text[end:].lstrip(_SPACES)
+        if a.mark and before.endswith(a.mark):
+            start = len(before) - len(a.mark)
+            k = _THOUSANDS.match(text, end)
+            if k:
+                amount, end = amount * 1000, k.end()
+        elif a.mark and after.lower().startswith(a.mark.lower()):
+            end = len(text) - len(after) + len(a.mark)
+        yield start, end, (round(amount * 100), a.currencies)
 
 
 def _hundredths(number: str) -> int:
@@ -159,14 +186,21 @@ def alnum(text: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def extract(text: str) -> tuple[Value, ...]:
-    """Every specific value in ``text``, in order of kind."""
+def extract(text: str, conventions: MoneyConventions = HOME_CONVENTIONS) -> tuple[Value, ...]:
+    """Every specific value in ``text``, in order of kind; amounts as the product writes
+    them (``conventions``: its locale and home currency)."""
     taken = [False] * len(text)
     out: list[Value] = []
     date_index = 0
     for kind, pattern in _PATTERNS:
         if kind == "date":
             date_index += 1
+        if pattern is None:
+            for start, end, amount_key in _amounts(text, conventions):
+                if not any(taken[start:end]):
+                    taken[start:end] = [True] * (end - start)
+                    out.append(Value("money", text[start:end], amount_key))
+            continue
         for m in pattern.finditer(text):
             if any(taken[m.start():m.end()]):
                 continue
@@ -175,8 +209,6 @@ def extract(text: str) -> tuple[Value, ...]:
                 key = _date_key(date_index, m)
             elif kind == "time":
                 key = _time_key(m)
-            elif kind == "money":
-                key = _money_key(m)
             elif kind == "month":
                 key = _month_key(m)
             elif kind == "number":
@@ -229,10 +261,11 @@ class Sources:
     """Everything a customer may say values from, with its values extracted once."""
 
     texts: tuple[str, ...]
+    conventions: MoneyConventions = HOME_CONVENTIONS
 
     @cached_property
     def values(self) -> tuple[Value, ...]:
-        return tuple(v for t in self.texts for v in extract(t))
+        return tuple(v for t in self.texts for v in extract(t, self.conventions))
 
     @cached_property
     def words(self) -> frozenset[str]:

@@ -105,3 +105,89 @@ def test_junit_has_one_testcase_per_pack_with_explanations(tmp_path):
     assert "pass^2 = 0.000" in failure.get("message")
     assert "journey:" in failure.get("message")
     assert cases["CTL-M-001"].find("failure") is None
+
+
+def _hashed(summary, corpus_hash: str, pack_hashes: dict[str, str | None]):
+    packs = [p.model_copy(update={"pack_hash": pack_hashes.get(p.pack_id)})
+             for p in summary.packs]
+    corpora = [c.model_copy(update={"hash": corpus_hash}) for c in summary.corpora]
+    return summary.model_copy(update={"corpus_hash": corpus_hash, "packs": packs,
+                                      "corpora": corpora})
+
+
+SAME = {p: f"h-{p}" for p in PACKS}
+EDITED = {**SAME, "CTL-M-002": "h-edited"}
+
+
+# (baseline corpus hash and pack hashes, run's, what the refusal and the label name)
+CONTENT_CASES = [
+    ("edited pack", ("c1", SAME), ("c2", EDITED), "CTL-M-002 differ"),
+    ("two edited", ("c1", SAME), ("c2", {**EDITED, "CTL-M-005": "x"}),
+     "CTL-M-002, CTL-M-005 differ"),
+    ("no pack hashes", ("c1", {}), ("c2", {}), "6 pack(s) cannot be told apart"),
+    ("one side unhashed", ("c1", SAME), ("c2", {}), "6 pack(s) cannot be told apart"),
+    ("packs added", ("c1", SAME), ("c2", SAME), "packs were added or removed"),
+]
+
+
+@pytest.mark.parametrize(("case", "base", "mine", "named"), CONTENT_CASES,
+                         ids=[c[0] for c in CONTENT_CASES])
+def test_different_corpus_content_is_refused_or_labelled(tmp_path, case, base, mine,
+                                                         named) -> None:
+    a = _run(tmp_path, "a", {})
+    baseline, run = _hashed(a, *base), _hashed(a, *mine)
+    with pytest.raises(ScoringError, match="content differs") as err:
+        compare(run, baseline)
+    assert named in err.value.message
+    assert err.value.context["field"] == "corpus_hash"
+    result = compare(run, baseline, allow_different_content=True)
+    assert result.different_corpus_content_allowed is True
+    assert result.explanation.startswith("CORPUS CONTENT DIFFERS (")
+    assert named in result.explanation and named in result.corpus_content_differs[0]
+
+
+def test_the_same_corpus_hash_compares_unlabelled(tmp_path) -> None:
+    a = _run(tmp_path, "a", {})
+    result = compare(_hashed(a, "c1", SAME), _hashed(a, "c1", EDITED))  # hashes decide
+    assert result.corpus_content_differs == [] and not result.different_corpus_content_allowed
+    assert "CORPUS CONTENT" not in result.explanation
+
+
+def test_another_corpus_version_allowed_is_still_labelled(tmp_path) -> None:
+    a = _run(tmp_path, "a", {})
+    b = _run(tmp_path, "b", {}, corpus_version="0.3.0")
+    result = compare(_hashed(a, "c1", SAME), _hashed(b, "c2", EDITED),
+                     allow_different_corpus=True)
+    assert result.corpus_content_differs == ["corpus c2 (baseline) vs c1 (run): CTL-M-002 "
+                                             "differ"]
+
+
+def test_the_summary_records_pack_hashes_only_of_the_corpus_the_run_used(tmp_path) -> None:
+    import shutil
+
+    import claims_corpus
+    from claims_records import CorpusInfo, RunSummary
+    from scoring._summary import with_pack_hashes
+
+    from .conftest import PACKS as SHIPPED
+
+    root = tmp_path / "packs"
+    root.mkdir()
+    shutil.copy2(SHIPPED / "manifest.json", root / "manifest.json")
+    _, digest = claims_corpus.corpus_identity(root)
+    manifest = claims_corpus.load_manifest(root)
+    a = _run(tmp_path, "a", {})
+    summary = a.model_copy(update={"packs": [
+        p.model_copy(update={"pack_id": pid, "pack_hash": None})
+        for p, pid in zip(a.packs, sorted(manifest.packs), strict=False)]})
+    from scoring._record import load_run_record
+
+    run = load_run_record(tmp_path / "a")
+    same = run.model_copy(update={"corpus": CorpusInfo(version="x", hash=digest,
+                                                       path=str(root)), "corpora": []})
+    filled: RunSummary = with_pack_hashes(summary, same, {None: root})
+    assert [p.pack_hash for p in filled.packs] == [manifest.packs[p.pack_id].hash
+                                                   for p in filled.packs]
+    other = same.model_copy(update={"corpus": CorpusInfo(version="x", hash="other",
+                                                         path=str(root))})
+    assert {p.pack_hash for p in with_pack_hashes(summary, other, {None: root}).packs} == {None}
