@@ -138,7 +138,9 @@ class NightEntry(Strict):
     started_at: str
     finished_at: str
     outcome: NightOutcome
-    exit_code: int = Field(description="0 ok, 1 regression or gate failure, 2 infrastructure.")
+    exit_code: int = Field(description="The exit code (ExitCode): 0 ok, 1 regression or gate "
+                           "failure, 3 the night could not be judged (nights recorded "
+                           "before 3 was used say 2).")
     reasons: list[str] = Field(default_factory=list, description="Why it is not ok, one line "
                                "each.")
     labels: list[str] = Field(default_factory=list)
