@@ -32,8 +32,8 @@ def nightly(
 ) -> None:
     """Run → score → report → compare with the last good night → gate → history.
 
-    Exit 0: ok; 1: a regression against the baseline or a failed gate; 2: the configuration
-    or the command line was refused, nothing ran; 3: the night could not be judged (the
+    Exit 0: ok; 1: a regression against the baseline or a failed gate; 2: the configuration,
+    the command line or the profile was refused, nothing ran; 3: the night could not be judged (the
     product, the environment or the run failed, the run stopped early, too many
     infrastructure errors, no trial scorable); 130: interrupted (docs/running.md, "Exit
     codes")."""
@@ -42,19 +42,18 @@ def nightly(
     if shard and merge_shards:
         raise typer.BadParameter("a machine either runs a shard or merges them",
                                  param_hint="--shard")
-    with reported_errors():  # refused before the night starts: ExitCode.USAGE
-        night = job.checked_night(config)
-        if shard is not None or merge_shards:
-            job.needs_night_id(night, night_id)
-        night_id = night_id or job.new_night_id(night)
-    # from here on a failure means the night could not be judged, never a regression
-    with reported_errors(ExitCode.NO_RESULT):
+    # a refusal (configuration, profile, shard, history) is ExitCode.USAGE; a failure of the
+    # night itself is recorded and judged by run_night; anything else unexpected means the
+    # night could not be judged, never a regression
+    with reported_errors():
+        if not (shard or merge_shards):
+            night_id = night_id or job.new_night_id(job.load_config(config))
         try:
             with sigterm_as_interrupt():
                 result = job.run_night(config, night_id=night_id, shard=shard,
                                        merge_shards=merge_shards, say=typer.echo)
         except KeyboardInterrupt:
-            again = [str(config.resolve()), "--night-id", night_id]
+            again = [str(config.resolve())] + (["--night-id", night_id] if night_id else [])
             again += ["--shard", shard] if shard else []
             again += ["--merge-shards"] if merge_shards else []
             typer.secho(f"interrupted; exit code {ExitCode.INTERRUPTED.value}; finished "

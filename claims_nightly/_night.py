@@ -271,7 +271,7 @@ def _finish(night: Night, entry: NightEntry, run_dir: Path, say: Say) -> NightRe
     return NightResult(entry.exit_code, entry.run_id, run_dir, entry)
 
 
-def checked_night(config: Path | str) -> Night:
+def _checked_night(config: Path | str) -> Night:
     """The night's configuration, its paths and its history checked: what refuses a night
     before it starts (a ``HarnessError``; the command line exits ``ExitCode.USAGE``)."""
     night = load_config(config)
@@ -280,7 +280,7 @@ def checked_night(config: Path | str) -> Night:
     return night
 
 
-def needs_night_id(night: Night, night_id: str | None) -> None:
+def _needs_night_id(night: Night, night_id: str | None) -> None:
     """A sharded night is named by every machine alike: ``--night-id`` is required."""
     if not night_id:
         raise ConfigError("--shard and --merge-shards need --night-id: every machine of "
@@ -290,10 +290,10 @@ def needs_night_id(night: Night, night_id: str | None) -> None:
 def run_night(config: Path | str, *, night_id: str | None = None, shard: str | None = None,
               merge_shards: bool = False, say: Say = print) -> NightResult:
     """The whole night for ``config`` (see the module docstring)."""
-    night = checked_night(config)
+    night = _checked_night(config)
     started = _now()
     if shard is not None or merge_shards:
-        needs_night_id(night, night_id)
+        _needs_night_id(night, night_id)
         assert night_id is not None
         if shard is not None:
             return run_shard(night, night_id, shard, say)

@@ -36,7 +36,7 @@ class NightlyBrowser(BrowserConfig):
 
 
 class NightlyGate(Strict):
-    """When a night fails (exit 1) and when it cannot be judged (exit 2)."""
+    """When a night fails (exit 1) and when it cannot be judged (exit 3)."""
 
     min_pass_hat_k: float = Field(0.8, ge=0, le=1, description="Floor for the run's pass^k.")
     k: int = Field(1, ge=1, description="k of pass^k; at most the trials per pack.")
@@ -50,7 +50,7 @@ class NightlyGate(Strict):
                              "(the corpus's acceptance.toml) to be met: exit 1 otherwise.")
     max_infrastructure_share: float = Field(
         0.2, ge=0, le=1, description="Above this share of trials ending in product, simulator "
-        "or harness errors the night cannot be judged: exit 2.")
+        "or harness errors the night cannot be judged: exit 3.")
 
 
 class NightlyCompare(Strict):
