@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from claims_records import ExitCode, HarnessError
+
 from ._errors import reported_errors
 from ._stop import sigterm_as_interrupt
 
@@ -30,13 +32,19 @@ def nightly(
 ) -> None:
     """Run → score → report → compare with the last good night → gate → history.
 
-    Exit 0: ok; 1: a regression against the baseline or a failed gate; 2: the night could
-    not be judged (the product, the environment or the run failed)."""
+    Exit 0: ok; 1: a regression against the baseline or a failed gate; 2: the configuration,
+    the command line or the profile was refused, nothing ran; 3: the night could not be judged (the
+    product, the environment or the run failed, the run stopped early, too many
+    infrastructure errors, no trial scorable); 130: interrupted (docs/running.md, "Exit
+    codes")."""
     import claims_nightly as job
 
     if shard and merge_shards:
         raise typer.BadParameter("a machine either runs a shard or merges them",
                                  param_hint="--shard")
+    # a refusal (configuration, profile, shard, history) is ExitCode.USAGE; a failure of the
+    # night itself is recorded and judged by run_night; anything else unexpected means the
+    # night could not be judged, never a regression
     with reported_errors():
         if not (shard or merge_shards):
             night_id = night_id or job.new_night_id(job.load_config(config))
@@ -47,10 +55,20 @@ def nightly(
         except KeyboardInterrupt:
             again = [str(config.resolve())] + (["--night-id", night_id] if night_id else [])
             again += ["--shard", shard] if shard else []
-            typer.secho("interrupted; exit code 130; finished trials are kept; finish the "
-                        f"night with: claims-harness nightly {shlex.join(again)}", err=True,
-                        fg=typer.colors.YELLOW)
-            raise typer.Exit(130) from None
+            again += ["--merge-shards"] if merge_shards else []
+            typer.secho(f"interrupted; exit code {ExitCode.INTERRUPTED.value}; finished "
+                        "trials are kept; finish the night with: claims-harness nightly "
+                        f"{shlex.join(again)}", err=True, fg=typer.colors.YELLOW)
+            raise typer.Exit(ExitCode.INTERRUPTED) from None
+        except Exception as exc:
+            if isinstance(exc, HarnessError):
+                raise
+            import traceback
+
+            traceback.print_exc()
+            typer.secho(f"error: the night could not be judged: {type(exc).__name__}: {exc}; "
+                        f"exit code {ExitCode.NO_RESULT.value}", err=True, fg=typer.colors.RED)
+            raise typer.Exit(ExitCode.NO_RESULT) from exc
     raise typer.Exit(result.exit_code)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from claims_records import HarnessError
+from claims_records import ExitCode, HarnessError, run_exit_code
 
 from . import _browser_opts as browser_opts
 from ._errors import reported_errors
@@ -211,8 +211,15 @@ def run(
         0, "--retry-infra", min=0, max=10, metavar="N", help="Run a trial again, up to N times, "
         "when it ended in an infrastructure error (harness_error; simulator_error of kind "
         "timeout, connection, server or rate_limit); never the product's own errors "
-        "(product_error, reset_failed). Earlier attempts keep their evidence "
-        "(trial-<n>.attempt-<k>) and are listed in run.json; the statistics use the last."),
+        "(product_error, reset_failed). Each attempt waits first, longer each time: 2 s, "
+        "doubling, at most 60 s. Earlier attempts keep their evidence (trial-<n>.attempt-<k>) "
+        "and are listed in run.json; the statistics use the last."),
+    stop_after_errors: int = typer.Option(
+        5, "--stop-after-errors", min=0, max=1000, metavar="N", help="Stop the run after N "
+        "trials in a row ended in an infrastructure error (product_error, reset_failed, "
+        "harness_error, simulator_error; after --retry-infra): a product or endpoint that "
+        "is down fails every pack alike. The trials not run stay pending in run.json (exit "
+        "3; --resume runs them). 0: never stop."),
     allow_unchecked_corpus: bool = typer.Option(
         False, "--allow-unchecked-corpus", help="Run a corpus that fails `corpus check` (an "
         "experiment); the run is labelled 'corpus fails check' in every report. Without it "
@@ -257,7 +264,12 @@ def run(
     llm_price_completion: float | None = typer.Option(
         None, help="USD per million completion tokens."),
 ) -> None:
-    """Run packs end to end through the browser and write a run record."""
+    """Run packs end to end through the browser and write a run record.
+
+    Exit 0: the run reached outcomes (how good they are is for score and gate); 2: refused
+    before anything was recorded; 3: no trial reached an outcome of the product's agent
+    (every one an infrastructure error), or the run stopped early or could not finish; 130:
+    interrupted (docs/running.md, "Exit codes")."""
     import claims_corpus
     import harness
     from claims_records import RunConfig
@@ -354,13 +366,22 @@ def run(
             hint = (f"finish it with: {harness.resume_command(runs_dir, run_id_now)} "
                     "(finished trials are kept)" if run_id_now and (run_ctx.started or resume)
                     else "nothing was recorded")
-            typer.secho(f"interrupted; exit code 130; {hint}", err=True, fg=typer.colors.YELLOW)
-            raise typer.Exit(130) from None
+            typer.secho(f"interrupted; exit code {ExitCode.INTERRUPTED.value}; {hint}",
+                        err=True, fg=typer.colors.YELLOW)
+            raise typer.Exit(ExitCode.INTERRUPTED) from None
         except HarnessError as exc:
-            typer.secho(harness.stop_line(exc, 2, runs_dir, run_id_now, run_ctx.started),
+            # refused before anything was recorded: usage; stopped once it had started: the
+            # run could not finish
+            code = ExitCode.NO_RESULT if run_ctx.started else ExitCode.USAGE
+            typer.secho(harness.stop_line(exc, code, runs_dir, run_id_now, run_ctx.started),
                         err=True, fg=typer.colors.RED)
-            raise typer.Exit(2) from exc
+            raise typer.Exit(code) from exc
         typer.echo(harness.summary_line(record, run_dir))
+        code = run_exit_code(record)
+        if code != ExitCode.OK:
+            typer.secho(harness.no_result_line(record, runs_dir, code), err=True,
+                        fg=typer.colors.RED)
+            raise typer.Exit(code)
 
 
 def _checked(check) -> bool:

@@ -96,7 +96,10 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
           resamples: ResamplesOpt = None, strict_fidelity: StrictOpt = False,
           packs: PacksOpt = None) -> None:
     """Score every trial of RUN: writes sheet.json per trial and summary.json (with --packs:
-    against a corrected oracle, into their own folder)."""
+    against a corrected oracle, into their own folder).
+
+    Exit 0: scored; 1: --strict-fidelity found the run invalid; 2: refused (bad option, run
+    or corpus); 3: no trial could be scored (docs/running.md, "Exit codes")."""
     import scoring
 
     if packs and corpus:
@@ -143,8 +146,11 @@ def score(run: RunArg, corpus: CorpusOpt = None, seed: SeedOpt = None,
     _fidelity(s)
     out = scoring.rescored_dir(run, s.rescored) if s.rescored is not None else run
     typer.echo(f"wrote {claims_records.summary_path(out)}")
-    if not s.fidelity.valid:
-        raise typer.Exit(1)
+    code = claims_records.score_exit_code(s, s.fidelity.valid)
+    if code == claims_records.ExitCode.NO_RESULT:
+        typer.secho(f"no trial could be scored: nothing to judge; exit code {code.value}",
+                    err=True, fg=typer.colors.RED)
+    raise typer.Exit(code)
 
 
 def compare(run: RunArg,
@@ -167,7 +173,11 @@ def compare(run: RunArg,
                 "prints how many paired packs would detect it.")] = 0.1) -> None:
     """Paired per-pack comparison of RUN against a baseline run: says too thin below the
     minimum of packs and trials, corrects the per-pack tests for many packs (Holm–Bonferroni)
-    and prints the smallest difference the run could have detected."""
+    and prints the smallest difference the run could have detected.
+
+    Exit 0: better, or no difference found (the interval includes zero); 1: WORSE; 2: refused
+    (bad option, runs of different corpora or scorers); 3: TOO THIN for a verdict, or no pack
+    scored in both runs (docs/running.md, "Exit codes")."""
     import scoring
 
     with reported_errors():
@@ -200,6 +210,10 @@ def compare(run: RunArg,
     if out is not None:
         out.write_text(result.model_dump_json(indent=2) + "\n", encoding="utf-8")
         typer.echo(f"wrote {out}")
+    code = claims_records.compare_exit_code(result)
+    if code != claims_records.ExitCode.OK:
+        typer.echo(f"exit code {code.value}: {code.meaning}")
+    raise typer.Exit(code)
 
 
 def gate(run: RunArg,
@@ -215,7 +229,8 @@ def gate(run: RunArg,
     """Exit 1 when the run's pass^k is below the floor, (with --acceptance) when an
     acceptance criterion is not met, or (with --strict-fidelity, or a summary scored strict)
     when any trial is simulator-suspect; write JUnit XML either way. The simulator-suspect
-    trials are always shown."""
+    trials are always shown. Exit 0: passed; 2: refused; 3: no trial could be scored, nothing
+    to gate (docs/running.md, "Exit codes")."""
     import scoring
 
     if min_pass_hat_k is None and not acceptance:
@@ -247,8 +262,11 @@ def gate(run: RunArg,
     typer.echo(f"{'PASS' if fidelity.ok else 'FAIL'}: {fidelity.message}")
     passed = passed and fidelity.ok
     typer.echo(f"wrote {path}")
-    if not passed:
-        raise typer.Exit(1)
+    code = claims_records.gate_exit_code(summary, passed)
+    if code == claims_records.ExitCode.NO_RESULT:
+        typer.secho(f"no trial could be scored: nothing to gate; exit code {code.value}",
+                    err=True, fg=typer.colors.RED)
+    raise typer.Exit(code)
 
 
 def report(run: Annotated[Path, typer.Argument(

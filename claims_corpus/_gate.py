@@ -24,6 +24,7 @@ from typing import Any
 from claims_records import CorpusCheckStamp, PackError, read_model, write_model_atomic
 
 from ._check import check_corpus
+from ._loading import missing_corpus
 
 CACHE_ENV = "CLAIMS_HARNESS_CACHE_DIR"
 # How a run is told to run a failing corpus anyway: the `run` option (the nightly job names
@@ -118,8 +119,16 @@ def failing_corpora(roots: list[str], allow: bool, cache: Path | None = None,
                     override: str = OVERRIDE) -> list[CorpusCheckStamp]:
     """The corpora of a run that fail ``corpus check``. Without ``allow`` the first such
     corpus is refused: a ``PackError`` naming its first problem's pack, file and field, how
-    many problems it has and how to run it anyway (``override``)."""
+    many problems it has and how to run it anyway (``override``). A corpus folder that is
+    not there is refused whatever ``allow`` says (there is nothing to run)."""
+    _all_there(roots)
     return refused_or_failing([check_stamp(Path(r), cache) for r in roots], allow, override)
+
+
+def _all_there(roots: list[str]) -> None:
+    for r in roots:
+        if not Path(r).is_dir():
+            raise missing_corpus(r)
 
 
 def refused_or_failing(stamps: list[CorpusCheckStamp], allow: bool, override: str = OVERRIDE
@@ -163,6 +172,7 @@ class PendingCheck:
     def __init__(self, roots: list[str], allow: bool, cache: Path | None = None) -> None:
         import multiprocessing
 
+        _all_there(roots)
         self.allow = allow
         self._parts: list[CorpusCheckStamp | tuple[Any, Any]] = []
         spawn = multiprocessing.get_context("spawn")

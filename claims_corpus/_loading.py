@@ -51,11 +51,22 @@ def _pack_name(pack_dir: Path) -> str:
     return Path(pack_dir).name
 
 
+def missing_corpus(root: Path | str) -> PackError:
+    """The error for a corpus folder that is not there: where it was looked for and what
+    helps (running a corpus anyway cannot: there is nothing to run)."""
+    root = Path(root)
+    where = ("" if root.is_absolute() else
+             f"; a relative path is read from the current folder, {Path.cwd()}")
+    return PackError(f"corpus folder not found: {root.absolute()}{where}; give the corpus "
+                     "folder's path (run --packs PATH, score --corpus PATH, the nightly key "
+                     "corpora) or run from the folder that holds it", file=str(root))
+
+
 def list_packs(root: Path | str) -> list[Path]:
     """Pack directories under ``root`` (folders named like a pack id), sorted by id."""
     root = Path(root)
     if not root.is_dir():
-        raise PackError("corpus folder not found", file=str(root))
+        raise missing_corpus(root)
     return sorted(p for p in root.iterdir() if p.is_dir() and _PACK_ID.match(p.name))
 
 

@@ -1,5 +1,6 @@
 """One night: run → score → report → gate → compare with the baseline → history → one exit
-code (0 ok, 1 regression or gate failure, 2 the night could not be judged).
+code (``ExitCode``: 0 ok, 1 regression or gate failure, 3 the night could not be judged; a
+configuration refused before the night starts is 2, from the command line).
 
 On several machines each runs its shard (``--shard i/n``, writing
 ``<night-id>.shard-i-of-n``) and one of them then merges, judges and records the night
@@ -20,6 +21,7 @@ from claims_records import (
     AcceptanceOutcome,
     ComparisonOutcome,
     ConfigError,
+    ExitCode,
     GateOutcome,
     HarnessError,
     NightEntry,
@@ -35,7 +37,7 @@ from ._baseline import compare_with, find_baseline, pack_changes
 from ._config import Night, check_paths, load_config, run_setup
 from ._history import INDEX_FILE, add_night, load_history
 
-EXIT_OK, EXIT_FAILED, EXIT_INFRASTRUCTURE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_INFRASTRUCTURE = ExitCode.OK, ExitCode.FAILED, ExitCode.NO_RESULT
 Say = Callable[[str], None]
 
 
@@ -110,11 +112,12 @@ def _execute(night: Night, run_id: str, shard: Any, say: Say) -> list[str]:
     except HarnessError as exc:
         return [f"the run could not finish: {exc}"]
     say(harness.summary_line(record, run_dir))
-    return []
+    return [record.stopped.reason] if record.stopped is not None else []
 
 
 def run_shard(night: Night, night_id: str, shard_text: str, say: Say) -> NightResult:
-    """Run one shard of tonight's run; 0 when it finished, 2 when it could not."""
+    """Run one shard of tonight's run; 0 when it finished, 3 when it could not (or stopped
+    early)."""
     import harness
 
     shard = harness.Shard.parse(shard_text)
@@ -268,17 +271,30 @@ def _finish(night: Night, entry: NightEntry, run_dir: Path, say: Say) -> NightRe
     return NightResult(entry.exit_code, entry.run_id, run_dir, entry)
 
 
-def run_night(config: Path | str, *, night_id: str | None = None, shard: str | None = None,
-              merge_shards: bool = False, say: Say = print) -> NightResult:
-    """The whole night for ``config`` (see the module docstring)."""
+def _checked_night(config: Path | str) -> Night:
+    """The night's configuration, its paths and its history checked: what refuses a night
+    before it starts (a ``HarnessError``; the command line exits ``ExitCode.USAGE``)."""
     night = load_config(config)
     check_paths(night)
     load_history(night.runs_dir)  # an unreadable history stops the night before it runs
+    return night
+
+
+def _needs_night_id(night: Night, night_id: str | None) -> None:
+    """A sharded night is named by every machine alike: ``--night-id`` is required."""
+    if not night_id:
+        raise ConfigError("--shard and --merge-shards need --night-id: every machine of "
+                          "the night must name the same night", file=str(night.path))
+
+
+def run_night(config: Path | str, *, night_id: str | None = None, shard: str | None = None,
+              merge_shards: bool = False, say: Say = print) -> NightResult:
+    """The whole night for ``config`` (see the module docstring)."""
+    night = _checked_night(config)
     started = _now()
     if shard is not None or merge_shards:
-        if not night_id:
-            raise ConfigError("--shard and --merge-shards need --night-id: every machine of "
-                               "the night must name the same night", file=str(night.path))
+        _needs_night_id(night, night_id)
+        assert night_id is not None
         if shard is not None:
             return run_shard(night, night_id, shard, say)
         problems = _merge(night, night_id, say)

@@ -172,6 +172,13 @@ class RunSettings(Strict):
         "(product_error, reset_failed). Every earlier attempt's evidence is kept beside the "
         "trial (trial-<n>.attempt-<k>) and listed in run.json; the statistics use the last "
         "attempt.")
+    stop_after_errors: int = Field(
+        5, ge=0, le=1000, description="Stop the run after this many trials in a row ended in "
+        "an infrastructure error (product_error, reset_failed, harness_error, "
+        "simulator_error; counted after any retry_infra attempts): a product or an endpoint "
+        "that is down fails every pack the same way. The trials not run stay pending in "
+        "run.json and the record says why it stopped; `run --resume` runs them. 0: never "
+        "stop.")
     allow_unreported_runtime: bool = Field(
         False, description="Run a product whose profile says it reports no runtime; the run "
         "is labelled 'runtime not reported'.")

@@ -36,7 +36,7 @@ class NightlyBrowser(BrowserConfig):
 
 
 class NightlyGate(Strict):
-    """When a night fails (exit 1) and when it cannot be judged (exit 2)."""
+    """When a night fails (exit 1) and when it cannot be judged (exit 3)."""
 
     min_pass_hat_k: float = Field(0.8, ge=0, le=1, description="Floor for the run's pass^k.")
     k: int = Field(1, ge=1, description="k of pass^k; at most the trials per pack.")
@@ -50,7 +50,7 @@ class NightlyGate(Strict):
                              "(the corpus's acceptance.toml) to be met: exit 1 otherwise.")
     max_infrastructure_share: float = Field(
         0.2, ge=0, le=1, description="Above this share of trials ending in product, simulator "
-        "or harness errors the night cannot be judged: exit 2.")
+        "or harness errors the night cannot be judged: exit 3.")
 
 
 class NightlyCompare(Strict):
@@ -138,7 +138,9 @@ class NightEntry(Strict):
     started_at: str
     finished_at: str
     outcome: NightOutcome
-    exit_code: int = Field(description="0 ok, 1 regression or gate failure, 2 infrastructure.")
+    exit_code: int = Field(description="The exit code (ExitCode): 0 ok, 1 regression or gate "
+                           "failure, 3 the night could not be judged (nights recorded "
+                           "before 3 was used say 2).")
     reasons: list[str] = Field(default_factory=list, description="Why it is not ok, one line "
                                "each.")
     labels: list[str] = Field(default_factory=list)

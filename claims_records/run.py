@@ -342,6 +342,22 @@ class TrialEntry(Strict):
         return self
 
 
+class EarlyStop(Strict):
+    """The run stopped before its last trial because this many trials in a row ended in
+    infrastructure errors (``RunSettings.stop_after_errors``): the trials not run stay
+    ``pending`` in run.json (nothing is lost; ``run --resume`` runs them)."""
+
+    reason: str = Field(description="One line: why the run stopped, with the last error.")
+    errors_in_a_row: int = Field(ge=1, description="Trials in a row that ended in "
+                                 "product_error, reset_failed, harness_error or "
+                                 "simulator_error (after any --retry-infra attempts).")
+    limit: int = Field(ge=1, description="The run's stop_after_errors.")
+    last_status: TrialStatus = Field(description="How the last of them ended.")
+    last_detail: str = Field("", description="One line on the last error.")
+    not_run: int = Field(ge=0, description="Trials left pending, not run.")
+    stopped_at: str = Field(description="When the run stopped (UTC, ISO 8601).")
+
+
 class RunRecord(Strict):
     """run.json."""
 
@@ -373,6 +389,9 @@ class RunRecord(Strict):
     shard: ShardInfo | None = Field(None, description="Set when this run is one shard.")
     merged: MergeInfo | None = Field(None, description="Set when this run was merged from "
                                      "shards.")
+    stopped: EarlyStop | None = Field(
+        None, description="Set when the run stopped early on infrastructure errors in a row; "
+        "its pending trials were not run. A resume clears it.")
 
     @model_validator(mode="before")
     @classmethod

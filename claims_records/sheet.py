@@ -202,8 +202,9 @@ class TrialFacts(Strict):
         "than the limit).")
     report_duration_s: float | None = Field(
         None, description="First customer message to the claim number on screen, from the "
-        "journey timestamps (machine time: the simulated customer's own speed included); "
-        "None when no claim number was shown.")
+        "journey timestamps (machine time: the simulated customer's own speed included, a "
+        "paced customer's typing of the opening message too); None when no claim number was "
+        "shown.")
     product_time_s: float | None = Field(
         None, description="The product's share of that span: the waits for its replies; "
         "None when no claim number was shown.")
@@ -211,6 +212,14 @@ class TrialFacts(Strict):
         None, description="What the customer's side of that span asks of a person (words "
         "read, characters typed, clicks, uploads), for the acceptance criteria's model of "
         "the customer's time; None when no claim number was shown.")
+    customer_time_s: float | None = Field(
+        None, description="The customer's side of the report in a person's time: "
+        "customer_work through acceptance.toml's [report_duration.customer_time] model; None "
+        "when no claim number was shown.")
+    report_modelled_s: float | None = Field(
+        None, description="The report's time as a person would take it, the time the report "
+        "duration criterion decides on and every report shows first: product_time_s + "
+        "customer_time_s; None when no claim number was shown.")
     further_contact: list[str] | None = Field(
         None, description="Why the claim needs further contact (unasked_item: a waiting-list "
         "item the customer never asked for; contact_request, handoff, no_claim_number, "

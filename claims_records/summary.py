@@ -45,7 +45,11 @@ class PackSummary(Strict):
         "infrastructure errors and simulator_suspect."
     )
     k_stats: list[KStat] = Field(default_factory=list, description="For k = 1..n.")
-    mean_duration_s: float | None = None
+    mean_duration_s: float | None = Field(None, description="Mean machine time of a trial, "
+                                          "start to end (what running the pack costs).")
+    mean_report_modelled_s: float | None = Field(
+        None, description="Mean report time as a person would take it (the sheets' "
+        "report_modelled_s) over the scorable trials that reached a claim number.")
     mean_cost_usd: float | None = None
     total_cost_usd: float | None = None
     median_turn_s: float | None = None

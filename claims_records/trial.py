@@ -81,7 +81,8 @@ class CustomerAction(Strict):
 
 class Timings(Strict):
     reply_wait_s: float | None = Field(None, description="Waiting for the product's reply.")
-    customer_s: float | None = Field(None, description="Customer deciding (model or script).")
+    customer_s: float | None = Field(None, description="Customer deciding (model or script); "
+                                     "on the opening message, a paced customer's typing.")
     action_s: float | None = Field(None, description="Performing the action in the browser.")
 
 

@@ -41,6 +41,7 @@ from .customers import (
 from .profile import Lane, Profile, load_profile
 from .reset import ResetAdapter, ResetOutcome, make_reset
 from .runner import (
+    Backoff,
     FolderLock,
     RunContext,
     RunLockedError,
@@ -51,6 +52,7 @@ from .runner import (
     load_durations,
     merge_runs,
     new_run_id,
+    no_result_line,
     prepare_resume,
     recorded_config,
     resume_command,
@@ -69,6 +71,7 @@ from .trial import (
 )
 
 __all__ = [
+    "Backoff",
     "SELF_TEST_LABEL",
     "BrowserChoice",
     "FolderLock",
@@ -127,6 +130,7 @@ __all__ = [
     "make_reset",
     "make_customer",
     "new_run_id",
+    "no_result_line",
     "parse_action",
     "prepare_resume",
     "redact_har",

@@ -46,6 +46,8 @@ class _Ctx:
     config: AcceptanceConfig
     seed: int
     resamples: int
+    unscored: dict[str, int] = field(default_factory=dict)
+    """How the trials left out ended (trial status or simulator_suspect: count)."""
 
 
 def _pct(v: float | None) -> str:
@@ -226,6 +228,18 @@ def report_time_s(sheet: Sheet, config: AcceptanceConfig) -> tuple[float, float]
     return n.product_time_s, config.report_duration.customer_time.seconds(n.customer_work)
 
 
+def with_modelled_time(sheet: Sheet, config: AcceptanceConfig) -> Sheet:
+    """``sheet`` with its report's modelled time (``customer_time_s``, ``report_modelled_s``)
+    by ``config``'s model of the customer's time: what every report shows first."""
+    times = report_time_s(sheet, config)
+    if times is None:
+        return sheet
+    product, customer = times
+    numbers = sheet.numbers.model_copy(update={
+        "customer_time_s": round(customer, 3), "report_modelled_s": round(product + customer, 3)})
+    return sheet.model_copy(update={"numbers": numbers})
+
+
 def _report_duration(ctx: _Ctx, sheets: list[Sheet]) -> CriterionResult:
     """Decided on the product's time plus the customer's modelled time (docs/scoring.md,
     "The customer's time"): a simulated customer answers at machine speed, a person does
@@ -291,6 +305,12 @@ def _coverage(ctx: _Ctx, sheets: list[Sheet]) -> CriterionResult:
     per_line: dict[str, JsonValue] = {
         line: {"needed": n, "covered": list(sorted(kinds.get(line, ())))}
         for line, n in need.items()}
+    if not sheets:
+        how = ", ".join(f"{n} {k}" for k, n in sorted(ctx.unscored.items()))
+        return CriterionResult(name="scenario_coverage", title=title, status="not_measurable",
+                               threshold=threshold, explanation="no trial could be scored, so "
+                               "no scenario was tested" + (f": {how}" if how else ""),
+                               details=per_line)
     if not kinds:
         return CriterionResult(name="scenario_coverage", title=title, status="not_measurable",
                                threshold=threshold, explanation="no scorable trial names its "
@@ -316,8 +336,10 @@ _CRITERIA: tuple[Callable[[_Ctx, list[Sheet]], CriterionResult], ...] = (
 def evaluate_acceptance(sheets: list[Sheet], config: AcceptanceConfig, source: str, *,
                         seed: int, resamples: int) -> AcceptanceReport:
     """Every criterion over the scorable trials of ``sheets``."""
-    ctx = _Ctx(config, seed, resamples)
     scored = [s for s in sheets if s.scorable]
+    left_out = Counter("simulator_suspect" if s.simulator_suspect else s.trial_status
+                       for s in sheets if not s.scorable)
+    ctx = _Ctx(config, seed, resamples, dict(left_out))
     criteria = [criterion(ctx, scored) for criterion in _CRITERIA]
     return AcceptanceReport(source=source, config=config,
                             met=all(c.status == "met" for c in criteria), criteria=criteria,

@@ -5,7 +5,8 @@ Pure functions of the trial record and the staff reading:
 - ``agent_questions``: question sentences (``questions_in``) in every new agent reply, each
   reply counted once (a step the runner marked "no new reply" is not a new reply);
 - ``report_duration_s``: from the first customer message (its step's timestamp less the time
-  the message took to type) to the first screen showing a claim number (machine time);
+  the message took to type and send: a paced customer's typing included) to the first screen
+  showing a claim number (the wall clock's time);
 - ``report_parts``: the same span split into the product's time (the waits for its replies)
   and the customer's work (``CustomerWork``: what was read, typed, clicked and sent), which the
   acceptance criterion turns into a person's time with ``CustomerTimeModel``;
@@ -76,8 +77,10 @@ def report_duration_s(events: list[JourneyEvent]) -> float | None:
     start, end = _ts(first), _ts(done)
     if start is None or end is None:
         return None
-    typed = first.timings.action_s or 0.0
-    return round(max(0.0, (end - start).total_seconds() + typed), 3)
+    # the first event is written once the message is sent: the time the customer took to
+    # type it (customer_s, a paced customer's) and to send it (action_s) came before
+    before = (first.timings.customer_s or 0.0) + (first.timings.action_s or 0.0)
+    return round(max(0.0, (end - start).total_seconds() + before), 3)
 
 
 def report_parts(events: list[JourneyEvent]) -> tuple[float, CustomerWork] | None:

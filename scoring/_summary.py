@@ -40,7 +40,7 @@ from claims_records import (
     write_summary,
 )
 
-from ._acceptance import evaluate_acceptance
+from ._acceptance import evaluate_acceptance, with_modelled_time
 from ._overrides import apply_overrides, override_counts
 from ._provenance import scorer_info
 from ._record import (
@@ -157,7 +157,7 @@ def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
                     "corpus_hash": hashes.get(prefix, run.corpus.hash),
                     "oracle_hash": (pack_hash(pack_file_hashes(root / pid))
                                     if rescored is not None else None)})
-        sheet = apply_overrides(sheet, effective)
+        sheet = apply_overrides(with_modelled_time(sheet, acceptance), effective)
         if tdir.is_dir():  # a trial that never got a folder keeps none
             (out_dir / entry.path).mkdir(parents=True, exist_ok=True)
             write_sheet(out_dir / entry.path, sheet)
@@ -271,6 +271,8 @@ def _pack_summary(pid: str, sheets: list[Sheet]) -> PackSummary:
         k_stats=[KStat(k=k, pass_at_k=pass_at_k(n, c, k), pass_hat_k=pass_hat_k(n, c, k))
                  for k in range(1, n + 1)],
         mean_duration_s=mean(durations),
+        mean_report_modelled_s=mean([s.numbers.report_modelled_s for s in scored
+                                     if s.numbers.report_modelled_s is not None]),
         mean_cost_usd=mean(costs),
         total_cost_usd=sum(costs) if costs else None,
         median_turn_s=statistics.median(turns) if turns else None,

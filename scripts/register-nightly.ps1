@@ -1,6 +1,8 @@
 # Register the nightly evaluation with the Windows Task Scheduler: every day at -At, run
-# `claims-harness nightly CONFIG` from this checkout. Its exit code (0 ok, 1 regression or
-# gate failure, 2 the night could not be judged) is the task's "Last Run Result".
+# `claims-harness nightly CONFIG` from this checkout. Its exit code is the task's "Last Run
+# Result" (claims_records.ExitCode, docs/running.md "Exit codes"): 0 ok, 1 regression or gate
+# failure, 2 the configuration was refused, 3 the night could not be judged (an all-error
+# night included), 130 interrupted; only 0 is a success.
 #   powershell -File scripts\register-nightly.ps1 -Config C:\claims\nightly.toml [-At 02:30]
 # The project must be installed in .venv first:
 #   py -3.12 -m venv .venv; .venv\Scripts\python -m pip install -e .

@@ -3,17 +3,32 @@ trials' entries and attempts in run.json, what the record says about the run as 
 what surrounds runs: the folder lock, shards and merging them, and a stop's or full disk's
 recovery advice."""
 
-from ._attempts import infrastructure_error, keep_attempt, move_aside, prepare_resume
+from ._attempts import (
+    Backoff,
+    ErrorPolicy,
+    infrastructure_error,
+    keep_attempt,
+    move_aside,
+    prepare_resume,
+)
 from ._context import RunContext, TrialProgress
 from ._execute import execute, quiet_interrupts, run
 from ._lock import FolderLock, RunLockedError, wait_for_lock
 from ._merge import merge_runs
 from ._record import new_run_id, product_info, run_labels, summary_line
-from ._recovery import RunStorageError, recorded_config, resume_command, stop_line
+from ._recovery import (
+    RunStorageError,
+    no_result_line,
+    recorded_config,
+    resume_command,
+    stop_line,
+)
 from ._shard import MAX_SHARDS, Shard, apply_shard, load_durations
 
 __all__ = [
     "MAX_SHARDS",
+    "Backoff",
+    "ErrorPolicy",
     "FolderLock",
     "RunContext",
     "RunLockedError",
@@ -28,6 +43,7 @@ __all__ = [
     "merge_runs",
     "move_aside",
     "new_run_id",
+    "no_result_line",
     "prepare_resume",
     "product_info",
     "quiet_interrupts",

@@ -3,22 +3,29 @@ kept when run again after an infrastructure error (evidence is never deleted).""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from claims_records import (
     RETRIED_SIMULATOR_ERRORS,
     EarlierAttempt,
+    EarlyStop,
     RunRecord,
     RunRecordError,
     TrialEntry,
     TrialResult,
     TrialStatus,
+    infrastructure_ending,
     is_finished_trial,
     is_run_folder,
     read_run_record,
     read_trial_result,
     run_record_path,
 )
+
+from ._record import utc_now
 
 
 def move_aside(folder: Path) -> Path:
@@ -47,6 +54,7 @@ def prepare_resume(run_dir: Path) -> RunRecord:
         record.trials[i] = pending_entry(entry.pack_id, entry.trial, entry.path,
                                     entry.earlier_attempts)
     record.finished_at = None
+    record.stopped = None  # the trials an early stop left pending are run now
     return record
 
 
@@ -83,6 +91,72 @@ def infrastructure_error(result: TrialResult) -> bool:
         return True
     return (result.status == TrialStatus.SIMULATOR_ERROR
             and result.simulator_error_kind in RETRIED_SIMULATOR_ERRORS)
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """How long a lane waits before it runs a trial again after an infrastructure error
+    (``--retry-infra``): ``first_s`` before the second attempt, ``factor`` times longer before
+    each one after, never more than ``most_s`` (a server that is restarting, a rate limit
+    that resets, get time to come back)."""
+
+    first_s: float = 2.0
+    factor: float = 2.0
+    most_s: float = 60.0
+
+    def delay(self, retry: int) -> float:
+        """Seconds to wait before retry number ``retry`` (1: the second attempt)."""
+        return min(self.most_s, self.first_s * self.factor ** max(0, retry - 1))
+
+
+@dataclass(frozen=True)
+class ErrorPolicy:
+    """What a run does about infrastructure errors: run a trial again up to ``retry_infra``
+    times, waiting as ``backoff`` says (through ``sleep``), and stop taking trials once
+    ``stop_after`` trials in a row ended in one (0: never)."""
+
+    retry_infra: int = 0
+    stop_after: int = 0
+    backoff: Backoff = Backoff()
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+
+
+class ErrorStreak:
+    """Trials in a row, in the order they finish on any lane, that ended in an
+    infrastructure error; ``stop`` is set once the policy's limit is reached."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.count = 0
+        self.stop: EarlyStop | None = None
+        self._last: TrialResult | None = None
+
+    def add(self, result: TrialResult) -> None:
+        """Count a finished trial (its last attempt)."""
+        if not infrastructure_ending(result.status):
+            self.count = 0
+            return
+        self.count += 1
+        self._last = result
+        if self.limit and self.count >= self.limit and self.stop is None:
+            self.stop = EarlyStop(
+                reason="", errors_in_a_row=self.count, limit=self.limit,
+                last_status=result.status, last_detail=first_line(result.detail),
+                not_run=0, stopped_at=utc_now())
+
+    def settled(self, record: RunRecord) -> EarlyStop | None:
+        """The early stop as the record keeps it, once the lanes have ended: how many trials
+        were left pending and one line saying why."""
+        if self.stop is None:
+            return None
+        left = sum(1 for t in record.trials if t.status == TrialStatus.PENDING)
+        s = self.stop
+        detail = f": {s.last_detail}" if s.last_detail else ""
+        reason = (f"stopped early: {s.errors_in_a_row} trials in a row ended in an "
+                  f"infrastructure error (the limit, stop_after_errors, is {s.limit}), the "
+                  f"last {s.last_status.value}{detail}; {left} trial(s) not run, left pending "
+                  "in run.json")
+        return s.model_copy(update={"reason": reason, "not_run": left})
 
 
 def keep_attempt(folder: Path, attempt: int) -> Path:

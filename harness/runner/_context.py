@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..browser import BrowserChoice
 from ..customers import LlmSettings
 from ..profile import Profile
+from ._attempts import Backoff
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,10 @@ class RunContext:
     """The caller found that a corpus of the run fails ``corpus check`` and runs it anyway
     (``--allow-unchecked-corpus``): the run is labelled 'corpus fails check'. The harness
     never runs the check itself (the checker reads what only the scorer may)."""
+    backoff: Backoff = field(default_factory=Backoff)
+    """How long to wait before running a trial again after an infrastructure error."""
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    """How the run waits for that (tests give one that only records the delays)."""
     started: bool = False
     """Set once this process holds the run's lock and has written its run.json: from then
     on a stop leaves a run that ``--resume`` can finish."""

@@ -29,7 +29,7 @@ from ..customers import LlmSettings, Recording, make_customer, probe_dialect
 from ..profile import Lane, Profile, load_profile
 from ..reset import ResetAdapter, make_reset, setup_and_files
 from ..trial import TrialSettings, make_pace
-from ._attempts import pending_entry, prepare_resume
+from ._attempts import ErrorPolicy, pending_entry, prepare_resume
 from ._context import RunContext
 from ._lanes import run_lanes
 from ._lock import FolderLock
@@ -190,8 +190,10 @@ async def _execute(config: RunConfig, ctx: RunContext, held: contextlib.ExitStac
     choice = ctx.browser or BrowserChoice(executable=config.browser.executable,
                                           channel=config.browser.channel,
                                           headed=config.headed)
+    policy = ErrorPolicy(retry_infra=config.retry_infra, stop_after=config.stop_after_errors,
+                         backoff=ctx.backoff, sleep=ctx.sleep)
     await run_lanes(record, run_dir, lanes, corpora, profile, reset_for, customers_for,
-                       settings, choice, ctx.progress, config.retry_infra)
+                    settings, choice, ctx.progress, policy)
     record.finished_at = utc_now()
     write_run_record(run_dir, record)
     return record, run_dir

@@ -18,6 +18,8 @@ from ..reset import ResetAdapter
 from ..staff import StaffSession
 from ..trial import TrialRig, TrialSettings, run_trial
 from ._attempts import (
+    ErrorPolicy,
+    ErrorStreak,
     earlier_attempt,
     entry_from,
     first_line,
@@ -33,8 +35,14 @@ async def run_lanes(record: RunRecord, run_dir: Path, lanes: list[Lane], corpora
                        customers_for: Callable[[str, int], Callable[[Any, Path], Any]],
                        settings: TrialSettings,
                        choice: BrowserChoice, progress: Callable[[TrialProgress], None],
-                       retry_infra: int = 0) -> None:
+                       policy: ErrorPolicy | None = None) -> None:
+    """Run the record's pending trials on ``lanes``; ``policy`` says what to do about
+    infrastructure errors: run again with a growing wait, and stop taking trials after too
+    many in a row (``record.stopped`` then says why; the trials not run stay pending)."""
     from playwright.async_api import async_playwright
+
+    policy = policy or ErrorPolicy()
+    streak = ErrorStreak(policy.stop_after)
 
     pending: asyncio.Queue[int] = asyncio.Queue()
     for i, entry in enumerate(record.trials):
@@ -62,7 +70,7 @@ async def run_lanes(record: RunRecord, run_dir: Path, lanes: list[Lane], corpora
                 client = reset_for(lane)
                 staff: StaffSession | None = None
                 try:
-                    while True:
+                    while streak.stop is None:
                         try:
                             i = pending.get_nowait()
                         except asyncio.QueueEmpty:
@@ -86,7 +94,8 @@ async def run_lanes(record: RunRecord, run_dir: Path, lanes: list[Lane], corpora
                                          staff),
                                 corpora.pack_dir(entry.pack_id), entry.trial,
                                 run_dir / entry.path, attempt=len(earlier) + 1)
-                            if len(earlier) >= retry_infra or not infrastructure_error(result):
+                            if (len(earlier) >= policy.retry_infra
+                                    or not infrastructure_error(result)):
                                 break
                             # run it again; the attempt's evidence stays in its own folder
                             kept = keep_attempt(run_dir / entry.path, len(earlier) + 1)
@@ -100,7 +109,10 @@ async def run_lanes(record: RunRecord, run_dir: Path, lanes: list[Lane], corpora
                                 attempt=len(earlier) + 1,
                                 previous=f"{result.status.value}: {first_line(result.detail)}"
                                 [:200]))
+                            # a growing wait: a server restarting or a rate limit resetting
+                            await policy.sleep(policy.backoff.delay(len(earlier)))
                         record.trials[i] = entry_from(result, entry.path, earlier)
+                        streak.add(result)
                         write_run_record(run_dir, record)
                         done += 1
                         progress(TrialProgress(
@@ -113,6 +125,9 @@ async def run_lanes(record: RunRecord, run_dir: Path, lanes: list[Lane], corpora
                         client.close()
 
             await asyncio.gather(*(lane_worker(lane) for lane in lanes))
+            record.stopped = streak.settled(record)
+            if record.stopped is not None:
+                write_run_record(run_dir, record)
         finally:
             await keeper.close()
 

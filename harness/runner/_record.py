@@ -161,5 +161,7 @@ def summary_line(record: RunRecord, run_dir: Path) -> str:
     retried = (f"; {len(again)} run again after an infrastructure error "
                f"({sum(t.attempts - 1 for t in again)} earlier attempt(s) kept)"
                if again else "")
+    stopped = (f"; STOPPED EARLY on infrastructure errors, {record.stopped.not_run} "
+               "trial(s) not run" if record.stopped is not None else "")
     return (f"{label}run {record.run_id}: {len(record.trials)} trial(s): {parts}{retried}"
-            f"{labelled} -> {run_dir}")
+            f"{stopped}{labelled} -> {run_dir}")

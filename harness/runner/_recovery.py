@@ -6,10 +6,17 @@ from __future__ import annotations
 
 import errno
 import shlex
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from claims_records import RunConfig, RunRecordError, find_run_record
+from claims_records import (
+    ExitCode,
+    RunConfig,
+    RunRecord,
+    RunRecordError,
+    find_run_record,
+)
 
 # Why a folder cannot be written, in words, and what the user can do about it.
 _STORAGE = {
@@ -74,3 +81,16 @@ def stop_line(exc: Exception, code: int, runs_dir: Path | str, run_id: str | Non
     elif fix:
         text += f"; {fix} and run again"
     return text
+
+
+def no_result_line(record: RunRecord, runs_dir: Path | str, code: ExitCode) -> str:
+    """One line for a run that ended without a result to judge (``run_exit_code``): it
+    stopped early on infrastructure errors in a row (why, and the command that runs the
+    trials left), or no trial reached an outcome of the agent's (how they ended)."""
+    if record.stopped is not None:
+        return (f"{record.stopped.reason}; exit code {code.value}; fix the cause, then run "
+                f"them with: {resume_command(runs_dir, record.run_id)}")
+    counts = Counter(t.status.value for t in record.trials)
+    how = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+    return (f"no trial reached an outcome of the product's agent ({how}): nothing to score; "
+            f"exit code {code.value}")

@@ -105,7 +105,9 @@ async def play(cp: CustomerPage, view: CustomerView, reset: ResetOutcome, custom
     j.saw(reading.agent_texts)
     shot = await keep_shot(j, pending, "start")
     opening = CustomerAction(kind="say", text=view.initial_message)
-    await take_time(settings.pace, "", opening, time.monotonic(), opening=True)
+    t = time.monotonic()
+    await take_time(settings.pace, "", opening, t, opening=True)
+    typing_s = time.monotonic() - t if settings.pace is not None else None
     t = time.monotonic()
     walk = _Walk(cp, view, customer, creds, j, settings)
     walk.prev = await cp.say(view.initial_message)
@@ -114,8 +116,8 @@ async def play(cp: CustomerPage, view: CustomerView, reset: ResetOutcome, custom
     j.tracker = tracker = JourneyTracker(view)
     tracker.acted(opening)
     j.event(screen=reading.screen, action=opening,
-            timings=_timings(action_s=time.monotonic() - t), screenshot=shot,
-            note="initial message")
+            timings=_timings(customer_s=typing_s, action_s=time.monotonic() - t),
+            screenshot=shot, note="initial message")
     while True:
         j.step += 1
         wait_s, fresh, reading = await cp.wait_reply(walk.prev)

@@ -16,6 +16,7 @@ from claims_records import (
     RunConfig,
     RunRecord,
     TrialEntry,
+    TrialStatus,
 )
 
 
@@ -34,6 +35,14 @@ def bare_record(run_id: str, options: RunConfig | None = None, kind: str | None 
                 for n in range(1, trials + 1)])
 
 
+def ran(record: RunRecord) -> RunRecord:
+    """``record`` as a run that reached an outcome on every trial leaves it (``run`` exits
+    0 only then)."""
+    trials = [t.model_copy(update={"status": TrialStatus.COMPLETED,
+                                   "stop_reason": "claim_number"}) for t in record.trials]
+    return record.model_copy(update={"trials": trials})
+
+
 @pytest.fixture
 def captured(monkeypatch):
     """``harness.run`` replaced by one that records what the command line asked for."""
@@ -42,7 +51,7 @@ def captured(monkeypatch):
     def fake_run(config, ctx):
         calls.append((config, ctx))
         run_dir = Path(ctx.runs_dir) / (ctx.resume or ctx.run_id)
-        return bare_record(run_dir.name, config), run_dir
+        return ran(bare_record(run_dir.name, config)), run_dir
 
     monkeypatch.setattr(harness, "run", fake_run)
     return calls

@@ -18,6 +18,8 @@ from claims_records import (
     ProductInfo,
     RunConfig,
     RunRecord,
+    TrialEntry,
+    TrialStatus,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -102,7 +104,9 @@ def captured(monkeypatch):
             product=ProductInfo(profile="one-chat", base_urls=[], runtime="model m",
                                 runtime_reported=False, runtime_source="declared"),
             customer=CustomerInfo(kind="scripted"), options=config,
-            labels=["runtime declared, not reported"]), run_dir
+            labels=["runtime declared, not reported"],
+            trials=[TrialEntry(pack_id="CTL-M-001", trial=1, path="CTL-M-001/trial-1",
+                               status=TrialStatus.COMPLETED)]), run_dir
 
     monkeypatch.setattr(harness, "run", fake_run)
     return calls

@@ -214,7 +214,7 @@ def test_the_nightly_job_refuses_a_corpus_failing_the_check_too(
         corpus_copy: Path, tmp_path: Path, captured: list) -> None:
     _plant(corpus_copy)
     result = _nightly(corpus_copy, tmp_path)
-    assert result.exit_code == 2, result.output
+    assert result.exit_code == 3, result.output  # the night could not be judged
     out = " ".join(result.output.split())
     assert "fails `corpus check` with 1 problem(s)" in out and "pack=CTL-M-001" in out
     assert "set allow_unchecked_corpus = true in nightly.toml" in out
@@ -229,3 +229,18 @@ def test_the_nightly_key_runs_it_labelled(corpus_copy: Path, tmp_path: Path,
         result.output.split())
     (config, ctx), = captured
     assert config.allow_unchecked_corpus is True and ctx.corpus_fails_check is True
+
+
+def test_a_missing_corpus_folder_says_what_helps_from_another_folder(tmp_path, monkeypatch,
+                                                                      captured):
+    monkeypatch.chdir(tmp_path)  # the default --packs is packs/ of the current folder
+    result = runner.invoke(app, ["run", "--runs-dir", str(tmp_path / "runs")])
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert "allow-unchecked-corpus" not in text  # it cannot help: there is nothing to run
+    assert f"corpus folder not found: {tmp_path / 'packs'}" in text
+    assert "run --packs PATH" in text
+    assert not captured and not (tmp_path / "runs").exists()
+    with pytest.raises(PackError) as caught:  # allowed or not, a folder that is not there
+        _corpus_gate.failing_corpora([str(tmp_path / "nowhere")], allow=True)
+    assert "allow-unchecked-corpus" not in str(caught.value)

@@ -1,7 +1,7 @@
 """`claims-harness nightly` twice against the reference app: the second night finds the first
 as its baseline, the history index shows both with a trend, and a fault on the second night
 turns the exit code to 1 with the regression named. A product that is not there is an
-infrastructure failure (exit 2)."""
+infrastructure failure (exit 3)."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def test_a_product_that_is_not_there_is_an_infrastructure_failure(tmp_path):
                       'packs = ["CTL-M-001"]\n', encoding="utf-8")
     result = runner.invoke(app, ["nightly", str(config), "--night-id", "n"],
                            env={"CLAIMS_HARNESS_SEED_TOKEN": "t"})
-    assert result.exit_code == 2, result.output
-    assert "night n: INFRASTRUCTURE FAILURE (exit 2): the run could not finish" in result.output
+    assert result.exit_code == 3, result.output
+    assert "night n: INFRASTRUCTURE FAILURE (exit 3): the run could not finish" in result.output
     entry = load_history(tmp_path / "runs").nights[0]
     assert entry.outcome == "infrastructure" and entry.run_path == ""

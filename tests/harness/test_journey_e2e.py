@@ -315,3 +315,34 @@ def test_product_killed_mid_journey_is_a_product_error_and_the_run_continues(
         assert result.status == "product_error" and result.detail
     finally:
         env.close()
+
+
+def test_a_human_pace_counts_the_opening_messages_typing_and_reports_show_modelled_time(
+        dev_env, tmp_path):
+    """--pace human: the opening message takes its typing time before it is sent, the sheet's
+    report_duration_s includes it, and the pack page shows the modelled time first."""
+    import scoring
+    from claims_records import CustomerAction, CustomerWork, Sheet, read_acceptance
+
+    packs = copy_corpus(tmp_path / "packs", ["CTL-M-001"])
+    (packs / "acceptance.toml").write_text(  # a fast person, so the test stays short
+        "[report_duration.customer_time]\ntyping_wpm = 400\nreading_wpm = 20000\n"
+        "think_s = 0.3\nclick_s = 0\nupload_s = 0\nsign_in_s = 0\n", encoding="utf-8")
+    record, run_dir = run_packs(dev_env, profile_for(dev_env), packs, tmp_path / "runs",
+                                packs=["CTL-M-001"], run_id="human", pace="human")
+    assert [t.status for t in record.trials] == ["completed"]
+    trial = run_dir / "CTL-M-001" / "trial-1"
+    opening = next(e for e in _events(trial) if e.note == "initial message")
+    model = read_acceptance(packs)[0].report_duration.customer_time
+    typing = model.seconds(CustomerWork.of_step("", CustomerAction(
+        kind="say", text=opening.action.text)))
+    assert typing > 0.5 and opening.timings.customer_s >= typing - 0.01
+    scoring.score_run(run_dir, packs)
+    numbers = Sheet.model_validate_json((trial / "sheet.json").read_text()).numbers
+    assert numbers.report_duration_s >= numbers.product_time_s + typing - 0.01
+    assert numbers.report_modelled_s == pytest.approx(
+        numbers.product_time_s + numbers.customer_time_s, abs=0.01)
+    page = (scoring.write_report(run_dir).parent / "packs" / "CTL-M-001.html").read_text(
+        encoding="utf-8")
+    assert f"report {numbers.report_modelled_s:.1f} s (product " in page
+    assert f"machine time {numbers.report_duration_s:.1f} s" in page

@@ -19,7 +19,7 @@ from claims_records import (
     write_run_record,
     write_trial_result,
 )
-from harness import RunContext, run
+from harness import Backoff, RunContext, run
 from harness.runner import (
     TrialProgress,
     infrastructure_error,
@@ -181,3 +181,89 @@ def test_the_products_failed_reset_is_not_run_again(product, tmp_path):
     trial, = record.trials
     assert trial.status == TrialStatus.RESET_FAILED and trial.attempts == 1
     assert sorted(p.name for p in (run_dir / "CTL-M-001").iterdir()) == ["trial-1"]
+
+
+def test_the_wait_before_another_attempt_grows_and_is_capped():
+    backoff = Backoff()
+    assert [backoff.delay(k) for k in range(1, 8)] == [2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0]
+    quick = Backoff(first_s=0.5, factor=3.0, most_s=5.0)
+    assert [quick.delay(k) for k in (1, 2, 3, 4)] == [0.5, 1.5, 4.5, 5.0]
+
+
+def test_errors_in_a_row_stop_the_run_and_any_outcome_resets_the_count():
+    from harness.runner._attempts import ErrorStreak
+
+    streak = ErrorStreak(3)
+    for status in (TrialStatus.PRODUCT_ERROR, TrialStatus.HARNESS_ERROR,
+                   TrialStatus.COMPLETED, TrialStatus.RESET_FAILED,
+                   TrialStatus.SIMULATOR_ERROR):
+        streak.add(_result(status))
+    assert streak.stop is None and streak.count == 2  # the completed trial began it again
+    streak.add(_result(TrialStatus.PRODUCT_ERROR))
+    assert streak.stop is not None and streak.stop.errors_in_a_row == 3
+    never = ErrorStreak(0)  # 0: the run never stops
+    for _ in range(50):
+        never.add(_result(TrialStatus.HARNESS_ERROR))
+    assert never.stop is None
+
+
+def test_the_default_and_the_limits_of_stopping():
+    assert RunConfig().stop_after_errors == 5
+    assert RunConfig(stop_after_errors=0).stop_after_errors == 0
+    with pytest.raises(ValueError):
+        RunConfig(stop_after_errors=-1)
+
+
+class _Sleeps:
+    """A sleep that only records how long the run asked to wait."""
+
+    def __init__(self) -> None:
+        self.asked: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.asked.append(seconds)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_each_attempt_waits_longer_first(product, tmp_path):
+    product.mode, product.calls = "401", 0  # refused token: the harness's error, every time
+    sleeps = _Sleeps()
+    try:
+        record, _ = run(
+            RunConfig(corpora=[str(PACKS)], packs=["CTL-M-001"], allow_unreported_runtime=True,
+                      retry_infra=3),
+            RunContext(profile=_profile(product.url), runs_dir=tmp_path, run_id="waits",
+                       backoff=Backoff(first_s=1.0, factor=2.0, most_s=3.0), sleep=sleeps))
+    finally:
+        product.mode = "ok"
+    assert product.calls == 4 and record.trials[0].attempts == 4
+    assert sleeps.asked == [1.0, 2.0, 3.0]  # growing, capped
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_a_run_stops_after_errors_in_a_row_and_keeps_the_rest_pending(product, tmp_path):
+    packs = ["CTL-M-001", "CTL-M-002", "CTL-M-003", "CTL-H-001", "CTL-H-002"]
+    product.mode, product.calls = "500", 0  # the product's reset fails for every pack
+    try:
+        record, run_dir = run(
+            RunConfig(corpora=[str(PACKS)], packs=packs, allow_unreported_runtime=True,
+                      stop_after_errors=2),
+            RunContext(profile=_profile(product.url), runs_dir=tmp_path, run_id="stops"))
+    finally:
+        product.mode = "ok"
+    assert product.calls == 2  # two trials ran, the others were never started
+    statuses = [t.status for t in record.trials]
+    assert statuses == [TrialStatus.RESET_FAILED] * 2 + [TrialStatus.PENDING] * 3
+    stopped = read_run_record(run_dir).stopped  # the record says so, and why
+    assert stopped is not None and stopped.not_run == 3 and stopped.errors_in_a_row == 2
+    assert stopped.limit == 2 and stopped.last_status == TrialStatus.RESET_FAILED
+    assert stopped.reason.startswith("stopped early: 2 trials in a row ended in an "
+                                     "infrastructure error")
+    assert "3 trial(s) not run, left pending in run.json" in stopped.reason
+    assert "HTTP 500" in stopped.last_detail
+    assert read_run_record(run_dir).options.stop_after_errors == 2  # in the configuration
+    line = summary_line(record, run_dir)
+    assert "STOPPED EARLY on infrastructure errors, 3 trial(s) not run" in line
+    assert prepare_resume(run_dir).stopped is None  # a resume runs them

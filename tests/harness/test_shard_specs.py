@@ -14,7 +14,7 @@ from claims_cli.app import app
 from claims_records import HarnessError
 from harness import Shard
 from harness.runner import MAX_SHARDS
-from tests.claims_cli.conftest import bare_record
+from tests.claims_cli.conftest import bare_record, ran
 
 HUGE = "1/" + "9" * 5000  # past Python's int-from-string digit limit
 # (spec, what the one-line message must hold)
@@ -58,7 +58,7 @@ def captured(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     def fake_run(config: Any, ctx: Any) -> tuple[Any, Path]:
         calls.append(config)
         run_dir = Path(ctx.runs_dir) / (ctx.resume or ctx.run_id)
-        return bare_record(run_dir.name, config), run_dir
+        return ran(bare_record(run_dir.name, config)), run_dir
 
     monkeypatch.setattr(harness, "run", fake_run)
     return calls

@@ -213,8 +213,10 @@ def _record(tmp_path: Path, variant: Variant | None = None):
 
 def test_trial_measures_from_a_recorded_journey(tmp_path):
     rec, _ = _record(tmp_path)
-    # builders: the initial message at 10:00:00, the claim number eleven steps later
-    assert report_duration_s(rec.events) == 12.0
+    # builders: the initial message sent at 10:00:00 after 0.01 s of typing it, the claim
+    # number eleven steps later
+    assert rec.events[0].timings.customer_s == 0.01
+    assert report_duration_s(rec.events) == 12.01
     # the product's time: its 12 replies after the first message (1.0 s + 0.1 s per step);
     # the customer: the opening message, 10 replies read and answered, one click to confirm
     product, work = report_parts(rec.events)
@@ -344,3 +346,27 @@ def test_reviewer_overrides_reach_further_contact_and_review_false_positives_wit
     fp = _crit(report, "review_false_positives")
     assert fp.estimate == 0 and fp.status == "met"
     assert fp.details["overrides"] == ["P2/1 review by Ann Lee"]
+
+
+def test_an_all_error_run_says_no_trial_could_be_scored_not_score_again():
+    sheets = [_sheet(s.pack_id, s.line, s.scenario, scorable=False) for s in _corpus()]
+    cov = _crit(_eval(sheets), "scenario_coverage")
+    assert cov.status == "not_measurable"
+    assert "score the run again" not in cov.explanation  # the old, wrong advice
+    assert cov.explanation == ("no trial could be scored, so no scenario was tested: "
+                               "10 product_error")
+
+
+def test_the_sheet_carries_the_modelled_report_time_acceptance_decides_on():
+    from claims_records import AcceptanceConfig
+    from scoring._acceptance import report_time_s, with_modelled_time
+
+    config = AcceptanceConfig()
+    work = CustomerWork(words_read=200, chars_typed=1200, uploads=2, actions=20)
+    sheet = with_modelled_time(_sheet("P0", duration=40.0, work=work), config)
+    product, customer = report_time_s(sheet, config)
+    assert sheet.numbers.customer_time_s == pytest.approx(customer, abs=1e-3)
+    assert sheet.numbers.report_modelled_s == pytest.approx(product + customer, abs=1e-3)
+    assert sheet.numbers.report_modelled_s > 5 * sheet.numbers.report_duration_s
+    unfinished = with_modelled_time(_sheet("P1", duration=None), config)
+    assert unfinished.numbers.report_modelled_s is None

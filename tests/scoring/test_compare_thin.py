@@ -37,7 +37,7 @@ def test_one_pack_one_trial_is_too_thin_with_no_verdict(tmp_path):
     good, bad = _compare(tmp_path, 1, 1)
     result = runner.invoke(app, ["compare", str(bad), "--baseline", str(good),
                                  "--resamples", "200"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output  # no verdict: nothing a scheduler may pass
     assert "TOO THIN:" in result.output and "WORSE" not in result.output
     assert "fewer than the minimum of 3 paired packs" in result.output
     import scoring
