@@ -81,6 +81,7 @@ def override(run: RunArg,
     shows it beside the mechanical value and the summary counts it. Every later `score`
     applies it again."""
     import scoring
+    from claims_records import OVERRIDES_FILE
 
     with reported_errors():
         o, summary = scoring.record_override(run, pack, trial, criterion, value, by, why,
@@ -92,7 +93,7 @@ def override(run: RunArg,
     typer.echo(f"re-scored: {summary.successes}/{summary.scorable_trials} scorable trials "
                f"succeeded, including {counts.applied} reviewer override(s) "
                f"({counts.trials_changed} changed a trial's success)")
-    typer.echo(f"kept in {run / 'overrides.json'}; re-scored versions (rescored/) apply it "
+    typer.echo(f"kept in {run / OVERRIDES_FILE}; re-scored versions (rescored/) apply it "
                "when scored again with `score --packs`")
 
 

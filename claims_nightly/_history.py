@@ -17,12 +17,12 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from claims_records import (
     HistoryIndex,
     NightEntry,
-    RunRecordError,
+    history_path,
+    read_history,
     write_model_atomic,
     write_text_atomic,
 )
 
-HISTORY_FILE = "history.json"
 INDEX_FILE = "index.html"
 LOCK_DIR = ".history"  # the lock lives in its own folder, out of the way of run folders
 TEMPLATES = Path(__file__).parent / "templates"
@@ -30,14 +30,8 @@ SPARK_W, SPARK_H = 240, 48
 
 
 def load_history(runs_dir: Path) -> HistoryIndex:
-    path = Path(runs_dir) / HISTORY_FILE
-    if not path.exists():
-        return HistoryIndex()
-    try:
-        return HistoryIndex.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RunRecordError(f"the history index is unreadable: {exc}".splitlines()[0],
-                             file=str(path)) from exc
+    """The runs folder's history index; an empty one when it has none."""
+    return read_history(runs_dir) or HistoryIndex()
 
 
 @contextlib.contextmanager
@@ -54,7 +48,7 @@ def history_lock(runs_dir: Path) -> Iterator[None]:
 def save_history(runs_dir: Path, history: HistoryIndex) -> Path:
     """Write history.json and index.html (caller holds the history lock)."""
     runs_dir = Path(runs_dir)
-    write_model_atomic(runs_dir / HISTORY_FILE, history)
+    write_model_atomic(history_path(runs_dir), history)
     write_text_atomic(runs_dir / INDEX_FILE, render_index(history, runs_dir))
     return runs_dir / INDEX_FILE
 
@@ -70,7 +64,7 @@ def add_night(runs_dir: Path, entry: NightEntry) -> HistoryIndex:
 
 def mark_archived(runs_dir: Path, archives: dict[str, str]) -> None:
     """Note each archived run's archive (run id -> path relative to the runs folder)."""
-    if not archives or not (Path(runs_dir) / HISTORY_FILE).exists():
+    if not archives or not history_path(runs_dir).exists():
         return
     with history_lock(runs_dir):
         history = load_history(runs_dir)

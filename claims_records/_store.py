@@ -1,9 +1,11 @@
 """The one place that reads and writes records: typed, atomic, errors naming file and field.
 
 A run folder holds ``run.json`` (``RunRecord``) and one folder per trial with ``trial.json``
-(``TrialResult``), ``sheet.json`` (``Sheet``, written by the scorer), ``customer-model.jsonl``
+(``TrialResult``), ``sheet.json`` (``Sheet``, written by the scorer), ``journey.jsonl`` and
+``decision-journey.jsonl`` (``JourneyEvent`` per line), ``customer-model.jsonl``
 (``CustomerModelCall`` per line) and the evidence; the run's ``summary.json`` (``RunSummary``)
-sits beside ``run.json``. Code above this floor names
+sits beside ``run.json``, and a runs folder's ``history.json`` (``HistoryIndex``) indexes its
+nights. Code above this floor names
 none of these files and parses none of them by hand: it calls the functions here.
 """
 
@@ -14,15 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from ._atomic import write_model_atomic
 from .acceptance import ACCEPTANCE_FILE, AcceptanceConfig
 from .errors import HarnessError, PackError, RunRecordError
+from .nightly import HistoryIndex
 from .run import RunRecord
 from .sheet import Sheet
 from .summary import RunSummary
-from .trial import CustomerModelCall, TrialResult
+from .trial import CustomerModelCall, JourneyEvent, TrialResult
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -32,6 +35,10 @@ SHEET_FILE = "sheet.json"
 SUMMARY_FILE = "summary.json"
 HUMAN_FILE = "human.json"
 MODEL_CALLS_FILE = "customer-model.jsonl"
+JOURNEY_FILE = "journey.jsonl"
+DECISION_JOURNEY_FILE = "decision-journey.jsonl"
+HISTORY_FILE = "history.json"
+_EVENTS = TypeAdapter(list[JourneyEvent])
 
 
 def field_of(exc: ValidationError) -> str:
@@ -109,6 +116,16 @@ def find_run_record(folder: Path) -> RunRecord | None:
         return None
 
 
+def _read_lines(path: Path, **context: object) -> list[tuple[int, str]]:
+    """The non-blank lines of a JSON-lines record file with their numbers."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RunRecordError(f"cannot read {path.name}: {exc}", file=str(path),
+                             **context) from exc
+    return [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+
+
 def read_model_calls(trial_dir: Path, **context: object) -> list[CustomerModelCall]:
     """The customer model's calls a trial folder records (``customer-model.jsonl``), in
     order; none when the file is absent. A line that is not one call raises
@@ -116,15 +133,8 @@ def read_model_calls(trial_dir: Path, **context: object) -> list[CustomerModelCa
     path = Path(trial_dir) / MODEL_CALLS_FILE
     if not path.is_file():
         return []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RunRecordError(f"cannot read {path.name}: {exc}", file=str(path),
-                             **context) from exc
     calls: list[CustomerModelCall] = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+    for n, line in _read_lines(path, **context):
         try:
             calls.append(CustomerModelCall.model_validate_json(line))
         except ValidationError as exc:
@@ -132,6 +142,50 @@ def read_model_calls(trial_dir: Path, **context: object) -> list[CustomerModelCa
                                  file=str(path), line=n, field=field_of(exc),
                                  **context) from exc
     return calls
+
+
+def read_journey(path: Path, **context: object) -> list[JourneyEvent]:
+    """The events of a journey file (``journey.jsonl`` or ``decision-journey.jsonl``: a trial
+    folder's ``JOURNEY_FILE`` unless a file is given), in order; none when it is absent. A
+    line that is not one event raises ``RunRecordError`` naming the file and the line."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / JOURNEY_FILE
+    if not path.exists():
+        return []
+    lines = _read_lines(path, **context)
+    try:  # one parse for the whole file; line by line only to say which line is at fault
+        return _EVENTS.validate_json("[" + ",".join(line for _, line in lines) + "]")
+    except ValidationError:
+        pass
+    events: list[JourneyEvent] = []
+    for lineno, line in lines:
+        try:
+            events.append(JourneyEvent.model_validate_json(line))
+        except ValidationError as exc:
+            raise RunRecordError(
+                f"invalid journey event on line {lineno}: {exc.errors()[0]['msg']}",
+                file=str(path), field=f"line {lineno}: {field_of(exc)}", **context,
+            ) from exc
+    return events
+
+
+def history_path(runs_dir: Path) -> Path:
+    """Where a runs folder's history index (``history.json``) is."""
+    return Path(runs_dir) / HISTORY_FILE
+
+
+def read_history(runs_dir: Path) -> HistoryIndex | None:
+    """The history index of a runs folder, or None when it has none; an unreadable one
+    raises ``RunRecordError`` naming the file (and the field)."""
+    path = history_path(runs_dir)
+    if not path.exists():
+        return None
+    try:
+        return read_model(HistoryIndex, path, RunRecordError)
+    except RunRecordError as exc:
+        raise RunRecordError(f"the history index is unreadable: {exc.message}",
+                             file=str(path), field=exc.field) from exc
 
 
 def write_run_record(run_dir: Path, record: RunRecord) -> Path:

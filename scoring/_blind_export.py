@@ -29,6 +29,7 @@ from claims_corpus.formats import DEFAULT_LOCALE, HOME_CURRENCY, Labels, Money, 
 from claims_corpus.formats.money import format_money
 from claims_records import (
     ALL_CHECKS,
+    JOURNEY_FILE,
     REASON_CODES,
     BlindReviewKey,
     BlindReviewKeyItem,
@@ -45,12 +46,13 @@ from claims_records import (
     Sheet,
     StaffReading,
     TriageClass,
+    read_journey,
     read_model,
     write_model_atomic,
 )
 
 from ._journey_checks import NO_NEW_REPLY_NOTE
-from ._record import load_events, load_labels, load_run_record, money_conventions
+from ._record import load_labels, load_run_record, money_conventions
 from ._summary import CorpusRoots, corpus_root_of, load_sheets
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -284,7 +286,7 @@ def _write(run: RunRecord, run_dir: Path, root: Callable[[str], Path], trials: l
         tdir = run_dir / sheet.path
         pack_dir = root(sheet.pack_id) / sheet.pack_id
         staff = read_model(StaffReading, tdir / "staff.json")
-        events = load_events(tdir / "journey.jsonl", pack=sheet.pack_id, trial=sheet.trial)
+        events = read_journey(tdir / JOURNEY_FILE, pack=sheet.pack_id, trial=sheet.trial)
         numbers = {x for x in (sheet.numbers.claim_number, staff.claim_number) if x}
         setup_path = pack_dir / "setup.json"
         setup = (read_model(Setup, setup_path, error=PackError, pack=sheet.pack_id)

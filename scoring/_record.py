@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from claims_corpus import CustomerView, load_customer_view
 from claims_corpus.formats import (
@@ -28,7 +28,9 @@ from claims_corpus.formats import (
     StaffScript,
 )
 from claims_records import (
+    DECISION_JOURNEY_FILE,
     HUMAN_FILE,
+    JOURNEY_FILE,
     STATUS_CATEGORY,
     TRIAL_FILE,
     UNSCORABLE,
@@ -46,6 +48,7 @@ from claims_records import (
     TrialResult,
     TrialStatus,
     field_of,
+    read_journey,
     read_model,
     read_optional,
     read_run_record,
@@ -53,7 +56,6 @@ from claims_records import (
 
 M = TypeVar("M", bound=BaseModel)
 
-_EVENTS = TypeAdapter(list[JourneyEvent])
 
 
 @dataclass
@@ -128,7 +130,7 @@ class _Reader:
         """A file only some trials have: absent is no damage, unreadable is."""
         return self.model(model, name) if (self.tdir / name).exists() else None
 
-    def events(self, name: str = "journey.jsonl", required: bool = True
+    def events(self, name: str = JOURNEY_FILE, required: bool = True
                ) -> list[JourneyEvent]:
         path = self.tdir / name
         if not path.exists():
@@ -136,36 +138,11 @@ class _Reader:
                 self.missing.append(name)
             return []
         try:
-            return load_events(path, **self.context)
+            return read_journey(path, **self.context)
         except RunRecordError as exc:
             where = exc.field or ""
             self.damage.append(f"{name} is unreadable ({where}): {exc.message}")
             return []
-
-
-def load_events(path: Path, **context: object) -> list[JourneyEvent]:
-    """Parse journey.jsonl (missing file: no events)."""
-    if not path.exists():
-        return []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RunRecordError(f"cannot read {path.name}: {exc}", file=str(path), **context) from exc
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    try:
-        return _EVENTS.validate_json("[" + ",".join(line for _, line in lines) + "]")
-    except ValidationError:
-        pass  # find the line at fault and say which
-    events: list[JourneyEvent] = []
-    for lineno, line in lines:
-        try:
-            events.append(JourneyEvent.model_validate_json(line))
-        except ValidationError as exc:
-            raise RunRecordError(
-                f"invalid journey event on line {lineno}: {exc.errors()[0]['msg']}",
-                file=str(path), field=f"line {lineno}: {field_of(exc)}", **context,
-            ) from exc
-    return events
 
 
 def load_responses(path: Path) -> tuple[list[tuple[str, str]] | None, str]:
@@ -233,7 +210,7 @@ def load_trial(run: RunRecord, run_dir: Path, entry: TrialEntry,
         state_after=read.model(StateDump, "state-after.json"),
         decision=read.optional(DecisionRecord, "decision.json"),
         state_after_decision=read.optional(StateDump, "state-after-decision.json"),
-        decision_events=read.events("decision-journey.jsonl", required=False),
+        decision_events=read.events(DECISION_JOURNEY_FILE, required=False),
         session_mode=session_mode,
         claim_number_pattern=run.product.claim_number_pattern,
         money=money_conventions(run),
@@ -258,16 +235,16 @@ def _missing_evidence(tdir: Path, read: _Reader, result: TrialResult | None,
         return [f"the trial folder is missing although run.json says {status.value}"]
     out = [f"{name} is missing" + (f" although run.json says {status.value}"
                                    if name == TRIAL_FILE else "")
-           for name in missing if name != "journey.jsonl"]
-    if "journey.jsonl" in missing:
-        out.append("journey.jsonl is missing")
-    elif any(d.startswith("journey.jsonl") for d in read.damage):
+           for name in missing if name != JOURNEY_FILE]
+    if JOURNEY_FILE in missing:
+        out.append(f"{JOURNEY_FILE} is missing")
+    elif any(d.startswith(JOURNEY_FILE) for d in read.damage):
         pass  # already said why
     elif not events:
-        out.append("journey.jsonl is empty")
+        out.append(f"{JOURNEY_FILE} is empty")
     elif result is not None and events and max(e.step for e in events) < result.steps:
         last = max(e.step for e in events)
-        out.append(f"journey.jsonl ends at step {last} but trial.json counts {result.steps} "
+        out.append(f"{JOURNEY_FILE} ends at step {last} but trial.json counts {result.steps} "
                    "steps: the file was cut short")
     return out
 

@@ -14,7 +14,10 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from claims_records import (
+    DECISION_JOURNEY_FILE,
     HUMAN_FILE,
+    JOURNEY_FILE,
+    MODEL_CALLS_FILE,
     SHEET_FILE,
     SUMMARY_FILE,
     DecisionRecord,
@@ -26,6 +29,7 @@ from claims_records import (
     ScoreSource,
     Sheet,
     StaffReading,
+    read_journey,
     read_model,
     read_overrides,
     read_trial_result,
@@ -37,7 +41,7 @@ from ._acceptance import contact_reasons
 from ._blind_agreement import load_agreement
 from ._charts import index_charts
 from ._compare import load_summary
-from ._record import load_events, load_run_record
+from ._record import load_run_record
 from ._rescore import RESCORED_DIR
 from ._stats import degenerate_bound
 from ._summary import CorpusRoots, load_sheets
@@ -46,11 +50,11 @@ from .components import REGISTRY
 TEMPLATES = Path(__file__).parent / "templates"
 ASSETS = ("report.css", "human_form.js")
 EVIDENCE_LINKS = (("network.har", "HAR network log"), ("trace.zip", "Playwright trace"),
-                  ("transcript.md", "transcript"), ("journey.jsonl", "journey events"),
-                  ("customer-model.jsonl", "customer model calls"), ("staff.json", "staff reading"),
+                  ("transcript.md", "transcript"), (JOURNEY_FILE, "journey events"),
+                  (MODEL_CALLS_FILE, "customer model calls"), ("staff.json", "staff reading"),
                   ("state-before.json", "state before"), ("state-after.json", "state after"),
                   ("decision.json", "staff decision"),
-                  ("decision-journey.jsonl", "customer's return (events)"),
+                  (DECISION_JOURNEY_FILE, "customer's return (events)"),
                   ("state-after-decision.json", "state after the decision"),
                   (SHEET_FILE, "scoring sheet"), (HUMAN_FILE, "human verdicts"))
 
@@ -94,10 +98,10 @@ def _trial_view(run_dir: Path, page_dir: Path, sheet: Sheet, scoring_dir: Path |
     tdir = run_dir / sheet.path
     unreadable: list[str] = []  # a damaged record still gets its page (the sheet says why)
     try:
-        events = load_events(tdir / "journey.jsonl", pack=sheet.pack_id, trial=sheet.trial)
+        events = read_journey(tdir / JOURNEY_FILE, pack=sheet.pack_id, trial=sheet.trial)
     except RunRecordError as exc:
         events = []
-        unreadable.append(f"journey.jsonl could not be shown: {exc.message}")
+        unreadable.append(f"{JOURNEY_FILE} could not be shown: {exc.message}")
     steps = []
     for ev in events:
         shot = tdir / ev.screenshot if ev.screenshot else None

@@ -16,8 +16,11 @@ FLOOR = "claims_records"
 PACKAGES = ("claims_records", "claims_corpus", "seed", "claims_dev", "harness", "scoring",
             "claims_nightly", "claims_cli", "claims_reference_app", "claims_example_app",
             "claims_prototype_app")
-# Record files only the floor names (it owns their reading and writing).
-RECORD_FILES = ("run.json", "trial.json", "sheet.json", "summary.json")
+# Record files only the floor names (it owns their reading and writing): every file a run
+# folder or a runs folder holds in a record format of claims_records.
+RECORD_FILES = ("run.json", "trial.json", "sheet.json", "summary.json", "human.json",
+                "journey.jsonl", "decision-journey.jsonl", "customer-model.jsonl",
+                "history.json", "overrides.json")
 
 
 def _modules(package: str) -> list[Path]:
@@ -90,6 +93,15 @@ def test_one_atomic_writer() -> None:
             if "mkstemp" in text or ('".tmp"' in text and "replace(" in text):
                 writers.append(str(path.relative_to(REPO)))
     assert writers == []
+
+
+def test_the_record_files_are_the_floors_own() -> None:
+    """The list above is the floor's: each name is one of its file constants."""
+    import claims_records
+
+    constants = {value for name, value in vars(claims_records).items()
+                 if name.endswith("_FILE") and isinstance(value, str)}
+    assert set(RECORD_FILES) <= constants, sorted(set(RECORD_FILES) - constants)
 
 
 def test_no_record_file_is_named_outside_the_floor() -> None:

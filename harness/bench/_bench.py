@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from claims_corpus import CustomerView
-from claims_records import TrialResult
+from claims_records import JOURNEY_FILE, TrialResult
 
 from .._dev import dev_product
 from ..browser import launch_browser
@@ -117,7 +117,7 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
         return await run_trial(rig, packs / pack_id, n, folder)
 
     record = await harness_trial("record", 1)
-    journey = b.work / pack_id / "record-1" / "journey.jsonl"
+    journey = b.work / pack_id / "record-1" / JOURNEY_FILE
     actions = len(recorded_actions(journey))
     opts.progress(f"{pack_id}: recorded {actions} actions ({record.status.value}, "
                   f"{record.duration_s:.1f}s)")
@@ -137,8 +137,7 @@ async def _pack(b: _Bench, browser: Any, staff: StaffSession, replay: BareReplay
                                 res.claim_number)
             else:
                 trial, wall, cpu = await _measure(partial(harness_trial, mode, rnd + 1))
-                done = recorded_actions(b.work / pack_id / f"{mode}-{rnd + 1}" /
-                                        "journey.jsonl")
+                done = recorded_actions(b.work / pack_id / f"{mode}-{rnd + 1}" / JOURNEY_FILE)
                 sample = Sample(pack_id, mode, rnd, wall, *_split(cpu), trial.status.value,
                                 len(done), trial.claim_number)
             if mode == "bare_ev":
@@ -173,15 +172,13 @@ def _has_staff_script(pack_dir: Path) -> bool:
 def evidence_problems(folder: Path) -> list[str]:
     """What a full-evidence trial folder lacks: a screenshot for every step, the HAR, the
     transcript, the state dumps, a staff reading that found the claim with its screenshots."""
-    from claims_records import JourneyEvent, StaffReading
+    from claims_records import StaffReading, read_journey
 
     problems = []
     for name in ("network.har", "transcript.md", "state-before.json", "state-after.json"):
         if not (folder / name).is_file():
             problems.append(f"no {name}")
-    lines = (folder / "journey.jsonl").read_text(encoding="utf-8").splitlines()
-    for line in lines:
-        event = JourneyEvent.model_validate_json(line)
+    for event in read_journey(folder):
         if event.screen is None:
             continue  # the reset note
         if not event.screenshot or not (folder / event.screenshot).is_file():

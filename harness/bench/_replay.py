@@ -24,7 +24,7 @@ from playwright.async_api import Browser, Page
 
 import claims_corpus
 from claims_corpus import CustomerView
-from claims_records import CustomerAction, HarnessError, JourneyEvent, JsonValue
+from claims_records import CustomerAction, HarnessError, JourneyEvent, JsonValue, read_journey
 
 from ..browser import Camera, CustomerTab
 from ..profile import Lane, Profile, url
@@ -67,15 +67,12 @@ class ReplayResult:
 
 def recorded_actions(journey: Path) -> list[JourneyEvent]:
     """The events of a ``journey.jsonl`` that carry a customer action, in order."""
-    events = [JourneyEvent.model_validate_json(line)
-              for line in journey.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [e for e in events if e.action is not None]
+    return [e for e in read_journey(journey) if e.action is not None]
 
 
 def _fresh_after(journey: Path) -> list[bool]:
     """Per recorded action, whether the product answered it with a new reply."""
-    events = [JourneyEvent.model_validate_json(line)
-              for line in journey.read_text(encoding="utf-8").splitlines() if line.strip()]
+    events = read_journey(journey)
     out = []
     for i, e in enumerate(events):
         if e.action is None:

@@ -28,6 +28,7 @@ from claims_records import (
     RunRecordError,
     SimulatorError,
     Timings,
+    read_journey,
     read_run_record,
 )
 
@@ -79,8 +80,7 @@ def record_screens(run_dir: Path | str, out_dir: Path | str) -> list[Path]:
     for entry in record.trials:
         if entry.pack_id in done or entry.status.value != "completed":
             continue
-        lines = (run_dir / entry.path / "journey.jsonl").read_text(encoding="utf-8")
-        events = [JourneyEvent.model_validate_json(x) for x in lines.splitlines() if x.strip()]
+        events = read_journey(run_dir / entry.path, pack=entry.pack_id)
         acted = [e for e in events if e.screen is not None and e.action is not None]
         if not acted or acted[0].note != INITIAL_NOTE:
             continue

@@ -26,10 +26,11 @@ from claims_records import (
     ShardInfo,
     TrialEntry,
     TrialStatus,
+    history_path,
+    read_model,
     read_run_record,
 )
 
-HISTORY_FILE = "history.json"
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$", re.ASCII)
 MAX_SHARDS = 1000
 """The most shards a run is split into (a plan holds one load per shard)."""
@@ -117,7 +118,7 @@ def _run_durations(run_dir: Path) -> dict[str, float]:
 
 
 def _history_durations(path: Path, nights: int = 7) -> dict[str, float]:
-    index = HistoryIndex.model_validate_json(path.read_text("utf-8"))
+    index = read_model(HistoryIndex, path)
     per_pack: dict[str, list[float]] = defaultdict(list)
     for night in index.nights[-nights:]:
         for pack, seconds in night.pack_durations.items():
@@ -133,12 +134,12 @@ def load_durations(source: Path) -> dict[str, float]:
         if source.is_dir():
             return _run_durations(source)
         return _history_durations(source)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RunRecordError) as exc:
         raise RunRecordError("cannot read pack durations for the shard plan",
                              file=str(source), error=str(exc).splitlines()[0][:200]) from exc
 
 
 def default_durations(runs_dir: Path) -> dict[str, float] | None:
     """Durations from ``<runs-dir>/history.json`` when it exists, else None (by count)."""
-    path = Path(runs_dir) / HISTORY_FILE
+    path = history_path(runs_dir)
     return load_durations(path) if path.is_file() else None

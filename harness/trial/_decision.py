@@ -25,6 +25,7 @@ from playwright.async_api import Error as PlaywrightError
 from claims_corpus import CustomerView
 from claims_corpus.formats import StaffScript
 from claims_records import (
+    DECISION_JOURNEY_FILE,
     DecisionCustomer,
     DecisionRecord,
     HarnessError,
@@ -44,7 +45,7 @@ from ._journey import JourneySettings, resume
 from ._record import Journey, now
 
 DECISION_FILE = "decision.json"
-DECISION_EVENTS = "decision-journey.jsonl"
+DECISION_EVENTS = DECISION_JOURNEY_FILE
 STATE_AFTER_DECISION = "state-after-decision.json"
 
 

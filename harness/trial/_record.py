@@ -16,6 +16,8 @@ from typing import Any, Literal
 from playwright.async_api import StorageState
 
 from claims_records import (
+    JOURNEY_FILE,
+    MODEL_CALLS_FILE,
     CustomerModelCall,
     JourneyEvent,
     NewConversationInfo,
@@ -67,7 +69,7 @@ class Journey:
     """The step that started a new conversation before the journey, if one ran."""
     tracker: JourneyTracker | None = None
     """What decides when later files and facts arrive (set when the journey starts)."""
-    events_file: str = "journey.jsonl"
+    events_file: str = JOURNEY_FILE
     storage: StorageState | None = None
     """The customer context's storage state at the end (in memory only, never written), for
     the customer's return after a staff decision."""
@@ -95,7 +97,7 @@ class Journey:
 
     def record_call(self, call: CustomerModelCall) -> None:
         """Keep one call of the customer model, adding up its tokens and cost."""
-        append_jsonl(self.folder / "customer-model.jsonl", call)
+        append_jsonl(self.folder / MODEL_CALLS_FILE, call)
         u = call.usage
         self.tokens = TokenUsage(
             prompt_tokens=self.tokens.prompt_tokens + u.prompt_tokens,

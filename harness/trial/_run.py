@@ -11,6 +11,7 @@ from typing import cast, get_args
 
 import claims_corpus
 from claims_records import (
+    MODEL_CALLS_FILE,
     HarnessError,
     ProductError,
     ResetInfo,
@@ -59,7 +60,7 @@ async def run_trial(rig: TrialRig, pack_dir: Path, trial: int, folder: Path,
     started, t0 = now(), time.monotonic()
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "screens").mkdir(exist_ok=True)
-    (folder / "customer-model.jsonl").touch()  # present (maybe empty) for every customer
+    (folder / MODEL_CALLS_FILE).touch()  # present (maybe empty) for every customer
     j = Journey(folder=folder)
     settings, reset = rig.settings, rig.reset
     staff_reading = StaffReading(error="not read")
