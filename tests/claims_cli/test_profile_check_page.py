@@ -194,7 +194,8 @@ def test_base_url_points_the_check_elsewhere(server: PageServer, tmp_path: Path)
 
 # (case, frame key, exit code, words)
 FRAMES = [
-    ("frame given", "frame = 'iframe[title=\"Claims chat\"]'", 0, ["ok   start page", "0 problem(s)"]),
+    ("frame given", "frame = 'iframe[title=\"Claims chat\"]'", 0,
+     ["ok   start page", "0 problem(s)"]),
     ("frame by role", "frame = 'role=document >> iframe'", 0, ["0 problem(s)"]),
     ("no frame key", "", 1, ["required region conversation has no match"]),
     ("frame that is not there", "frame = 'iframe#nope'", 1,
