@@ -18,6 +18,10 @@ profile_app = typer.Typer(help="Product profiles: check one against its running 
 @profile_app.command("check")
 def check(
     profile: str = typer.Argument(..., help="A profile TOML path or a shipped profile name."),
+    base_url: list[str] = typer.Option(
+        [], "--base-url", metavar="URL", help="The product's URL instead of the profile's, as "
+        "for run: once for one lane, once per lane for several (each lane's seed route is URL "
+        "+ the profile's seed path); the first lane is checked."),
     dev: bool = typer.Option(False, "--dev", help="Start the embedded stores and the product "
                              "(\\[dev] in the profile) for the check, and stop them afterwards."),
     claim: str | None = typer.Option(None, help="A claim number to open on the staff side, to "
@@ -38,6 +42,11 @@ def check(
 
     with reported_errors():
         prof = harness.load_profile(profile)
+        if base_url:
+            if dev:
+                raise typer.BadParameter("--dev starts its own product; drop --base-url",
+                                         param_hint="--base-url")
+            prof = harness.with_base_urls(prof, base_url)
         browser = browser_opts.browser_choice(browser_executable, browser_channel,
                                               browser_cdp_url, browser_ws_endpoint)
         with contextlib.ExitStack() as stack:

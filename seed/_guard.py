@@ -27,6 +27,8 @@ from ._names import (
 
 TEST_WORDS: tuple[str, ...] = ("test", "tests", "testing", "dev", "development", "harness",
                                "e2e", "ci", "sandbox")
+# The setting holding the seed route's pattern, named in its refusals.
+ALLOWED_DB_SETTING = "CLAIMS_HARNESS_ALLOWED_DB_PATTERN"
 DEFAULT_ALLOWED_DB_PATTERN = (r"(?i)(?:[A-Za-z0-9]+[_-])*(?:" + "|".join(TEST_WORDS)
                               + r")\d*(?:[_-][A-Za-z0-9]+)*")
 # Marker ``kind`` values (compared without case or surrounding space) that mean production.
@@ -61,9 +63,10 @@ def check_database_allowed(name: str, pattern: str = DEFAULT_ALLOWED_DB_PATTERN)
         raise StoreRefusal(problem, database=name, field="database",
                         reason=REASON_DATABASE_NOT_ALLOWED)
     if not re.fullmatch(pattern, name):
-        raise StoreRefusal("database name is not allowed for seeding (the whole name must match "
-                        "the allowed pattern)", database=name, pattern=pattern,
-                        reason=REASON_DATABASE_NOT_ALLOWED)
+        raise StoreRefusal(f"database name {name!r} is not allowed for seeding: the whole name "
+                           f"must match {ALLOWED_DB_SETTING}", database=name,
+                           setting=ALLOWED_DB_SETTING, pattern=pattern,
+                           reason=REASON_DATABASE_NOT_ALLOWED)
 
 
 def _is_production(doc: dict[str, Any]) -> bool:

@@ -24,7 +24,7 @@ from claims_corpus.formats import Baseline, ClaimantSession, Credentials, Setup
 from claims_corpus.formats._base import Strict
 from claims_records import SeedError
 
-from ._guard import DEFAULT_ALLOWED_DB_PATTERN
+from ._guard import ALLOWED_DB_SETTING, DEFAULT_ALLOWED_DB_PATTERN
 from ._jsonsafe import json_safe
 from ._names import (
     HARNESS_COLLECTION,
@@ -79,7 +79,7 @@ def lane_stores(db: Database, s3: S3Config, bucket: str,
                 pattern: str = DEFAULT_ALLOWED_DB_PATTERN) -> StoreSet:
     """The seed route's stores of one lane: the whole database (every state collection) and
     the whole bucket, in canonical terms; the database's whole name must match ``pattern``."""
-    names = NamePolicy(pattern, mode="full", setting="CLAIMS_HARNESS_ALLOWED_DB_PATTERN")
+    names = NamePolicy(pattern, mode="full", setting=ALLOWED_DB_SETTING)
     return StoreSet(MongoStore(db, names, "all"), BucketStore(s3, bucket))
 
 

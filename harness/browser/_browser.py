@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.async_api import Browser, Locator, Page, Playwright, ViewportSize
+from playwright.async_api import Browser, Frame, Locator, Page, Playwright, ViewportSize
 from playwright.async_api import Error as PlaywrightError
 
 from claims_records import ProductError, ScreenReading
@@ -53,10 +53,15 @@ def _first_line(exc: Exception) -> str:
 
 
 class CustomerPage:
-    """The customer's browser tab, read and driven through a profile's customer side."""
+    """The customer's browser tab, read and driven through a profile's customer side.
+
+    ``page`` is the tab (navigation, screenshots); ``view`` is where the chat lives: the page
+    itself, or, with ``customer_screen.frame``, the frame of the iframe holding a chat
+    widget, found again each time the start page is opened."""
 
     def __init__(self, page: Page, side: CustomerSide, base_url: str) -> None:
         self.page = page
+        self.view: Page | Frame = page
         self.side = side
         self.base_url = base_url
         self.sc = side.screen
@@ -70,7 +75,37 @@ class CustomerPage:
         self.camera = Camera(page)
 
     async def _locator(self, alternatives: list[str], what: str) -> Locator:
-        return await first_match(self.page, alternatives, what)
+        return await first_match(await self.chat(), alternatives, what)
+
+    async def chat(self) -> Page | Frame:
+        """Where the chat lives (``view``); a frame the page has replaced is found again."""
+        if isinstance(self.view, Frame) and self.view.is_detached():
+            await self._bind_frame()
+        return self.view
+
+    async def _bind_frame(self) -> None:
+        """With ``customer_screen.frame``: wait for the iframe holding the chat and read and
+        drive the chat inside it from now on."""
+        alternatives = self.sc.frame
+        if not alternatives:
+            return
+        shown = " | ".join(alternatives)
+        timeout = self.completion.timeout_s * 1000
+        try:
+            element = await first_match(self.page, alternatives, "chat frame")
+            handle = await element.element_handle(timeout=timeout)
+            frame = await handle.content_frame()
+            if frame is None:
+                raise ProductError("customer_screen.frame matches an element that is no "
+                                   "frame", url=self.page.url, field="customer_screen.frame",
+                                   selector=shown)
+            await frame.wait_for_load_state("domcontentloaded", timeout=timeout)
+        except PlaywrightError as exc:
+            raise ProductError("the chat's frame did not show on the page", url=self.page.url,
+                               field="customer_screen.frame", selector=shown,
+                               error=_first_line(exc)) from exc
+        self.view = frame
+        self.screen.rebind(frame)
 
     # ------------------------------------------------------------------ navigation
     async def goto(self, path: str) -> None:
@@ -87,6 +122,7 @@ class CustomerPage:
 
     async def open_start(self) -> None:
         await self.goto(self.sc.start_path)
+        await self._bind_frame()
 
     async def sign_in_page(self, username: str, password: str) -> None:
         """Sign in on the account sign-in page, then open the start page."""
@@ -94,7 +130,8 @@ class CustomerPage:
         if si is None:
             raise ProductError("the profile has no customer sign-in page")
         await self.goto(si.path)
-        await self._fill_submit(si.username, si.password, si.submit, username, password)
+        await self._fill_submit(si.username, si.password, si.submit, username, password,
+                                self.page)
         try:
             # the session is set once the page after sign-in starts arriving; the start page
             # is opened next anyway, so that page need not finish loading
@@ -106,14 +143,15 @@ class CustomerPage:
         await self.open_start()
 
     async def _fill_submit(self, user_sel: list[str], pw_sel: list[str], submit_sel: list[str],
-                           username: str, password: str) -> None:
+                           username: str, password: str, where: Page | Frame) -> None:
         timeout = self.completion.timeout_s * 1000
         try:
-            await (await self._locator(user_sel, "user name field")).fill(username,
-                                                                          timeout=timeout)
-            await (await self._locator(pw_sel, "password field")).fill(password,
-                                                                       timeout=timeout)
-            await (await self._locator(submit_sel, "sign-in control")).click(timeout=timeout)
+            await (await first_match(where, user_sel, "user name field")).fill(
+                username, timeout=timeout)
+            await (await first_match(where, pw_sel, "password field")).fill(
+                password, timeout=timeout)
+            await (await first_match(where, submit_sel, "sign-in control")).click(
+                timeout=timeout)
         except PlaywrightError as exc:
             raise ProductError("sign-in controls missing or unusable", url=self.page.url,
                                error=_first_line(exc)) from exc
@@ -123,6 +161,7 @@ class CustomerPage:
         """Wait until a freshly opened page is ready and any greeting has finished; the screen
         as it is then."""
         started = time.monotonic()
+        await self.chat()
         reading = await self.screen.wait(None, self.completion.timeout_s, ready=True)
         if reading is None:
             raise ProductError("the page never became ready (ready selector or completion)",
@@ -140,6 +179,7 @@ class CustomerPage:
         """
         c = self.completion
         started = time.monotonic()
+        await self.chat()
 
         def remaining() -> float:
             return max(0.5, c.timeout_s - (time.monotonic() - started))
@@ -176,6 +216,7 @@ class CustomerPage:
         quick = self.screen.quick_baseline()
         if quick is not None:
             return quick
+        await self.chat()
         probe = await self.screen.probe()
         if probe.complete:
             return probe
@@ -199,6 +240,7 @@ class CustomerPage:
 
     # ------------------------------------------------------------------ reading
     async def read(self) -> Reading:
+        await self.chat()
         return await self.screen.read()
 
     def handoff(self, screen: ScreenReading) -> bool:
@@ -241,7 +283,8 @@ class CustomerPage:
         links), visible ones only.
         """
         exact = re.compile(r"^\s*" + re.escape(label) + r"\s*$")
-        chips = [self.page.locator(s).filter(has_text=exact) for s in self.sc.chips]
+        view = await self.chat()
+        chips = [view.locator(s).filter(has_text=exact) for s in self.sc.chips]
         if screen is not None and chips and label.strip() in screen.chips:
             shown = chips[0]
             for other in chips[1:]:
@@ -251,8 +294,8 @@ class CustomerPage:
                 await shown.filter(visible=True).first.click(timeout=_SHOWN_CLICK_TIMEOUT_MS)
                 return base
         candidates = list(chips)
-        candidates += [self.page.get_by_role("button", name=label, exact=True),
-                       self.page.get_by_role("link", name=label, exact=True)]
+        candidates += [view.get_by_role("button", name=label, exact=True),
+                       view.get_by_role("link", name=label, exact=True)]
         for loc in candidates:
             shown = loc.filter(visible=True)
             try:
@@ -299,7 +342,7 @@ class CustomerPage:
         """Sign in through the in-conversation prompt; waits until the prompt has gone."""
         sc = self.sc
         await self._fill_submit(sc.sign_in_username, sc.sign_in_password, sc.sign_in_submit,
-                                username, password)
+                                username, password, await self.chat())
         try:
             prompt = await self._locator(sc.sign_in_prompt, "sign-in prompt")
             await prompt.wait_for(state="hidden", timeout=self.completion.timeout_s * 1000)

@@ -12,7 +12,7 @@ import contextlib
 import re
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator, Page
+from playwright.async_api import Frame, Locator, Page
 
 from claims_records import ProductError, ProfileError
 
@@ -39,7 +39,7 @@ _CSS_OK_JS = """(sels) => sels.map((s) => {
 class PageSelectors:
     """The selectors of one profile on one page, turned into CSS the page can run."""
 
-    def __init__(self, page: Page, selectors: list[str]) -> None:
+    def __init__(self, page: Page | Frame, selectors: list[str]) -> None:
         self.page = page
         self.selectors = list(dict.fromkeys(s for s in selectors if s))
         self._marks: dict[str, str] | None = None
@@ -83,7 +83,7 @@ class PageSelectors:
         return not self._marks
 
 
-async def first_match(page: Page, alternatives: list[str], what: str) -> Locator:
+async def first_match(page: Page | Frame, alternatives: list[str], what: str) -> Locator:
     """The first alternative with a match on the page (the last one when none matches yet, so
     a caller's own wait applies to it)."""
     if not alternatives:
@@ -101,7 +101,7 @@ async def first_match(page: Page, alternatives: list[str], what: str) -> Locator
     return page.locator(alternatives[-1]).first
 
 
-async def visible_text(page: Page, alternatives: list[str]) -> str | None:
+async def visible_text(page: Page | Frame, alternatives: list[str]) -> str | None:
     """The visible text (whitespace collapsed) of the first alternative whose first match
     shows; None when nothing shows."""
     for selector in alternatives:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Frame, Page
 
 from claims_records import ProductError, ScreenReading
 
@@ -86,7 +86,7 @@ class Screen:
     ``ready``: what shows the page is ready; ``claim_number_pattern``: a regular expression.
     ``CustomerPage`` makes them from a profile's customer side."""
 
-    def __init__(self, page: Page, regions: dict[str, list[str]],
+    def __init__(self, page: Page | Frame, regions: dict[str, list[str]],
                  completion: dict[str, str | int | list[str] | None], ready: list[str],
                  claim_number_pattern: str) -> None:
         self.page = page
@@ -94,15 +94,26 @@ class Screen:
         self.regions = regions
         self.completion = completion
         self.ready = ready
-        every = [*(s for alts in regions.values() for s in alts),
-                 *(s for v in completion.values() if isinstance(v, list) for s in v), *ready]
-        self.selectors = PageSelectors(page, every)
+        self.selectors = PageSelectors(page, self._every())
         self._fixed: dict[str, Any] | None = None
         self._key = ""
         self.last: Probe | None = None
         """The reply state of the last reading (complete), and when it was taken."""
         self.read_at = 0.0
         self._waits = 0  # numbers each wait: the page remembers what a wait saw (watch_id)
+
+    def _every(self) -> list[str]:
+        return [*(s for alts in self.regions.values() for s in alts),
+                *(s for v in self.completion.values() if isinstance(v, list) for s in v),
+                *self.ready]
+
+    def rebind(self, target: Page | Frame) -> None:
+        """Read and watch ``target`` from now on (a chat widget's frame): its selectors are
+        resolved and installed there anew."""
+        self.page = target
+        self.selectors = PageSelectors(target, self._every())
+        self._fixed = None
+        self.last = None
 
     # ------------------------------------------------------------------ selectors
     async def _args(self, mode: str, **extra: Any) -> dict[str, Any]:

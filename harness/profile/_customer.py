@@ -41,7 +41,14 @@ class SignIn(Strict):
 class CustomerScreen(Strict):
     """Every customer screen region (visible text only) and how to act on it."""
 
-    start_path: str = Field("/", description="Where an anonymous journey starts.")
+    start_path: str = Field("/", description="Where an anonymous journey starts (with "
+                            "frame: the page embedding the chat).")
+    frame: Selector = Field(
+        default_factory=list, description="A chat widget inside an iframe: the selector of "
+        "the iframe (on the start page) holding the chat. Every other region, the completion "
+        "and ready selectors, the new-conversation control and the customer's decision "
+        "status are then read and driven inside that frame; screenshots show the whole "
+        "page. Empty: the chat is the page itself.")
     conversation: Selector = Field(description="The conversation pane (scrolled for "
                                    "screenshots; its text is what 'stable_ms' watches).")
     agent_message: Selector = Field(description="Each agent reply; the last is the latest.")

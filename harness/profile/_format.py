@@ -12,6 +12,8 @@ child tables (``children``); in ``[stores]``, a store of any registered kind
 (``database_kind``, ``files_kind`` and their variables and options); and the staff side read
 from the stores (``[staff_stores]``), for a product without a staff screen.
 
+Format 5 added chat widgets inside an iframe (``customer_screen.frame``).
+
 A profile using the keys of a format says that version, so a harness that reads only older
 formats refuses it by its version instead of by a key it has never heard of; an older profile
 that uses one is refused with the keys named. Older formats still load.
@@ -25,8 +27,8 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:
     from ._model import Profile
 
-FormatVersion = Literal["1", "2", "3", "4"]
-PROFILE_FORMAT_VERSION: FormatVersion = "4"
+FormatVersion = Literal["1", "2", "3", "4", "5"]
+PROFILE_FORMAT_VERSION: FormatVersion = "5"
 _COMPOSED_RESETS = ("endpoint+stores", "command+stores")
 _MAPPING_4 = ("refs", "fixed", "derived", "drop", "children")
 _STORES_4 = ("database_kind", "database_env", "database_options", "files_kind", "files_env",
@@ -68,8 +70,13 @@ def format_4_keys(profile: Profile) -> list[str]:
     return keys
 
 
+def format_5_keys(profile: Profile) -> list[str]:
+    """The keys of format 5 the profile gives, as a profile writes them."""
+    return ["customer_screen.frame"] if profile.customer_screen.frame else []
+
+
 _FORMATS: tuple[tuple[FormatVersion, Callable[[Profile], list[str]]], ...] = (
-    ("3", format_3_keys), ("4", format_4_keys))
+    ("3", format_3_keys), ("4", format_4_keys), ("5", format_5_keys))
 """Each format that brought keys, oldest first, with what finds them in a profile."""
 
 

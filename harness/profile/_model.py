@@ -63,7 +63,8 @@ class Profile(Strict):
 
     version: FormatVersion = Field(
         PROFILE_FORMAT_VERSION, description="Profile format version (older files still "
-        "load; the keys format 3 added need \"3\", those format 4 added \"4\").")
+        "load; the keys format 3 added need \"3\", those format 4 added \"4\", those format 5 "
+        "added \"5\").")
     name: str = Field(description="Product name, recorded in run.json.")
     locale: LocaleId = Field(DEFAULT_LOCALE, description="CLDR locale the product writes "
                              "amounts in ('en_GB', 'en_IN', 'de_DE'); recorded in run.json.")

@@ -296,8 +296,10 @@ class StoresReset(ResetAdapter):
         stores = self.stores()
         stores.guard()
         dump = stores.dump()
-        return f"stores reachable (database {dump.database}, {len(dump.collections)} " \
-               "non-empty collection(s))"
+        where = stores.location()
+        return f"stores reachable (database {dump.database}" \
+               + (f", {where}" if where else "") \
+               + f", {len(dump.collections)} non-empty collection(s))"
 
 
 class EndpointThenStores(StoresReset, EndpointResetAdapter):

@@ -11,6 +11,7 @@ pace (``--pace``) in ``_pace``.
 """
 
 from ._context import TRACING_MODES, CustomerFactory, TrialContext, TrialRig, TrialSettings
+from ._conversation import earlier_messages, start_new_conversation
 from ._decision import DECISION_FILE
 from ._pace import Pace, make_pace
 from ._run import run_trial
@@ -25,6 +26,8 @@ __all__ = [
     "TrialContext",
     "TrialRig",
     "TrialSettings",
+    "earlier_messages",
     "make_pace",
     "run_trial",
+    "start_new_conversation",
 ]

@@ -73,9 +73,10 @@ def _target(lane: Lane, where: str) -> str:
 async def earlier_messages(cp: CustomerPage) -> int:
     """How many customer messages the page shows (those of the first alternative that
     matches); a new conversation shows none."""
+    view = await cp.chat()
     for selector in cp.sc.customer_message:
         try:
-            shown = await cp.page.locator(selector).filter(visible=True).count()
+            shown = await view.locator(selector).filter(visible=True).count()
         except PlaywrightError:
             continue  # the page is navigating: nothing shown yet
         if shown:
@@ -115,7 +116,7 @@ async def _click(cp: CustomerPage, step: NewConversation) -> str:
     await cp.open_start()
     await cp.wait_first()
     try:
-        control = await first_match(cp.page, step.control, "new-conversation control")
+        control = await first_match(await cp.chat(), step.control, "new-conversation control")
         await control.click(timeout=step.timeout_s * 1000)
     except PlaywrightError as exc:
         raise ProductError("the new-conversation control is missing or unusable",

@@ -123,7 +123,7 @@ async def _customer_returns(ctx: TrialContext, script: StaffScript,
         back.saw(reading.agent_texts)
         seen.replies = [t for t in reading.agent_texts[main.agent_seen:]]
         await _read_status(cp, dc, seen)
-        seen.note_text = await visible_text(page, dc.customer_note)
+        seen.note_text = await visible_text(await cp.chat(), dc.customer_note)
         name = back.shot_name("back-after-decision")
         (main.folder / name).write_bytes(await cp.shoot())
         seen.screenshots.append(name)
@@ -137,7 +137,7 @@ async def _customer_returns(ctx: TrialContext, script: StaffScript,
             back.tracker.arrive(script.requested)
 
         async def under_review(cp: CustomerPage, screen: ScreenReading) -> str | None:
-            shown = await visible_text(cp.page, dc.customer_status)
+            shown = await visible_text(await cp.chat(), dc.customer_status)
             if shown is not None and map_word(dc.status_words, shown) == "under_review":
                 return f"the product shows the claim back under review ({shown!r})"
             return None
@@ -165,7 +165,7 @@ async def _read_status(cp: CustomerPage, dc: DecisionControls, seen: DecisionCus
                        keep_shown: bool = False) -> None:
     """Read the claim's status off the customer's screen into ``seen`` (``keep_shown``: a
     status no longer shown keeps the one read before)."""
-    shown = await visible_text(cp.page, dc.customer_status)
+    shown = await visible_text(await cp.chat(), dc.customer_status)
     if shown is not None or not keep_shown:
         seen.status_text = shown
     seen.status = (map_word(dc.status_words, seen.status_text)

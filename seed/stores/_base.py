@@ -95,6 +95,11 @@ class Store(ABC):
     def close(self) -> None:  # noqa: B027 - most stores hold nothing to let go of
         """Let go of connections."""
 
+    def location(self) -> str:
+        """Where the store is, when its name does not say it (a SQLite database's file);
+        '' otherwise. Never a URL."""
+        return ""
+
 
 class DocumentStore(Store):
     """A store of documents (a database): dumps collections."""

@@ -50,6 +50,10 @@ class StoreSet:
     def database(self) -> str:
         return self.documents.name if self.documents is not None else ""
 
+    def location(self) -> str:
+        """Where the stores are, when their names do not say it ('' when they do)."""
+        return "; ".join(loc for s in self.stores if (loc := s.location()))
+
     def guard(self) -> None:
         """Every store's guard (``StoreRefusal`` from the first that refuses)."""
         for store in self.stores:

@@ -56,6 +56,7 @@ def test_profile_check_resets_the_real_schema_with_no_problem(server, tmp_path, 
         assert "FAIL" not in result.output
         resets = [ln for ln in lines if ln.startswith("ok   reset")]
         assert resets[0].endswith("stores: stores reachable (database real_schema_test, "
+                                  f"file {tmp_path / 'real_schema_test.sqlite3'}, "
                                   "0 non-empty collection(s))")
         assert "pre-flight of CTL-M-001: stores ready (database real_schema_test)" in resets[1]
         assert "CTL-M-001 loaded: reset by stores took" in resets[2]

@@ -16,7 +16,13 @@
 - ``focus_busy=MS`` the product is busy for MS each time the composer gets the focus (it
                     starts some work of its own just as the customer starts typing);
 - ``upload=ack|ignore|send``  uploads are shown / silently dropped / shown only after Send;
-- ``claim_after=N`` after the Nth customer message the reply carries a claim number.
+- ``claim_after=N`` after the Nth customer message the reply carries a claim number;
+- ``restart=clear|noop`` a "Start a new claim" button that empties the conversation / does
+  nothing.
+
+``/spa?QUERY`` serves the same page rendered client-side: its HTML holds no region, its script
+builds the page 800 ms after load. ``/widget?QUERY`` serves a page embedding the chat page
+(``/?QUERY``) in an iframe titled "Claims chat", as a site with a chat widget does.
 
 Every reply to a message quotes it ("Reply to: <text>?"), so a test can tell which message a
 screen answers. ``FRAMEWORK_PAGE`` (``framework_chat.html``) is a chat page built the way a
@@ -27,6 +33,7 @@ replies, a queue, the message list rendered anew.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import threading
@@ -122,9 +129,29 @@ box.addEventListener("focus", () => {
   const ms = num("focus_busy", 0);
   if (ms) { busy(true); setTimeout(() => busy(false), ms); }
 });
+if (q.has("restart")) {
+  const again = document.createElement("button");
+  again.type = "button"; again.textContent = "Start a new claim";
+  again.onclick = () => {
+    if (q.get("restart") === "clear") thread.querySelectorAll(".bubble").forEach((b) => b.remove());
+  };
+  document.querySelector("main").appendChild(again);
+}
 const greet = num("greet", 0);
 if (greet) setTimeout(() => bubble("bot", "Hello! What happened?"), greet);
 </script></body></html>"""
+
+_BODY = CHAT_PAGE.split("<body>", 1)[1].split("<script>", 1)[0]
+_SCRIPT = CHAT_PAGE.split("<script>", 1)[1].split("</script>", 1)[0]
+SPA_SHELL = ("<!doctype html><html><head><style>.hidden{display:none}</style></head><body>"
+             "<script>setTimeout(() => { document.body.innerHTML = " + json.dumps(_BODY)
+             + "; const s = document.createElement('script'); s.textContent = "
+             + json.dumps(_SCRIPT) + "; document.body.appendChild(s); }, 800);</script>"
+             "</body></html>")
+WIDGET_HOST = """<!doctype html><html><body><header><h1>Acme Insurance</h1>
+<button type="button">Menu</button></header>
+<iframe title="Claims chat" src="/?QUERY" width="700" height="600"></iframe>
+</body></html>"""
 
 FRAMEWORK_PAGE = Path(__file__).with_name("framework_chat.html").read_text(encoding="utf-8")
 
@@ -181,8 +208,9 @@ def hold_renderers(ms: float) -> None:
 
 
 def page_routes(page: str) -> Callable[[str, Any], Route]:
-    """``page`` at / (any query string), a reference runtime report at /api/runtime, and
-    /hold?ms=N, which stops the browser's page processes for N ms."""
+    """``page`` at / (any query string), a reference runtime report at /api/runtime,
+    /hold?ms=N, which stops the browser's page processes for N ms, and the chat page rendered
+    client-side (/spa?QUERY) or embedded in a site's page (/widget?QUERY)."""
     def route(path: str, headers: Any) -> Route:
         if path.startswith("/hold?"):
             hold_renderers(float(path.split("ms=", 1)[1]))
@@ -191,6 +219,11 @@ def page_routes(page: str) -> Callable[[str, Any], Route]:
             return 200, "application/json", b'{"runtime": "reference"}'
         if path.startswith("/?") or path == "/":
             return 200, "text/html", page.encode()
+        if path.startswith("/spa"):
+            return 200, "text/html", SPA_SHELL.encode()
+        if path.startswith("/widget"):
+            query = path.split("?", 1)[1] if "?" in path else ""
+            return 200, "text/html", WIDGET_HOST.replace("QUERY", query).encode()
         return 404, "text/plain", b"not here"
     return route
 

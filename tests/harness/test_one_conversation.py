@@ -247,13 +247,13 @@ def test_unknown_and_refused_runtimes(tmp_path):
 
 
 def test_profile_check_says_how_conversations_are_held(tmp_path):
-    from harness._profile_check import _conversation_lines
+    from harness._profile_check import conversation_lines
 
     prof = _profile(tmp_path, CONVERSATION)
-    [line] = _conversation_lines(prof)
+    [line] = conversation_lines(prof)
     assert (line.ok, line.detail) == (None, "one per process; before every trial a new one "
                                       "by control role=button[name='New claim']")
     two = prof.model_copy(update={"lanes": [Lane(name="a", base_url="http://127.0.0.1:1"),
                                             Lane(name="b", base_url="http://127.0.0.1:2")]})
-    assert [ln.ok for ln in _conversation_lines(two)] == [None, False]
-    assert _conversation_lines(_profile(tmp_path, "")) == []
+    assert [ln.ok for ln in conversation_lines(two)] == [None, False]
+    assert conversation_lines(_profile(tmp_path, "")) == []

@@ -122,7 +122,7 @@ def test_a_profile_without_them_is_any_format():
     plain = _data("3", {"mapping": {"claims": {"collection": "claim", "key": "canonical",
                                                "refs": {}, "drop": []}}})
     assert format_4_keys(Profile.model_validate(plain)) == []
-    assert Profile.model_validate(MINIMAL).version == PROFILE_FORMAT_VERSION == "4"
+    assert Profile.model_validate(MINIMAL).version == PROFILE_FORMAT_VERSION == "5"
 
 
 def test_a_format_2_file_using_one_is_refused_naming_file_and_keys(tmp_path):

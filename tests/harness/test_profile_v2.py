@@ -125,15 +125,15 @@ def test_without_the_section_there_is_a_staff_screen_or_no_staff_side():
 
 
 def test_profile_check_says_what_is_not_implemented_with_the_staff_side_in_the_stores():
-    from harness._profile_check import CONSEQUENCES, _not_implemented
+    from harness._profile_check import CONSEQUENCES, not_implemented
 
     prof = _profile(version="4", staff_stores={"urgency": "", "checks": ""}, **STORES)
-    assert _not_implemented(prof) == [
+    assert not_implemented(prof) == [
         f"customer_accounts: {CONSEQUENCES['customer_accounts']}",
         "staff_side: no staff screen (the staff side is read from the stores): the "
         "explanation component, scored only from a staff screen; what the stores do not "
         "hold: urgency, checks"]
-    assert _not_implemented(_profile())[1] == f"staff_side: {CONSEQUENCES['staff_side']}"
+    assert not_implemented(_profile())[1] == f"staff_side: {CONSEQUENCES['staff_side']}"
 
 
 def test_vocabulary_maps_only_to_canonical_codes():

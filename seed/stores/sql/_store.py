@@ -66,6 +66,9 @@ class SqlStore(DocumentStore):
         name = table.name if isinstance(table, Table) else table
         return Where(table, self.spec(name).key if name else None)
 
+    def location(self) -> str:
+        return self.target.location()
+
     # ------------------------------------------------------------------ guard
     def guard(self) -> None:
         if not self.name:

@@ -11,7 +11,7 @@ lane's file is beside the URL's, with its suffix).
 
 from __future__ import annotations
 
-import re
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from sqlalchemy.pool import NullPool
 from claims_records import SeedError, StoreRefusal
 
 from ..._names import REASON_DATABASE_NOT_ALLOWED
+from .._base import NamePolicy
 
 # Driverless PostgreSQL URLs (as apps write them) use psycopg 3, the driver the harness ships.
 _DEFAULT_DRIVERS = {"postgresql": "postgresql+psycopg", "postgres": "postgresql+psycopg"}
@@ -39,6 +40,11 @@ class SqlTarget:
     shown: str  # dialect://host:port/database, nothing secret
     _secrets: tuple[str, ...] = ()
     _given: URL | None = None  # as the product's environment writes it, the lane's applied
+    file: Path | None = None
+    """A SQLite database's file, absolute (a relative path resolved from ``resolved_from``)."""
+    resolved_from: Path | None = None
+    """The working folder a relative SQLite path was resolved from (None: it was absolute)."""
+    env: str = ""  # the environment variable holding the URL, named in refusals
 
     @classmethod
     def from_text(cls, text: str, *, env: str, database: str | None = None) -> SqlTarget:
@@ -63,11 +69,25 @@ class SqlTarget:
                                 "product: give the database file", field=env)
             path = Path(str(url.database))
             name, shown = path.stem, f"sqlite:///{path}"
-        else:
-            name = url.database or ""
-            port = f":{url.port}" if url.port else ""
-            shown = f"{url.drivername}://{url.host or ''}{port}/{name}"
-        return cls(url=url, name=name, shown=shown, _secrets=secrets, _given=given)
+            # SQLite opens a relative path from the working folder: the same file, said whole
+            here = None if path.is_absolute() else Path.cwd()
+            file = Path(os.path.abspath(path))
+            return cls(url=url, name=name, shown=shown, _secrets=secrets, _given=given,
+                       file=file, resolved_from=here, env=env)
+        name = url.database or ""
+        port = f":{url.port}" if url.port else ""
+        shown = f"{url.drivername}://{url.host or ''}{port}/{name}"
+        return cls(url=url, name=name, shown=shown, _secrets=secrets, _given=given, env=env)
+
+    def location(self) -> str:
+        """Where the database is, for a reader: a SQLite file's absolute path (and the folder
+        a relative one was resolved from); '' for a server database (its name says it)."""
+        if self.file is None:
+            return ""
+        if self.resolved_from is None:
+            return f"file {self.file}"
+        return (f"file {self.file} (the URL's relative path {self.url.database!r} resolved "
+                f"from the working folder {self.resolved_from})")
 
     def environment_value(self) -> str:
         """The URL, password included, as the product's own environment variable holds it
@@ -88,23 +108,21 @@ class SqlTarget:
         detail = detail.splitlines()[0][:300] if detail else type(exc).__name__
         return SeedError(f"{what}: {detail}", database=self.name, **context)
 
-    def check_name(self, pattern: str) -> None:
-        """Refuse a database whose name does not match ``pattern`` (searched, like MongoDB's)."""
+    def check_name(self, pattern: str, setting: str = "stores.allowed_database") -> None:
+        """Refuse a database whose name ``pattern`` (``setting``'s value) does not find, as a
+        direct reset's guard does (``NamePolicy``)."""
         if not self.name:
-            raise SeedError("the SQL URL names no database", database=self.shown,
-                            reason=REASON_DATABASE_NOT_ALLOWED)
-        if not re.search(pattern, self.name):
-            raise SeedError("database name is not allowed for direct resets",
-                            database=self.name, pattern=pattern,
-                            reason=REASON_DATABASE_NOT_ALLOWED)
+            raise StoreRefusal("the SQL URL names no database", database=self.shown,
+                               setting=setting, reason=REASON_DATABASE_NOT_ALLOWED)
+        NamePolicy(pattern, "search", setting).check(self.name)
 
     def engine(self) -> Engine:
         """An engine for this database (SQLite: the file must exist; nothing is created)."""
         options: dict[str, Any] = {"hide_parameters": True}
         if self.url.get_backend_name() == "sqlite":
-            if not Path(str(self.url.database)).is_file():  # cannot be reached: refused
-                raise StoreRefusal("no SQLite database file at the URL's path",
-                                   database=self.name, file=str(self.url.database))
+            if self.file is None or not self.file.is_file():  # cannot be reached: refused
+                raise StoreRefusal(f"no SQLite database {self.location()}", database=self.name,
+                                   setting=self.env or None)
             options |= {"poolclass": NullPool, "connect_args": {"timeout": 10}}
         elif self.url.get_backend_name() == "postgresql":
             options |= {"pool_pre_ping": True, "connect_args": {"connect_timeout": 5}}
