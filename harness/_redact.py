@@ -247,10 +247,17 @@ class SecretMatcher:
         return out
 
 
+# An API key shorter than this is a placeholder that local servers accept and ignore (``x``,
+# ``EMPTY``, ``ollama``, ``no-key``), not a secret: replaced wherever it occurs it would turn
+# every "x" of a recorded prompt into "[REDACTED]", and the run could no longer be replayed.
+MIN_KEY_CHARS = 8
+
+
 def redact_literals(text: str, secrets: list[str]) -> str:
-    """``text`` with every secret, in every spelling ``SecretMatcher`` knows, replaced by
-    REDACTED (for records other than HAR and trace: model calls, error messages)."""
-    return SecretMatcher([s for s in secrets if s]).text(text)
+    """``text`` with every secret of at least ``MIN_KEY_CHARS`` characters, in every spelling
+    ``SecretMatcher`` knows, replaced by REDACTED (for records other than HAR and trace:
+    model calls, error messages). Shorter values are left as they are (see MIN_KEY_CHARS)."""
+    return SecretMatcher([s for s in secrets if s and len(s) >= MIN_KEY_CHARS]).text(text)
 
 
 def _secrets(extra: list[str] | None) -> list[str]:
