@@ -96,6 +96,7 @@ from .comparison import (
     PackDifference,
 )
 from .config import (
+    MAX_LANES,
     TRIAL_FIELDS,
     BrowserConfig,
     CustomerKind,
@@ -349,6 +350,7 @@ __all__ = [
     "field_of",
     "HUMAN_FILE",
     "MODEL_CALLS_FILE",
+    "MAX_LANES",
     "JOURNEY_FILE",
     "DECISION_JOURNEY_FILE",
     "HISTORY_FILE",

@@ -18,6 +18,9 @@ from pydantic import Field, field_validator, model_validator
 
 from ._base import Strict
 
+# The most lanes one run starts (``--lanes N`` and ``auto`` alike).
+MAX_LANES = 32
+
 PromptView = Literal["screen", "wide"]
 # How the customer model is asked for one JSON action (docs/llm-customer.md, "Dialects"):
 # json_schema (OpenAI), json_object_schema (llama.cpp, llama-cpp-python), guided_json (vLLM),
@@ -89,7 +92,8 @@ class LlmConfig(Strict):
     base_url: str | None = Field(None, description="OpenAI-compatible endpoint, without any "
                                  "credentials in it (recorded without query or fragment).")
     model: str | None = Field(None, description="Customer model name.")
-    temperature: float | None = Field(None, description="Sampling temperature.")
+    temperature: float | None = Field(None, ge=0, le=2, description="Sampling temperature "
+                                      "(0 to 2, the OpenAI API's range).")
     seed: int | None = Field(None, description="Sampling seed (honoured on a best-effort "
                              "basis by most servers).")
     max_tokens: int | None = Field(None, ge=1, description="Most tokens per answer.")
@@ -105,10 +109,10 @@ class LlmConfig(Strict):
     prompt_view: PromptView | None = Field(
         None, description="What the customer model sees: screen (the standard; default) | "
         "wide (whole conversation and panels; labelled in every report).")
-    price_prompt_per_mtok: float | None = Field(None, description="USD per million prompt "
-                                                "tokens.")
-    price_completion_per_mtok: float | None = Field(None, description="USD per million "
-                                                    "completion tokens.")
+    price_prompt_per_mtok: float | None = Field(None, ge=0, description="USD per million "
+                                                "prompt tokens (0 or more).")
+    price_completion_per_mtok: float | None = Field(None, ge=0, description="USD per million "
+                                                    "completion tokens (0 or more).")
 
 
 class DevConfig(Strict):
@@ -143,9 +147,19 @@ class RunSettings(Strict):
                              "default: all).")
     trials: int = Field(1, ge=1, description="Trials per pack.")
     lanes: Annotated[int, Field(ge=0)] | Literal["auto"] = Field(
-        0, description="With dev: lanes to start (0: one; 'auto': as many as this machine "
-        "sustains for the customer's think time, docs/throughput.md). Without: 0, or the "
-        "profile's number of lanes.")
+        0, description="With dev: lanes to start (0: one; at most MAX_LANES; 'auto': as many "
+        "as this machine sustains for the customer's think time, docs/throughput.md). "
+        "Without: 0, or the profile's number of lanes.")
+
+    @field_validator("lanes")
+    @classmethod
+    def _at_most_max_lanes(cls, value: int | str) -> int | str:
+        if isinstance(value, int) and value > MAX_LANES:
+            raise ValueError(f"at most {MAX_LANES} lanes: each lane starts its own product, "
+                             "seed route and browser, one after another, and past that many "
+                             "a machine is out of memory or cores long before the run "
+                             "finishes; --lanes auto picks what this machine sustains")
+        return value
     customer: CustomerKind = Field("scripted", description="The simulated customer: scripted "
                                    "or llm.")
     pace: float | Literal["human"] | None = Field(
