@@ -89,6 +89,8 @@ from .comparison import (
     PackDifference,
 )
 from .config import (
+    RESPONSE_FORMAT_HELP,
+    RESPONSE_FORMAT_MODES,
     TRIAL_FIELDS,
     BrowserConfig,
     CustomerKind,
@@ -493,6 +495,8 @@ __all__ = [
     "ReadingItem",
     "ResetInfo",
     "ResponseFormatMode",
+    "RESPONSE_FORMAT_HELP",
+    "RESPONSE_FORMAT_MODES",
     "ReviewClaim",
     "ReviewCounts",
     "ReviewFact",
