@@ -12,7 +12,8 @@ from seed import ENV_PREFIX, S3Config
 
 from ._embedded import DevStores
 from ._local_model import TOOLS_CHAT_FORMAT, LocalModel
-from ._processes import EmbeddedProcess, signals_ignored_while_stopping, stop_process_tree
+from ._model_pool import ModelServer
+from ._processes import signals_ignored_while_stopping, stop_process_tree
 from ._server import BackgroundServer
 
 RUNTIMES = ("reference", "controlled", "model")
@@ -70,7 +71,7 @@ class DevEnvironment:
     # The embedded model the app's ``model`` runtime talks to, when start_dev started it.
     model: LocalModel | None = None
     _stores: DevStores | None = field(default=None, repr=False)
-    _model: EmbeddedProcess | None = field(default=None, repr=False)
+    _model: ModelServer | None = field(default=None, repr=False)
     _apps: list[_AppProcess] = field(default_factory=list, repr=False)
     _servers: list[BackgroundServer] = field(default_factory=list, repr=False)
 
@@ -124,8 +125,9 @@ class DevEnvironment:
         if any(lane.base_url for lane in self.lanes):
             out.append(f"runtime   {self.runtime}")
         if self.model is not None:
+            servers = self._model.instances if self._model is not None else 1
             out.append(f"model     {self.model.model} at {self.model.base_url} (embedded, "
-                       f"chat format {TOOLS_CHAT_FORMAT})")
+                       f"chat format {TOOLS_CHAT_FORMAT}, {servers} server(s))")
         for lane in self.lanes:
             if lane.base_url:
                 out.append(f"{lane.name}     app  {lane.base_url}")

@@ -86,7 +86,10 @@ def start_local_model(host: str = "127.0.0.1", port: int | None = None,
     log = log or workdir / "server.log"
     argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(path),
             "--model_alias", MODEL_ALIAS, "--host", host, "--port", str(port),
-            "--n_ctx", str(CONTEXT_TOKENS)]
+            "--n_ctx", str(CONTEXT_TOKENS),
+            # logits of the last token only: every token's (the server's default, for
+            # logprobs nobody here asks for) take n_ctx x vocabulary floats, 1.6 GB
+            "--logits_all", "false"]
     if threads:
         argv += ["--n_threads", str(threads)]
     if chat_format:

@@ -45,7 +45,7 @@ def test_run_and_panel_help_list_every_structured_output_mode():
     from harness.customers._dialects import ORDER
 
     modes = get_args(ResponseFormatMode)
-    assert modes[0] == "auto" and ORDER == modes[1:] and len(ORDER) == 6
+    assert modes[0] == "auto" and modes[1:] == ORDER and len(ORDER) == 6
     for argv in (["run", "--help"], ["selftest", "simulator", "--help"]):
         out = CliRunner().invoke(app, argv, terminal_width=250).output
         flat = " ".join(out.replace("│", " ").split())
