@@ -90,8 +90,8 @@ def start_local_model(host: str = "127.0.0.1", port: int | None = None,
             # logits of the last token only: every token's (the server's default, for
             # logprobs nobody here asks for) take n_ctx x vocabulary floats, 1.6 GB
             "--logits_all", "false"]
-    if threads:
-        argv += ["--n_threads", str(threads)]
+    if threads:  # for reading the prompt (most of an answer's time) and for generating
+        argv += ["--n_threads", str(threads), "--n_threads_batch", str(threads)]
     if chat_format:
         argv += ["--chat_format", chat_format]
     proc = spawn("the embedded model's server", argv, log, workdir)
