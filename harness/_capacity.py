@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-
 from urllib.parse import urlsplit
 
 from claims_records import CustomerWork, HarnessError, ProfileError, RunConfig, read_acceptance
