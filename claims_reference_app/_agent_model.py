@@ -189,13 +189,13 @@ class ModelAgent:
         left = deadline - time.monotonic()
         if left <= 0:
             raise ModelUnavailable(_late(self.timeout_s))
-        client = self._client.with_options(timeout=left)
+        client, model = self._client.with_options(timeout=left), self.model
         outcome: dict[str, Any] = {}
 
         def ask() -> None:
             try:
                 outcome["result"] = client.chat.completions.create(
-                    model=self.model, temperature=0,
+                    model=model, temperature=0,
                     # plain dicts in the shapes the API documents
                     messages=cast("list[ChatCompletionMessageParam]", messages),
                     tools=cast("list[ChatCompletionToolParam]", TOOLS),
