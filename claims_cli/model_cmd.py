@@ -21,10 +21,10 @@ def serve(
     port: int = typer.Option(0, min=0, help="Port on 127.0.0.1 (0: a free one)."),
     model_path: Path | None = typer.Option(
         None, "--model-file", help="A GGUF file instead of the packaged SmolLM2."),
-    instances: int = typer.Option(
-        1, min=1, help="Model servers behind the one address, each answering one request "
-        "at a time: one per lane of the runs that share it (docs/llm-customer.md, "
-        "\"Model time\")."),
+    instances: int | None = typer.Option(
+        None, min=1, help="Model servers behind the one address, each answering one request "
+        "at a time: one per lane of the runs that share it (default: one per CPU core; "
+        "docs/llm-customer.md, \"Model time\")."),
     threads: int | None = typer.Option(None, min=1, help="CPU threads per server (default: "
                                        "the cores shared out between the servers; one "
                                        "server: the server's own choice)."),
@@ -35,13 +35,13 @@ def serve(
         "a product agent such as the reference app's model runtime."),
 ) -> None:
     """Start the model's server, print its base URL and model name, stop it on Ctrl-C."""
-    from claims_dev import signals_ignored_while_stopping, start_model_server
+    from claims_dev import cpu_cores, signals_ignored_while_stopping, start_model_server
 
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         with reported_errors():
-            server = start_model_server(instances=instances, port=port or None,
+            server = start_model_server(instances=instances or cpu_cores(), port=port or None,
                                         model_path=model_path, threads=threads, log=log,
                                         chat_format=chat_format)
         model = server.model

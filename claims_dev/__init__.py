@@ -23,7 +23,7 @@ from ._embedded import DevStores, start_embedded_mongo, start_embedded_s3, start
 from ._environment import RUNTIMES, DevEnvironment, Lane, lane_names
 from ._local_model import TOOLS_CHAT_FORMAT, LocalModel, model_file, start_local_model
 from ._model import MODEL_SOURCES, wants_local_model
-from ._model_pool import ModelServer, default_threads, start_model_server
+from ._model_pool import ModelServer, cpu_cores, default_threads, start_model_server
 from ._ports import free_port
 from ._processes import (
     SPAWN_OPTIONS,
@@ -48,6 +48,7 @@ __all__ = [
     "LocalModel",
     "ModelServer",
     "ProductCommand",
+    "cpu_cores",
     "default_threads",
     "free_port",
     "lane_names",

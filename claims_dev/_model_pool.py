@@ -34,13 +34,16 @@ from ._server import BackgroundServer
 _FORWARDED = ("content-type", "authorization", "accept")
 
 
+def cpu_cores() -> int:
+    """The CPU cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+
+
 def default_threads(instances: int, cores: int | None = None) -> int:
     """Threads per server so that ``instances`` servers share the cores without asking for
     more than there are (at least one each)."""
-    if cores is None:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-            os.cpu_count() or 1)
-    return max(1, cores // max(1, instances))
+    return max(1, (cores or cpu_cores()) // max(1, instances))
 
 
 class _Pool:
