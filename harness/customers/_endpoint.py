@@ -59,6 +59,12 @@ DEFAULT_MAX_RETRIES = 2
 # lanes waiting behind one server).
 CUSTOMER_PROMPT_TOKENS = 1500
 TIMEOUT_MARGIN = 4.0
+# The probe's prompt is short (under a hundred tokens): its answer is mostly generating and
+# overhead, which a longer prompt does not multiply. So the prompt's ratio counts at most
+# this much (measured on the embedded model: an 84-token probe answered in 11.9 s, customer
+# answers of about 1,400 tokens took 15-95 s on the same loaded machine, the longest ones
+# reading a whole prompt cold).
+PROMPT_SCALE_CAP = 4.0
 # An answer estimated slower than this is a local model's (a CPU server): a retry after its
 # timeout waits behind the generation the client abandoned (such a server cannot stop it),
 # so one retry, for a lost connection, is all that helps.
@@ -254,10 +260,12 @@ _PROBED = frozenset({"asked_format", "dialect_tries", "given"})
 def sized_timeout(answer_s: float, prompt_tokens: int | None) -> tuple[float, int]:
     """The client's timeout and retries for an endpoint that answered a prompt of
     ``prompt_tokens`` in ``answer_s`` seconds (auto's probe): a customer answer is estimated
-    from it in proportion to the prompt (never below the answer measured), the timeout is
+    from it in proportion to the prompt (at most ``PROMPT_SCALE_CAP`` times, never below the
+    answer measured), the timeout is
     ``TIMEOUT_MARGIN`` times that and never below the default; an answer estimated slower
     than ``SLOW_ANSWER_S`` gets ``SLOW_MAX_RETRIES`` retries, any other the default."""
-    scale = max(1.0, CUSTOMER_PROMPT_TOKENS / prompt_tokens) if prompt_tokens else 1.0
+    scale = (min(PROMPT_SCALE_CAP, max(1.0, CUSTOMER_PROMPT_TOKENS / prompt_tokens))
+             if prompt_tokens else 1.0)
     estimate = answer_s * scale
     timeout = max(DEFAULT_TIMEOUT_S, float(round(TIMEOUT_MARGIN * estimate)))
     return timeout, SLOW_MAX_RETRIES if estimate > SLOW_ANSWER_S else DEFAULT_MAX_RETRIES

@@ -14,6 +14,7 @@ from harness.customers._endpoint import (
     CUSTOMER_PROMPT_TOKENS,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    PROMPT_SCALE_CAP,
     sized_timeout,
 )
 
@@ -28,8 +29,11 @@ def test_a_quick_endpoint_keeps_the_defaults():
 
 
 def test_a_slow_endpoint_gets_a_timeout_in_proportion_and_one_retry():
-    # 5 s for 300 prompt tokens: about 25 s for a customer prompt, four times that to time out
-    assert sized_timeout(5.0, 300) == (4 * 5.0 * CUSTOMER_PROMPT_TOKENS / 300, 1)
+    # 5 s for 500 prompt tokens: about 15 s for a customer prompt, four times that to time out
+    assert sized_timeout(5.0, 500) == (4 * 5.0 * CUSTOMER_PROMPT_TOKENS / 500, 1)
+    # a short probe's answer is mostly generating: its prompt ratio counts at most 4 times
+    # (the embedded model's probe: 84 tokens in 11.9 s on a loaded machine)
+    assert sized_timeout(11.9, 84) == (round(4 * 11.9 * PROMPT_SCALE_CAP), 1) == (190, 1)
     # a probe prompt longer than a customer's is not scaled down
     assert sized_timeout(20.0, 3000) == (80.0, 1)
     assert sized_timeout(20.0, None) == (80.0, 1)
@@ -45,8 +49,8 @@ def test_settled_sizes_only_what_was_not_given():
     env: dict[str, str] = {}
     free = LlmSettings.from_options(environ=env, model="m", base_url="http://127.0.0.1:1/v1")
     sized = free.settled("json_object_schema", _used(5.0, 300))
-    assert (sized.timeout_s, sized.max_retries) == (100.0, 1)
-    assert sized.info().timeout_s == 100.0 and sized.config().max_retries == 1
+    assert (sized.timeout_s, sized.max_retries) == (80.0, 1)
+    assert sized.info().timeout_s == 80.0 and sized.config().max_retries == 1
     fixed = LlmSettings.from_options(environ={"CLAIMS_HARNESS_LLM_TIMEOUT_S": "30"}, model="m",
                                      base_url="http://127.0.0.1:1/v1", max_retries=2)
     kept = fixed.settled("json_object_schema", _used(5.0, 300))
