@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -126,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=None, help="threads per server")
     ap.add_argument("--out", type=Path, help="write the report as JSON")
     args = ap.parse_args(argv)
+    # a stop (timeout, kill) unwinds through the finally blocks that stop the servers
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     bodies = capture_bodies(PACKS, args.requests)
     report: dict[str, Any] = {"load_start": os.getloadavg(), "cores": os.cpu_count(),
                               "rows": []}
