@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from claims_records import ExitCode, HarnessError, run_exit_code
+from claims_records import RESPONSE_FORMAT_HELP, ExitCode, HarnessError, run_exit_code
 
 from . import _browser_opts as browser_opts
 from ._errors import reported_errors
@@ -256,7 +256,7 @@ def run(
     llm_malformed_retries: int | None = typer.Option(
         None, min=0, help="Times an unusable answer is asked again (default 2)."),
     llm_response_format: str | None = typer.Option(
-        None, help="Structured output: auto | json_schema | json_object | off (default auto)."),
+        None, help=RESPONSE_FORMAT_HELP),
     prompt_view: str | None = typer.Option(
         None, help="What the customer model sees: screen (the standard; default) | wide "
         "(whole conversation and panels; labelled in every report)."),

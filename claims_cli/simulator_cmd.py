@@ -12,6 +12,8 @@ from typing import Any
 
 import typer
 
+from claims_records import RESPONSE_FORMAT_HELP
+
 from ._errors import reported_errors
 
 
@@ -43,8 +45,7 @@ def simulator(
     llm_model: str | None = typer.Option(None, help="Customer model name."),
     prompt_view: str | None = typer.Option(None, help="screen (default) | wide"),
     llm_response_format: str | None = typer.Option(
-        None, help="Structured output: auto (default: each dialect in turn, once) | "
-        "json_schema | json_object_schema | guided_json | ollama_format | json_object | off."),
+        None, help=RESPONSE_FORMAT_HELP),
 ) -> None:
     """Play the customer through recorded product screens and audit every answer.
 

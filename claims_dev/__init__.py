@@ -23,6 +23,7 @@ from ._embedded import DevStores, start_embedded_mongo, start_embedded_s3, start
 from ._environment import DEFAULT_DATABASE, RUNTIMES, DevEnvironment, Lane, lane_names
 from ._local_model import TOOLS_CHAT_FORMAT, LocalModel, model_file, start_local_model
 from ._model import MODEL_SOURCES, wants_local_model
+from ._model_pool import ModelServer, cpu_cores, default_threads, start_model_server
 from ._ports import free_port
 from ._processes import (
     SPAWN_OPTIONS,
@@ -47,8 +48,11 @@ __all__ = [
     "EmbeddedProcess",
     "Lane",
     "LocalModel",
+    "ModelServer",
     "ProductCommand",
     "check_dev_options",
+    "cpu_cores",
+    "default_threads",
     "exit_description",
     "free_port",
     "lane_names",
@@ -59,6 +63,7 @@ __all__ = [
     "start_embedded_mongo",
     "start_embedded_s3",
     "start_local_model",
+    "start_model_server",
     "start_stores",
     "stop_process_tree",
     "wants_local_model",

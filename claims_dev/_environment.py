@@ -12,8 +12,8 @@ from seed import ENV_PREFIX, S3Config
 
 from ._embedded import DevStores
 from ._local_model import TOOLS_CHAT_FORMAT, LocalModel
+from ._model_pool import ModelServer
 from ._processes import (
-    EmbeddedProcess,
     exit_description,
     signals_ignored_while_stopping,
     stop_process_tree,
@@ -76,7 +76,7 @@ class DevEnvironment:
     # The embedded model the app's ``model`` runtime talks to, when start_dev started it.
     model: LocalModel | None = None
     _stores: DevStores | None = field(default=None, repr=False)
-    _model: EmbeddedProcess | None = field(default=None, repr=False)
+    _model: ModelServer | None = field(default=None, repr=False)
     _apps: list[_AppProcess] = field(default_factory=list, repr=False)
     _servers: list[BackgroundServer] = field(default_factory=list, repr=False)
 
@@ -130,8 +130,9 @@ class DevEnvironment:
         if any(lane.base_url for lane in self.lanes):
             out.append(f"runtime   {self.runtime}")
         if self.model is not None:
+            servers = self._model.instances if self._model is not None else 1
             out.append(f"model     {self.model.model} at {self.model.base_url} (embedded, "
-                       f"chat format {TOOLS_CHAT_FORMAT})")
+                       f"chat format {TOOLS_CHAT_FORMAT}, {servers} server(s))")
         for lane in self.lanes:
             if lane.base_url:
                 out.append(f"{lane.name}     app  {lane.base_url}")
@@ -149,7 +150,7 @@ class DevEnvironment:
         "embedded mongo", "embedded s3", "embedded model"), while it is not closed."""
         out = [(app.name, app.proc) for app in self._apps]
         embedded = [*(self._stores.processes if self._stores else []),
-                    *([self._model] if self._model else [])]
+                    *(self._model.backends if self._model else [])]
         return out + [(f"embedded {p.name}", p.proc) for p in embedded]
 
     def ended(self) -> list[str]:

@@ -86,9 +86,12 @@ def start_local_model(host: str = "127.0.0.1", port: int | None = None,
     log = log or workdir / "server.log"
     argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(path),
             "--model_alias", MODEL_ALIAS, "--host", host, "--port", str(port),
-            "--n_ctx", str(CONTEXT_TOKENS)]
-    if threads:
-        argv += ["--n_threads", str(threads)]
+            "--n_ctx", str(CONTEXT_TOKENS),
+            # logits of the last token only: every token's (the server's default, for
+            # logprobs nobody here asks for) take n_ctx x vocabulary floats, 1.6 GB
+            "--logits_all", "false"]
+    if threads:  # for reading the prompt (most of an answer's time) and for generating
+        argv += ["--n_threads", str(threads), "--n_threads_batch", str(threads)]
     if chat_format:
         argv += ["--chat_format", chat_format]
     proc = spawn("the embedded model's server", argv, log, workdir)

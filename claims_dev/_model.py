@@ -7,14 +7,16 @@ import os
 from claims_records import SeedError, SimulatorError
 
 from ._environment import APP_ENV_PREFIX, DevEnvironment
-from ._local_model import TOOLS_CHAT_FORMAT, start_local_model
+from ._local_model import TOOLS_CHAT_FORMAT
+from ._model_pool import start_model_server
 
 APP_MODEL_URL_ENV = APP_ENV_PREFIX + "MODEL_BASE_URL"
 APP_MODEL_KEY_ENV = APP_ENV_PREFIX + "MODEL_API_KEY"
 # The app's model request settings with the embedded model, unless the environment sets
-# them: its server runs one request at a time and cannot stop a generation whose client gave
-# up, so a retry only waits behind a runaway answer; and a timeout below the harness's wait
-# for a reply (60 s in the reference profile) lets the app say so on screen itself.
+# them: each of its servers runs one request at a time and cannot stop a generation whose
+# client gave up, so a retry only waits behind a runaway answer; and a timeout (the whole
+# reply's) below the harness's wait for a reply (60 s in the reference profile) lets the app
+# say so on screen itself.
 EMBEDDED_MODEL_SETTINGS = {APP_ENV_PREFIX + "MODEL_TIMEOUT_S": "30",
                            APP_ENV_PREFIX + "MODEL_MAX_RETRIES": "0"}
 # Where the ``model`` runtime's endpoint comes from: ``auto`` the embedded model unless
@@ -39,12 +41,15 @@ def wants_local_model(runtime: str, model: str, app: bool = True,
     return model == "local" or not env.get(APP_MODEL_URL_ENV, "").strip()
 
 
-def _start_model(env: DevEnvironment) -> None:
-    """Start the embedded model with a chat format that makes tool calls, logging into the
-    environment's log folder; a failure is the dev environment's (``SeedError``)."""
+def _start_model(env: DevEnvironment, instances: int = 1) -> None:
+    """Start the embedded model with a chat format that makes tool calls, as ``instances``
+    servers behind one address (one per lane: lanes sharing one server wait for each other
+    and spoil each other's prompt cache), logging into the environment's log folder; a
+    failure is the dev environment's (``SeedError``)."""
     try:
-        env.model, env._model = start_local_model(chat_format=TOOLS_CHAT_FORMAT,
-                                                  log=env.log_dir / "model.log")
+        env._model = start_model_server(instances=instances, chat_format=TOOLS_CHAT_FORMAT,
+                                        log=env.log_dir / "model.log")
+        env.model = env._model.model
     except SimulatorError as exc:
         raise SeedError(f"the embedded model for the model runtime did not start: "
                         f"{exc.message}", **exc.context) from exc

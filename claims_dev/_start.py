@@ -84,7 +84,7 @@ def start_dev(lanes: int = 1, app: bool = True, runtime: str = "reference",
                       "staff_token": secrets.token_urlsafe(24)}
     try:
         if local_model:
-            _start_model(env)
+            _start_model(env, instances=lanes)
         if product is not None:
             env.data_dir = Path(tempfile.mkdtemp(prefix="claims-harness-data-"))
             env.files_dir().mkdir()

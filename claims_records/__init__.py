@@ -97,6 +97,8 @@ from .comparison import (
 )
 from .config import (
     MAX_LANES,
+    RESPONSE_FORMAT_HELP,
+    RESPONSE_FORMAT_MODES,
     TRIAL_FIELDS,
     BrowserConfig,
     CustomerKind,
@@ -533,6 +535,8 @@ __all__ = [
     "ReadingItem",
     "ResetInfo",
     "ResponseFormatMode",
+    "RESPONSE_FORMAT_HELP",
+    "RESPONSE_FORMAT_MODES",
     "ReviewClaim",
     "ReviewCounts",
     "ReviewFact",

@@ -12,7 +12,7 @@ while a run does (its progress display, the seed token, the loaded profile).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
@@ -28,6 +28,11 @@ PromptView = Literal["screen", "wide"]
 # alone); auto tries them in that order once per run.
 ResponseFormatMode = Literal["auto", "json_schema", "json_object_schema", "guided_json",
                              "ollama_format", "json_object", "off"]
+RESPONSE_FORMAT_MODES: tuple[str, ...] = get_args(ResponseFormatMode)
+"""Every structured-output mode, ``auto`` first and then the dialects in the order auto tries
+them: the one list that options, help texts and the client's dialects are derived from."""
+RESPONSE_FORMAT_HELP = ("Structured output: " + " | ".join(RESPONSE_FORMAT_MODES)
+                        + " (default auto).")
 Tracing = Literal["on", "off", "retain-on-failure"]
 CustomerKind = Literal["scripted", "llm"]
 
@@ -104,8 +109,7 @@ class LlmConfig(Strict):
     malformed_retries: int | None = Field(None, ge=0, description="Times an unusable answer "
                                           "is asked again (default 2).")
     response_format: ResponseFormatMode | None = Field(
-        None, description="Structured output: auto | json_schema | json_object_schema | "
-        "guided_json | ollama_format | json_object | off (default auto).")
+        None, description=RESPONSE_FORMAT_HELP)
     prompt_view: PromptView | None = Field(
         None, description="What the customer model sees: screen (the standard; default) | "
         "wide (whole conversation and panels; labelled in every report).")

@@ -200,6 +200,11 @@ class DialectTry(Strict):
         "the request; ignored: an answer that does not follow the schema (the field was "
         "not applied); failed: no answer at all (connection, timeout), probing stopped.")
     detail: str = Field("", description="The status and message, or what was wrong.")
+    latency_s: float | None = Field(
+        None, ge=0, description="Seconds the dialect's answer took (the one used: what the "
+        "client's timeout was sized from, docs/llm-customer.md \"Model time\").")
+    prompt_tokens: int | None = Field(None, ge=0, description="Prompt tokens of the probe "
+                                      "request, as the endpoint counted them.")
 
 
 class CustomerInfo(Strict):

@@ -2,6 +2,11 @@
 working through four tools. The endpoint is reached only through the ``openai`` client (its
 timeout, retries and error types); the app builds its own client and never imports the
 harness. Errors and timeouts are shown on screen; there is no fallback to another runtime.
+
+``model_timeout_s`` bounds the whole reply, not one request: a reply may take several
+requests (tool rounds) and the client retries each, so each request gets what is left of the
+reply's time and the app stops waiting when it runs out, even while a request is still open
+(a local server that cannot stop a generation keeps it open), and says so on screen.
 The client is imported when a model endpoint is configured: the other runtimes start without
 it (about half the app's import time).
 
@@ -12,6 +17,8 @@ runtime uses the SDK's synchronous ``OpenAI`` client.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -87,12 +94,17 @@ class ModelUnavailable(Exception):
     """The model endpoint failed; the reason is shown to the customer as is."""
 
 
+def _late(timeout_s: float) -> str:
+    """The on-screen reason for a reply that did not complete in the model's time."""
+    return f"the model did not reply within {timeout_s:g} s"
+
+
 def _reason(exc: Exception, timeout_s: float) -> str:
     """The on-screen reason for a failed request; never the body (it may echo the key)."""
     import openai
 
     if isinstance(exc, openai.APITimeoutError):
-        return f"the model endpoint timed out after {timeout_s:g} s"
+        return _late(timeout_s)
     if isinstance(exc, openai.APIConnectionError):
         return f"the model endpoint could not be reached ({type(exc).__name__})"
     if isinstance(exc, openai.APIStatusError):
@@ -139,9 +151,10 @@ class ModelAgent:
     # ------------------------------------------------------------------ the loop
     def _turn(self, j: Journey, event: str | None = None) -> None:
         messages = self._messages(j, event)
+        deadline = time.monotonic() + self.timeout_s
         try:
             for _ in range(MAX_TOOL_ROUNDS):
-                answer = self._complete(messages)
+                answer = self._complete(messages, deadline)
                 calls = answer.get("tool_calls") or []
                 if not calls:
                     text = (answer.get("content") or "").strip()
@@ -170,20 +183,39 @@ class ModelAgent:
             j.audit("model_error", reason=str(exc))
             j.say(wording()["model"]["unavailable"].format(reason=exc), kind="error")
 
-    def _complete(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    def _complete(self, messages: list[dict[str, Any]], deadline: float) -> dict[str, Any]:
         if self._client is None or not self.model:
             raise ModelUnavailable("no model endpoint is configured")
-        try:
-            result = self._client.chat.completions.create(
-                model=self.model, temperature=0,
-                # plain dicts in the shapes the API documents
-                messages=cast("list[ChatCompletionMessageParam]", messages),
-                tools=cast("list[ChatCompletionToolParam]", TOOLS),
-                # the API's default with tools, said out loud: llama-cpp-python's
-                # chatml-function-calling offers the tools only when it is sent
-                tool_choice="auto")
-        except Exception as exc:  # every SDK error, and an answer it could not decode
-            raise ModelUnavailable(_reason(exc, self.timeout_s)) from exc
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ModelUnavailable(_late(self.timeout_s))
+        client, model = self._client.with_options(timeout=left), self.model
+        outcome: dict[str, Any] = {}
+
+        def ask() -> None:
+            try:
+                outcome["result"] = client.chat.completions.create(
+                    model=model, temperature=0,
+                    # plain dicts in the shapes the API documents
+                    messages=cast("list[ChatCompletionMessageParam]", messages),
+                    tools=cast("list[ChatCompletionToolParam]", TOOLS),
+                    # the API's default with tools, said out loud: llama-cpp-python's
+                    # chatml-function-calling offers the tools only when it is sent
+                    tool_choice="auto")
+            except Exception as exc:  # every SDK error, and an answer it could not decode
+                outcome["error"] = exc
+
+        # The request runs on a thread of its own so that the reply's time bounds it, the
+        # client's retries included; one that outlives it ends by its own timeout, unread.
+        worker = threading.Thread(target=ask, name="model-request", daemon=True)
+        worker.start()
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.is_alive():
+            raise ModelUnavailable(_late(self.timeout_s))
+        if "error" in outcome:
+            error = outcome["error"]
+            raise ModelUnavailable(_reason(error, self.timeout_s)) from error
+        result = outcome["result"]
         choices = getattr(result, "choices", None)
         message = getattr(choices[0], "message", None) if choices else None
         if message is None:

@@ -21,8 +21,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from claims_records import CustomerWork, ProfileError, RunConfig, read_acceptance
+from claims_records import CustomerWork, HarnessError, ProfileError, RunConfig, read_acceptance
 
 # Measured on the reference app (docs/throughput.md): per trial of 20 packs spread over the
 # corpus.
@@ -60,26 +61,31 @@ def _memory_mb() -> float | None:
     return None
 
 
-def auto_lanes(think_s: float, cores: int | None = None, memory_mb: float | None = None
-               ) -> LaneChoice:
+def auto_lanes(think_s: float, cores: int | None = None, memory_mb: float | None = None,
+               model_cores: float = 0.0, model_mb: float = 0.0) -> LaneChoice:
     """The lanes for a customer that thinks ``think_s`` seconds per answer, on ``cores``
-    cores with ``memory_mb`` available (default: this machine's)."""
+    cores with ``memory_mb`` available (default: this machine's). A model answering on this
+    machine keeps ``model_cores`` cores busy while it thinks, and takes ``model_mb`` more
+    memory per lane (a server of its own per lane): its time counts as the trial's CPU."""
     if cores is None:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
             os.cpu_count() or 1)
     if memory_mb is None:
         memory_mb = _memory_mb()
-    wall = ACTIVE_S_PER_TRIAL + ANSWERS_PER_TRIAL * max(0.0, think_s)
-    busy = CPU_S_PER_TRIAL / wall  # cores one lane keeps busy
+    thinking = ANSWERS_PER_TRIAL * max(0.0, think_s)
+    wall = ACTIVE_S_PER_TRIAL + thinking
+    busy = (CPU_S_PER_TRIAL + thinking * model_cores) / wall  # cores one lane keeps busy
     by_cpu = cores * CORES_OVERCOMMIT / busy
     by_memory = (float("inf") if memory_mb is None
-                 else (memory_mb - MEMORY_RESERVE_MB) / MEMORY_MB_PER_LANE)
+                 else (memory_mb - MEMORY_RESERVE_MB) / (MEMORY_MB_PER_LANE + model_mb))
     lanes = max(1, min(MAX_LANES, int(min(by_cpu, by_memory))))
     limit = ("memory" if by_memory < by_cpu else "cores") if min(by_cpu, by_memory) < MAX_LANES \
         else f"the most lanes a run starts ({MAX_LANES})"
     mem = "unknown" if memory_mb is None else f"{memory_mb / 1024:.1f} GiB"
+    local = (f" on this machine ({model_cores:g} core(s) while it thinks)"
+             if model_cores else "")
     return LaneChoice(lanes, f"{lanes} lane(s): {cores} core(s), {mem} available, "
-                             f"{think_s:g} s to think per answer; one lane keeps "
+                             f"{think_s:g} s to think per answer{local}; one lane keeps "
                              f"{busy:.2f} core(s) busy; limited by {limit}")
 
 
@@ -89,6 +95,29 @@ TYPICAL_ANSWER_CHARS = 40
 MODEL_THINK_S = 3.0
 """A model customer's answer when nothing better is known: a few seconds (a hosted model, a
 small local one on a busy machine)."""
+LOCAL_MODEL_CORES = 1.0
+"""Cores a model on this machine keeps busy while it answers: the embedded model's server
+reads the prompt and generates on its threads, one per server when it serves several lanes
+(``model serve --instances``, docs/llm-customer.md "Model time"). Its answers are CPU time of
+the trial, not idle waiting: on two cores, lanes then stop at two or three."""
+LOCAL_MODEL_MB = 450.0
+"""Memory of one more embedded model server (one per lane), measured (PSS) on SmolLM2-135M
+with an 8,192-token context."""
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def model_on_this_machine(config: RunConfig) -> bool:
+    """Whether the run's customer model answers on this machine (a loopback endpoint)."""
+    if config.customer != "llm":
+        return False
+    from .customers import LlmSettings
+
+    options = config.llm.model_dump() if config.llm else {}
+    try:
+        settings = LlmSettings.from_options(**{**options, "model": options.get("model") or "-"})
+    except HarnessError:
+        return False
+    return (urlsplit(settings.base_url).hostname or "") in _LOOPBACK
 
 
 def think_time_s(pace: float | str | None, customer: str, corpus_root: str) -> float:
@@ -110,5 +139,8 @@ def resolve_lanes(config: RunConfig) -> tuple[RunConfig, LaneChoice | None]:
     if config.dev is None:
         raise ProfileError("--lanes auto starts lanes, so it needs --dev; a product you run "
                            "yourself has the lanes its profile lists", field="lanes")
-    choice = auto_lanes(think_time_s(config.pace, config.customer, config.corpora[0]))
+    local = model_on_this_machine(config)
+    choice = auto_lanes(think_time_s(config.pace, config.customer, config.corpora[0]),
+                        model_cores=LOCAL_MODEL_CORES if local else 0.0,
+                        model_mb=LOCAL_MODEL_MB if local else 0.0)
     return config.model_copy(update={"lanes": choice.lanes}), choice

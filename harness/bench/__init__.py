@@ -3,6 +3,7 @@ runs on one or more lanes (``scripts/bench_harness.py`` is the command; docs/spe
 its numbers)."""
 
 from ._bench import MODES, BenchOptions, Sample, evidence_problems, run_bench, summarise
+from ._cpu import tree_pss_mb
 from ._lanes import measure_lanes
 from ._replay import BareReplay, ReplayResult, recorded_actions
 
@@ -17,4 +18,5 @@ __all__ = [
     "recorded_actions",
     "run_bench",
     "summarise",
+    "tree_pss_mb",
 ]

@@ -194,3 +194,8 @@ class Sampler:
             else:
                 harness += used
         return CpuReading(harness=harness, product=product)
+
+
+def tree_pss_mb(root: int) -> float:
+    """The proportional set size of process ``root`` and all its live descendants, in MB."""
+    return sum(_pss_mb(pid) for pid in _tree(root, _children()))

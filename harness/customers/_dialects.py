@@ -22,8 +22,10 @@ from typing import Any, get_args
 
 from claims_records import ResponseFormatMode
 
-ORDER: tuple[ResponseFormatMode, ...] = (
-    "json_schema", "json_object_schema", "guided_json", "ollama_format", "json_object", "off")
+# The dialects in the order auto tries them: every mode but auto, in the order the one list
+# (``claims_records.ResponseFormatMode``) names them.
+ORDER: tuple[ResponseFormatMode, ...] = tuple(m for m in get_args(ResponseFormatMode)
+                                              if m != "auto")
 # Body fields the ``openai`` client does not know: sent as ``extra_body``.
 EXTRA_FIELDS: tuple[str, ...] = ("guided_json", "format")
 FIELDS: tuple[str, ...] = ("response_format", *EXTRA_FIELDS)

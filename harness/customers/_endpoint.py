@@ -51,6 +51,25 @@ NO_KEY = "no-key"
 PROMPT_VIEWS: tuple[str, ...] = get_args(PromptView)
 RESPONSE_FORMATS: tuple[str, ...] = get_args(ResponseFormatMode)
 ERROR_TEXT_LIMIT = 500
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MAX_RETRIES = 2
+# The client's timeout sized from the probe's answer (``sized_timeout``): a customer prompt
+# is about this many tokens (docs/llm-customer.md), and a customer answer may take this many
+# times the estimate and still count (a busier machine, a longer prompt later in the journey,
+# lanes waiting behind one server).
+CUSTOMER_PROMPT_TOKENS = 1500
+TIMEOUT_MARGIN = 4.0
+# The probe's prompt is short (under a hundred tokens): its answer is mostly generating and
+# overhead, which a longer prompt does not multiply. So the prompt's ratio counts at most
+# this much (measured on the embedded model: an 84-token probe answered in 11.9 s, customer
+# answers of about 1,400 tokens took 15-95 s on the same loaded machine, the longest ones
+# reading a whole prompt cold).
+PROMPT_SCALE_CAP = 4.0
+# An answer estimated slower than this is a local model's (a CPU server): a retry after its
+# timeout waits behind the generation the client abandoned (such a server cannot stop it),
+# so one retry, for a lost connection, is all that helps.
+SLOW_ANSWER_S = 10.0
+SLOW_MAX_RETRIES = 1
 
 _CASTS: dict[str, Callable[[str], object]] = {
     "temperature": float, "seed": int, "max_tokens": int, "timeout_s": float,
@@ -84,8 +103,8 @@ class LlmSettings:
     temperature: float | None = None
     seed: int | None = None
     max_tokens: int | None = None
-    timeout_s: float = 60.0
-    max_retries: int = 2
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    max_retries: int = DEFAULT_MAX_RETRIES
     malformed_retries: int = 2
     response_format: str = "auto"
     prompt_view: str = "screen"
@@ -95,6 +114,10 @@ class LlmSettings:
     # the probe found; ``response_format`` is then the dialect settled on.
     asked_format: str | None = None
     dialect_tries: tuple[DialectTry, ...] = ()
+    # The settings given as options or variables (``from_options``): the probe's answer
+    # time sizes the timeout and retries among the others (None: settings made directly,
+    # never resized).
+    given: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.base_url)
@@ -146,6 +169,7 @@ class LlmSettings:
                 assert cast is not None  # only a cast raises
                 raise SimulatorError(f"{source} is not a valid {getattr(cast, '__name__', cast)}",
                                      field=name) from None
+        values["given"] = frozenset(values)
         if not values.get("model"):
             raise SimulatorError("the llm customer needs a model (--llm-model or "
                                  f"{ENV_PREFIX}MODEL)", field="model")
@@ -155,9 +179,17 @@ class LlmSettings:
         """These settings after auto's probe: requests use ``dialect`` (None: the probe
         settled nothing, each request finds its own), the records say auto and what the
         probe found."""
+        used = next((t for t in tries if t.outcome == "used"), None)
+        sizes: dict[str, Any] = {}
+        if used is not None and used.latency_s is not None and self.given is not None:
+            timeout, retries = sized_timeout(used.latency_s, used.prompt_tokens)
+            if "timeout_s" not in self.given:
+                sizes["timeout_s"] = timeout
+            if "max_retries" not in self.given:
+                sizes["max_retries"] = retries
         return replace(self, response_format=dialect or "auto",
                        asked_format=self.asked_format or self.response_format,
-                       dialect_tries=tuple(tries))
+                       dialect_tries=tuple(tries), **sizes)
 
     @property
     def asked(self) -> str:
@@ -222,7 +254,21 @@ class LlmSettings:
 
 
 # Fields of the settings that auto's probe sets, never an option or a variable.
-_PROBED = frozenset({"asked_format", "dialect_tries"})
+_PROBED = frozenset({"asked_format", "dialect_tries", "given"})
+
+
+def sized_timeout(answer_s: float, prompt_tokens: int | None) -> tuple[float, int]:
+    """The client's timeout and retries for an endpoint that answered a prompt of
+    ``prompt_tokens`` in ``answer_s`` seconds (auto's probe): a customer answer is estimated
+    from it in proportion to the prompt (at most ``PROMPT_SCALE_CAP`` times, never below the
+    answer measured), the timeout is
+    ``TIMEOUT_MARGIN`` times that and never below the default; an answer estimated slower
+    than ``SLOW_ANSWER_S`` gets ``SLOW_MAX_RETRIES`` retries, any other the default."""
+    scale = (min(PROMPT_SCALE_CAP, max(1.0, CUSTOMER_PROMPT_TOKENS / prompt_tokens))
+             if prompt_tokens else 1.0)
+    estimate = answer_s * scale
+    timeout = max(DEFAULT_TIMEOUT_S, float(round(TIMEOUT_MARGIN * estimate)))
+    return timeout, SLOW_MAX_RETRIES if estimate > SLOW_ANSWER_S else DEFAULT_MAX_RETRIES
 
 
 class EndpointError(Exception):

@@ -62,7 +62,9 @@ async def probe(settings: LlmSettings) -> LlmSettings:
             tries.append(DialectTry(dialect=dialect, outcome="ignored",
                                     detail=f"{why}; it began {done.text[:80]!r}"))
             continue
-        tries.append(DialectTry(dialect=dialect, outcome="used"))
+        tries.append(DialectTry(dialect=dialect, outcome="used",
+                                latency_s=round(done.latency_s, 3),
+                                prompt_tokens=done.usage.prompt_tokens or None))
         return settings.settled(dialect, tries)
     return settings.settled("off", tries)
 

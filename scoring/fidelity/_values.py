@@ -75,6 +75,11 @@ _NOT_NAMES = frozenset({
     "also", "then", "what", "when", "where", "which", "who", "why", "how", "is", "was",
     "are", "were", "can", "could", "would", "will", "should", "did", "do", "does", "not",
     "nobody", "someone", "everyone", "just", "only", "about", "around", "at", "on", "in",
+    # a message's reply and forward prefixes ("Re: ..."; the embedded model wrote one)
+    "re", "fwd",
+    # pronouns with their contractions, capitalised after a sentence the writer did not end
+    "you've", "you're", "you'll", "you'd", "we've", "we're", "we'll", "they've", "they're",
+    "that's", "there's", "he's", "she's",
 })
 # Month number -> the words that name it.
 MONTH_NAMES: dict[int, frozenset[str]] = {

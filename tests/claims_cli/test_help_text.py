@@ -36,3 +36,17 @@ def test_the_escaped_profile_key_shows_in_the_rendered_help():
     for argv in (["run", "--help"], ["profile", "check", "--help"]):
         out = CliRunner().invoke(app, argv, terminal_width=200).output
         assert "([dev] in the profile)" in " ".join(out.replace("│", " ").split()), argv
+
+
+def test_run_and_panel_help_list_every_structured_output_mode():
+    from typing import get_args
+
+    from claims_records import ResponseFormatMode
+    from harness.customers._dialects import ORDER
+
+    modes = get_args(ResponseFormatMode)
+    assert modes[0] == "auto" and modes[1:] == ORDER and len(ORDER) == 6
+    for argv in (["run", "--help"], ["selftest", "simulator", "--help"]):
+        out = CliRunner().invoke(app, argv, terminal_width=250).output
+        flat = " ".join(out.replace("│", " ").split())
+        assert "Structured output: " + " | ".join(modes) in flat, argv

@@ -69,14 +69,26 @@ def test_a_model_file_that_is_not_a_model_fails_with_the_servers_words(tmp_path)
 @pytest.mark.slow
 def test_model_serve_prints_where_it_answers_and_stops_on_ctrl_c(tmp_path):
     children: set[int] = set()
-    proc = subprocess.Popen([*MAIN, "model", "serve"], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen([*MAIN, "model", "serve", "--instances", "2"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     try:
         lines = read_until(proc, "ready", STOP_WAIT_S)
         children = descendants(proc.pid)
+        servers = [pid for pid in children if "llama_cpp.server" in _cmdline(pid)]
+        assert len(servers) == 2 and any(x.startswith("servers   2, ") for x in lines)
         base = next(x.split()[-1] for x in lines if x.startswith("base URL"))
-        assert httpx.get(f"{base}/models", timeout=10).status_code == 200
+        # one address for both: the router answers, from the first server
+        assert httpx.get(f"{base}/models", timeout=10).json()["data"][0]["id"] == "smollm2"
         assert any(f"--llm-base-url {base} --llm-model smollm2" in x for x in lines)
         ctrl_c_stops_everything(proc, "claims-harness model serve")  # the server too
     finally:
         stop_command(proc, children)  # a failed stop leaves nothing running either
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""

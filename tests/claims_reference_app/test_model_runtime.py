@@ -31,6 +31,9 @@ class FakeModel:
                     {"path": self.path, "auth": self.headers.get("Authorization"), "body": body}
                 )
                 step = fake.script.pop(0)
+                if isinstance(step, tuple):  # (seconds to stall, then the step)
+                    time.sleep(step[0])
+                    step = step[1]
                 if step == "slow":
                     time.sleep(1.5)
                     step = {"role": "assistant", "content": "too late"}
@@ -244,7 +247,7 @@ def test_model_timeout_is_shown_on_screen(make_app, fake_model) -> None:
     a = make_app(runtime="model", model_base_url=fake.base_url, model_name="m",
                  model_timeout_s=0.3, model_max_retries=0)
     r = a.client.post("/api/messages", json={"text": "hello"})
-    assert "the model endpoint timed out after 0.3 s" in _last_agent(r.text)
+    assert "the model did not reply within 0.3 s" in _last_agent(r.text)
     assert "too late" not in r.text
     assert a.db.audit_events.count_documents({"action": "model_error"}) == 1
 
@@ -266,3 +269,29 @@ def test_credentials_in_the_model_url_are_refused() -> None:
     with pytest.raises(ValidationError, match="carries credentials") as exc:
         AppSettings(model_base_url="http://user:s3cret-pw@127.0.0.1:9/v1")
     assert "s3cret-pw" not in str(exc.value)  # not even as the rejected input
+
+
+@pytest.mark.parametrize("retries", [0, 2])
+def test_a_model_that_stalls_is_shown_on_screen_within_the_timeout(
+        make_app, fake_model, retries) -> None:
+    """The timeout bounds the whole reply: the client's retries of a stalled request and the
+    tool rounds before it all count, so the customer reads why within it."""
+    fake = fake_model([(1.2, _tool_call("record_fact", {"key": "policy_number",
+                                                         "value": POLICY})),
+                       (30, {"role": "assistant", "content": "too late"}),
+                       (30, {"role": "assistant", "content": "too late"}),
+                       (30, {"role": "assistant", "content": "too late"})])
+    a = make_app(runtime="model", model_base_url=fake.base_url, model_name="m",
+                 model_timeout_s=2.5, model_max_retries=retries)
+    seed_documents(a.db)
+    started = time.monotonic()
+    r = a.client.post("/api/messages", json={"text": f"Policy {POLICY}"})
+    took = time.monotonic() - started
+    # a request each took 2.5 s before, the tool round's 1.2 s on top, and each retry again
+    assert 2.4 < took < 3.6, took
+    assert re.search(r'class="bubble agent error" data-testid="agent-message" role="alert">'
+                     r"Sorry, the assistant could not reply: the model did not reply within "
+                     r"2.5 s", r.text)
+    assert "too late" not in r.text
+    assert len(fake.requests) >= 2  # the tool round ran, then the stalled request
+    assert a.db.audit_events.count_documents({"action": "model_error"}) == 1

@@ -13,8 +13,11 @@ from harness._capacity import (
     ANSWERS_PER_TRIAL,
     CORES_OVERCOMMIT,
     CPU_S_PER_TRIAL,
+    LOCAL_MODEL_CORES,
+    LOCAL_MODEL_MB,
     MAX_LANES,
     MODEL_THINK_S,
+    model_on_this_machine,
     think_time_s,
 )
 from harness.bench._lanes import _curve
@@ -29,6 +32,36 @@ def test_a_customer_that_thinks_longer_gets_more_lanes_up_to_what_the_cores_hold
     busy = CPU_S_PER_TRIAL / (ACTIVE_S_PER_TRIAL + ANSWERS_PER_TRIAL * 2.0)
     assert paced.lanes == int(2 * CORES_OVERCOMMIT / busy)
     assert auto_lanes(2.0, cores=4, memory_mb=24_000).lanes >= 2 * paced.lanes - 1
+
+
+def test_a_model_on_this_machine_counts_its_thinking_as_busy_cores_and_its_memory():
+    hosted = auto_lanes(25.0, cores=2, memory_mb=24_000)
+    local = auto_lanes(25.0, cores=2, memory_mb=24_000, model_cores=LOCAL_MODEL_CORES,
+                       model_mb=LOCAL_MODEL_MB)
+    assert hosted.lanes == MAX_LANES  # a slow hosted model: lanes only wait
+    # the local model keeps a core busy per lane while it thinks: lanes stop near the cores
+    assert local.lanes == 2 and "on this machine" in local.why
+    assert auto_lanes(25.0, cores=8, memory_mb=24_000, model_cores=1).lanes == 11
+    # and a server per lane takes its memory
+    tight = auto_lanes(25.0, cores=64, memory_mb=4096, model_cores=1, model_mb=LOCAL_MODEL_MB)
+    assert tight.lanes == int((4096 - 2048) / (200 + LOCAL_MODEL_MB))
+    assert "limited by memory" in tight.why
+
+
+def test_a_loopback_endpoint_is_a_model_on_this_machine(monkeypatch):
+    from claims_records import LlmConfig
+
+    for var in ("CLAIMS_HARNESS_LLM_BASE_URL", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    local = RunConfig(customer="llm", llm=LlmConfig(base_url="http://127.0.0.1:8765/v1"))
+    hosted = RunConfig(customer="llm", llm=LlmConfig(base_url="https://api.example.com/v1"))
+    assert model_on_this_machine(local) and not model_on_this_machine(hosted)
+    assert not model_on_this_machine(RunConfig(customer="llm"))  # the default: hosted
+    assert not model_on_this_machine(RunConfig())  # the scripted customer
+    monkeypatch.setenv("CLAIMS_HARNESS_LLM_BASE_URL", "http://localhost:9/v1")
+    assert model_on_this_machine(RunConfig(customer="llm"))
+    config, choice = resolve_lanes(RunConfig(lanes="auto", customer="llm", dev=DevConfig()))
+    assert choice is not None and "on this machine" in choice.why
 
 
 def test_memory_caps_the_lanes_and_never_below_one():
