@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from claims_records import CustomerWork, HarnessError, ProfileError, RunConfig, read_acceptance
+from claims_records import (
+    MAX_LANES,
+    CustomerWork,
+    HarnessError,
+    ProfileError,
+    RunConfig,
+    read_acceptance,
+)
 
 # Measured on the reference app (docs/throughput.md): per trial of 20 packs spread over the
 # corpus.
@@ -39,7 +46,6 @@ MEMORY_RESERVE_MB = 2048.0
 CORES_OVERCOMMIT = 1.5
 """Lanes are asked to keep this many times the cores busy by the one-lane figures (see
 above); the bench's best count lies between 1.3 and 2 times."""
-MAX_LANES = 32
 
 
 @dataclass(frozen=True)

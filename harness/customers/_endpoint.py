@@ -140,6 +140,12 @@ class LlmSettings:
             (self.timeout_s > 0, "timeout_s", "the timeout must be above zero"),
             (self.max_retries >= 0, "max_retries", "retries cannot be negative"),
             (self.malformed_retries >= 0, "malformed_retries", "retries cannot be negative"),
+            (self.temperature is None or 0 <= self.temperature <= 2, "temperature",
+             "the temperature must be from 0 to 2 (the OpenAI API's range)"),
+            (self.price_prompt_per_mtok is None or self.price_prompt_per_mtok >= 0,
+             "price_prompt_per_mtok", "a price cannot be negative"),
+            (self.price_completion_per_mtok is None or self.price_completion_per_mtok >= 0,
+             "price_completion_per_mtok", "a price cannot be negative"),
         ]
         for ok, name, why in checks:
             if not ok:

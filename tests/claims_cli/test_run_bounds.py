@@ -59,3 +59,19 @@ def test_values_at_the_bound_are_taken(given, read):
     from claims_records import RunConfig
 
     assert read(RunConfig().merged(given))
+
+
+@pytest.mark.parametrize(("variable", "value", "field"), [
+    ("CLAIMS_HARNESS_LLM_TEMPERATURE", "-3", "temperature"),
+    ("CLAIMS_HARNESS_LLM_TEMPERATURE", "2.5", "temperature"),
+    ("CLAIMS_HARNESS_LLM_PRICE_PROMPT_PER_MTOK", "-5", "price_prompt_per_mtok"),
+    ("CLAIMS_HARNESS_LLM_PRICE_COMPLETION_PER_MTOK", "-1", "price_completion_per_mtok"),
+])
+def test_out_of_bounds_variables_are_refused_too(variable, value, field):
+    from claims_records import SimulatorError
+    from harness.customers import LlmSettings
+
+    with pytest.raises(SimulatorError) as caught:
+        LlmSettings.from_options(environ={variable: value}, model="m",
+                                 base_url="http://127.0.0.1:9/v1")
+    assert caught.value.field == field
