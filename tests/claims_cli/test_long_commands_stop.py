@@ -1,5 +1,6 @@
-"""A scheduler's stop (SIGTERM) or Ctrl-C ends ``selftest defects`` with its reference app and
-stores stopped: exit 130, a line saying so, no process of its own left behind."""
+"""A scheduler's stop (SIGTERM) or Ctrl-C ends a long-running command (``selftest defects``,
+``nightly``; ``run`` and ``dev up`` have their own) with the reference app and stores it
+started stopped: exit 130, a line saying so, no process of its own left behind."""
 
 from __future__ import annotations
 
@@ -53,3 +54,37 @@ def test_a_stopped_panel_leaves_no_server_running(tmp_path, sig):
     assert "interrupted; exit code 130; the panel's app and stores are stopped" in err
     assert still_alive(children) == []
     assert "Panel PASSED" not in out and "Panel FAILED" not in out
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_a_stopped_night_leaves_no_server_running(tmp_path):
+    """``nightly`` with [dev]: SIGTERM stops its reference app and stores, exit 130."""
+    config = tmp_path / "nightly.toml"
+    config.write_text(
+        f'name = "stopped-night"\nruns_dir = "runs"\ncorpora = ["{PACKS}"]\n'
+        'packs = ["CTL-M-001", "CTL-H-001"]\ntrials = 3\nlanes = 1\ntracing = "off"\n'
+        '[dev]\nruntime = "reference"\n', encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from claims_cli import main; main()", "nightly", str(config),
+         "--night-id", "n1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=tmp_path)
+    children: set[int] = set()
+    try:
+        deadline = time.monotonic() + STOP_WAIT_S
+        trial = tmp_path / "runs" / "n1" / "CTL-M-001" / "trial-1"
+        while time.monotonic() < deadline and proc.poll() is None:
+            children = descendants(proc.pid)
+            if trial.is_dir() and len(children) >= 3:
+                break
+            time.sleep(0.2)
+        assert proc.poll() is None, proc.communicate()
+        assert len(children) >= 3, f"the night started {len(children)} process(es)"
+        proc.send_signal(signal.SIGTERM)
+        out, err = wait_stopped(proc, "'nightly' after SIGTERM")
+    finally:
+        stop_command(proc, children)
+    assert proc.returncode == 130, (out, err)
+    assert "Traceback" not in err, err
+    assert still_alive(children) == []
