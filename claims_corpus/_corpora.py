@@ -29,6 +29,7 @@ class CorpusRef:
     hash: str
     pack_ids: tuple[str, ...]
     name: str | None = None
+    story_facts: tuple[str, ...] = ()  # story-fact keys its manifest declares for itself
 
     @property
     def label(self) -> str:
@@ -81,7 +82,8 @@ def open_corpora(roots: Sequence[Path | str]) -> Corpora:
                                 f"({other.root} and {root}); corpora run together need their "
                                 "own prefixes", file=str(root / _io.MANIFEST), field="id_prefix")
         refs.append(CorpusRef(root=root, id_prefix=manifest.id_prefix, version=version,
-                              hash=digest, pack_ids=ids, name=manifest.name))
+                              hash=digest, pack_ids=ids, name=manifest.name,
+                              story_facts=tuple(sorted(manifest.story_facts))))
     _same_baseline(refs)
     return Corpora(tuple(refs))
 

@@ -125,6 +125,9 @@ class CorpusInfo(Strict):
     path: str
     id_prefix: str | None = Field(None, description="The corpus's id prefix (its identity).")
     name: str | None = Field(None, description="The corpus's name from its manifest.")
+    story_facts: list[str] = Field(
+        default_factory=list, description="Story-fact keys the corpus's manifest declares "
+        "for itself (beyond the standard's list), sorted.")
 
 
 class ProductInfo(Strict):

@@ -132,7 +132,8 @@ def check_resumable(record: RunRecord, run_id: str, corpora: Any, self_test: boo
 
 def corpus_info(ref: Any) -> CorpusInfo:
     return CorpusInfo(version=ref.version, hash=ref.hash, path=str(ref.root),
-                      id_prefix=ref.id_prefix, name=ref.name)
+                      id_prefix=ref.id_prefix, name=ref.name,
+                      story_facts=list(ref.story_facts))
 
 
 def recorded_corpora(run_dir: Path) -> list[Path]:

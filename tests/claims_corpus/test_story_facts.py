@@ -138,3 +138,14 @@ def test_a_malformed_declaration_is_refused_by_the_format(tmp_path: Path) -> Non
 
 def test_the_shipped_corpus_declares_no_story_facts() -> None:
     assert claims_corpus.load_manifest(PACKS).story_facts == {}
+
+
+def test_the_run_record_names_the_corpus_s_own_story_facts(tmp_path: Path) -> None:
+    """What a run records of its corpus (and the report shows beside it): the declared keys."""
+    from harness.runner._record import corpus_info
+
+    held = _private_corpus(tmp_path / "private", _declared())
+    ref = claims_corpus.open_corpora([held]).corpora[0]
+    assert corpus_info(ref).story_facts == sorted(PRIVATE)
+    shipped = claims_corpus.open_corpora([PACKS]).corpora[0]
+    assert corpus_info(shipped).story_facts == []
