@@ -1,8 +1,9 @@
-"""What the command-line tests share: a bare run record, and ``harness.run`` replaced by one
-that records what the command line asked for."""
+"""What the command-line tests share: a bare run record, ``harness.run`` replaced by one
+that records what the command line asked for, and a page server for product pages."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from claims_records import (
     TrialEntry,
     TrialStatus,
 )
+from tests.harness.pages import PageServer
 
 
 def bare_record(run_id: str, options: RunConfig | None = None, kind: str | None = None,
@@ -55,3 +57,11 @@ def captured(monkeypatch):
 
     monkeypatch.setattr(harness, "run", fake_run)
     return calls
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[PageServer]:
+    """The test product pages (``tests/harness/pages.py``), one server per module."""
+    srv = PageServer()
+    yield srv
+    srv.close()

@@ -5,7 +5,6 @@ profile, the key and the selector, exit 1, no traceback; a profile whose selecto
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -79,13 +78,6 @@ claim_number_pattern = "CLM-\\\\d+"
 {lines}
 ''', encoding="utf-8")
     return path
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[PageServer]:
-    srv = PageServer()
-    yield srv
-    srv.close()
 
 
 @pytest.mark.parametrize(("case", "bad", "keys"), CASES, ids=[c[0] for c in CASES])

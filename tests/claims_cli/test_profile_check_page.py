@@ -13,7 +13,6 @@ on loopback (``tests/harness/pages.py``):
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -57,13 +56,6 @@ start_path = "{start}"
 {conversation}
 ''', encoding="utf-8")
     return path
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[PageServer]:
-    srv = PageServer()
-    yield srv
-    srv.close()
 
 
 def _check(path: Path, *more: str):

@@ -8,7 +8,6 @@ problem naming the profile key, and the database is left as it was."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,17 +15,9 @@ import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from claims_cli.app import app
-from tests.harness.pages import PageServer
 from tests.harness.real_schema import PROFILE, URL_ENV, create_schema, rows
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[PageServer]:
-    srv = PageServer()
-    yield srv
-    srv.close()
 
 
 def _product(tmp_path: Path, base_url: str, monkeypatch: pytest.MonkeyPatch,
