@@ -28,10 +28,9 @@ a choice: the journey ends on a visible outcome (a claim number, a hand-off) by 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-from collections.abc import Callable
 
 from claims_corpus import CustomerView, LeakGuard
 from claims_corpus.formats import HOME_CONVENTIONS, Fact, MoneyConventions
@@ -41,8 +40,8 @@ from ._action import strip_wrapping
 from ._base import CustomerContext
 from ._endpoint import LlmSettings
 from ._llm import LlmCustomer
-from ._replay import RecordedTrial
 from ._match import normalise, phrase_score, questions
+from ._replay import RecordedTrial
 from ._scripted import ScriptedCustomer
 from ._summary import corrections
 
@@ -124,9 +123,9 @@ def permitted(script: ScriptedCustomer, screen: ScreenReading,
     story_chip = script._chip_from_story(screen.chips) if screen.chips else None
     if story_chip is not None:
         out.append(_click(story_chip))
-    out += [_click(label) for label in screen.chips if label != confirm or not wrong]
-    out += [_click(label) for label in screen.buttons
-            if label == confirm and not wrong or _named(label, reply)]
+    buttons = [label for label in screen.buttons if label == confirm or _named(label, reply)]
+    out += [_click(label) for label in [*screen.chips, *buttons]
+            if label != confirm or not wrong]
     if view.persona.volunteers_information:
         out += [_say(script._answer(f, ctx)) for f in view.facts if f not in ranked]
     if not script._anything_asked(screen, asked, wants_file):
