@@ -319,7 +319,9 @@ def run(
                                               config.headed)
         llm = None
         if config.customer == "llm":
-            llm = LlmSettings.from_options(**(config.llm.model_dump() if config.llm else {}))
+            llm = _embedded_grounded(
+                LlmSettings.from_options(**(config.llm.model_dump() if config.llm else {})),
+                config)
             config = config.model_copy(update={"llm": llm.config()})
         else:
             config = config.model_copy(update={"llm": None})
@@ -368,6 +370,25 @@ def run(
                         err=True, fg=typer.colors.RED)
             raise typer.Exit(2) from exc
         typer.echo(harness.summary_line(record, run_dir))
+
+
+def _embedded_grounded(llm, config):
+    """``llm`` in grounded mode when a dev run's customer is the embedded model and no mode
+    was chosen (option, configuration or variable): measured, the embedded model completes
+    journeys in grounded mode and none in free mode (docs/llm-customer.md)."""
+    import os
+    from dataclasses import replace
+
+    from claims_dev import LocalModel
+    from harness.customers import ENV_PREFIX
+
+    chosen = (config.llm is not None and config.llm.mode is not None) or os.environ.get(
+        ENV_PREFIX + "MODE")
+    if config.dev is None or chosen or llm.model != LocalModel().model:
+        return llm
+    typer.echo(f"customer mode grounded: {llm.model} is the embedded model (--llm-mode free "
+               "to play it free)")
+    return replace(llm, mode="grounded")
 
 
 def _option_name(field: str) -> str:
