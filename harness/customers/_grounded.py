@@ -135,9 +135,12 @@ def permitted(script: ScriptedCustomer, screen: ScreenReading,
     return _once(out)
 
 
-# The facts a reply asks about: at most this many, each scoring at least this share of the best.
+# The facts a reply asks about: at most this many, each scoring at least this share of the best
+# and at least the score of one phrase of the fact's own (``synonyms.toml``) or two words of its
+# topic: one shared word ("number") is not a question about it.
 MAX_ASKED_FACTS = 2
 ASKED_SHARE = 0.5
+ASKED_MINIMUM = 1.0
 
 
 def _asked_facts(script: ScriptedCustomer, reply: str, asked: str) -> list[Fact]:
@@ -147,7 +150,8 @@ def _asked_facts(script: ScriptedCustomer, reply: str, asked: str) -> list[Fact]
     if not ranked:
         return []
     best = ranked[0][1]
-    return [fact for fact, score in ranked if score >= best * ASKED_SHARE]
+    return [fact for fact, score in ranked
+            if score >= max(best * ASKED_SHARE, ASKED_MINIMUM)]
 
 
 def _named(label: str, reply: str) -> bool:

@@ -64,6 +64,13 @@ def test_no_choice_states_a_value_the_customer_does_not_hold(view):
     assert [c.action.label for c in choices if c.action.kind == "click"] == ["Yes", "No"]
 
 
+def test_a_word_in_passing_is_not_a_question_about_a_fact(view):
+    """A crime reference number is not the policy number, though both are numbers."""
+    screen = ScreenReading(latest_reply="Did you report it to the police? If so, what is the "
+                           "crime reference number?")
+    assert "My policy number is NWF-POL-100234." not in _labels(view, screen)
+
+
 def test_a_chip_answering_the_asked_fact_comes_before_its_words_and_the_other_chips(view):
     labels = _labels(view, ScreenReading(latest_reply="Was anyone hurt?",
                                          chips=["Yes", "No", "I don't know"]))
