@@ -18,7 +18,8 @@ helpers), so the two customers read a screen alike:
   the reply names (other buttons — navigation, "Talk to a person" — are not the customer's to
   press: asking for a person is one of the persona's own questions when it has one);
 - "don't know" (the persona's own phrase), asking what they mean, and, when the screen asks
-  nothing, a short acknowledgement (waiting for what comes next).
+  nothing (no question, chip, file request or summary), a short acknowledgement (waiting for
+  what comes next).
 
 The customer's words are always the chosen option's own words: a fact it does not hold is not
 among the choices, so it cannot be stated. Choices come most relevant first. ``done`` is never
@@ -128,7 +129,7 @@ def permitted(script: ScriptedCustomer, screen: ScreenReading,
             if label != confirm or not wrong]
     if view.persona.volunteers_information:
         out += [_say(script._answer(f, ctx)) for f in view.facts if f not in ranked]
-    if not script._anything_asked(screen, asked, wants_file):
+    if not (summary or script._anything_asked(screen, asked, wants_file)):
         out.append(_say(syn.phrases["wait"]))
     out.append(_say(view.persona.dont_know_phrase))
     out.append(_say(syn.phrases["clarify"]))

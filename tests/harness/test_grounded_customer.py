@@ -109,6 +109,8 @@ def test_a_summary_with_a_wrong_detail_offers_the_correction_and_never_the_confi
     right = ScreenReading(latest_reply=base + "Vehicle registration: LK19 XRD",
                           buttons=["Confirm these details"])
     assert _labels(view, right)[0] == "click: Confirm these details"
+    assert "OK." not in _labels(view, right)  # a summary asks to be checked: no waiting
+    assert "OK." in _labels(view, ScreenReading(latest_reply="Thanks, noted."))
     wrong = ScreenReading(latest_reply=base + "Vehicle registration: AB12 CDE",
                           buttons=["Confirm these details"])
     choices = _choices(view, wrong)
