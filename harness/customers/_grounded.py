@@ -17,9 +17,10 @@ helpers), so the two customers read a screen alike:
 - every answer chip under the reply (a chip answering the asked fact first), and the buttons
   the reply names (other buttons — navigation, "Talk to a person" — are not the customer's to
   press: asking for a person is one of the persona's own questions when it has one);
-- "don't know" (the persona's own phrase), asking what they mean, and, when the screen asks
-  nothing (no question, chip, file request or summary), a short acknowledgement (waiting for
-  what comes next).
+- "don't know" (the persona's own phrase), asking what they mean (not twice running), and,
+  when the screen asks nothing (no question, chip or file request), a short acknowledgement
+  (waiting for what comes next) — none of these on a summary to check, which is corrected or
+  confirmed.
 
 The customer's words are always the chosen option's own words: a fact it does not hold is not
 among the choices, so it cannot be stated. Choices come most relevant first. ``done`` is never
@@ -104,6 +105,8 @@ def permitted(script: ScriptedCustomer, screen: ScreenReading,
                                                corrects=[c.label for c in wrong])))
     elif summary and confirm is not None:
         out.append(_click(confirm))
+    if summary:
+        return _once(out)  # a summary asks to be checked: correct it or confirm it
 
     ranked = _asked_facts(script, reply, asked)
     for fact in ranked:
@@ -129,10 +132,12 @@ def permitted(script: ScriptedCustomer, screen: ScreenReading,
             if label != confirm or not wrong]
     if view.persona.volunteers_information:
         out += [_say(script._answer(f, ctx)) for f in view.facts if f not in ranked]
-    if not (summary or script._anything_asked(screen, asked, wants_file)):
+    if not script._anything_asked(screen, asked, wants_file):
         out.append(_say(syn.phrases["wait"]))
     out.append(_say(view.persona.dont_know_phrase))
-    out.append(_say(syn.phrases["clarify"]))
+    said = [text for who, text in ctx.history if who == "customer"]
+    if not said or said[-1] != syn.phrases["clarify"]:  # asking twice running gets nowhere
+        out.append(_say(syn.phrases["clarify"]))
     return _once(out)
 
 

@@ -64,6 +64,13 @@ def test_no_choice_states_a_value_the_customer_does_not_hold(view):
     assert [c.action.label for c in choices if c.action.kind == "click"] == ["Yes", "No"]
 
 
+def test_asking_what_they_mean_is_not_offered_twice_running(view):
+    screen = ScreenReading(latest_reply="I've passed your question on to our team.")
+    assert "Sorry, what do you mean?" in _labels(view, screen)
+    again = _labels(view, screen, history=[("customer", "Sorry, what do you mean?")])
+    assert "Sorry, what do you mean?" not in again and view.persona.dont_know_phrase in again
+
+
 def test_a_word_in_passing_is_not_a_question_about_a_fact(view):
     """A crime reference number is not the policy number, though both are numbers."""
     screen = ScreenReading(latest_reply="Did you report it to the police? If so, what is the "
@@ -109,7 +116,8 @@ def test_a_summary_with_a_wrong_detail_offers_the_correction_and_never_the_confi
     right = ScreenReading(latest_reply=base + "Vehicle registration: LK19 XRD",
                           buttons=["Confirm these details"])
     assert _labels(view, right)[0] == "click: Confirm these details"
-    assert "OK." not in _labels(view, right)  # a summary asks to be checked: no waiting
+    assert _labels(view, right) == ["click: Confirm these details"]  # check it: no waiting,
+    # no "don't know" (the embedded model chose that on a summary until the journey stuck)
     assert "OK." in _labels(view, ScreenReading(latest_reply="Thanks, noted."))
     wrong = ScreenReading(latest_reply=base + "Vehicle registration: AB12 CDE",
                           buttons=["Confirm these details"])
