@@ -31,6 +31,7 @@ _CONFIG_PATH: dict[str, tuple[str, ...]] = {
     "llm_timeout": ("llm", "timeout_s"), "llm_max_retries": ("llm", "max_retries"),
     "llm_malformed_retries": ("llm", "malformed_retries"),
     "llm_response_format": ("llm", "response_format"), "prompt_view": ("llm", "prompt_view"),
+    "llm_mode": ("llm", "mode"),
     "llm_price_prompt": ("llm", "price_prompt_per_mtok"),
     "llm_price_completion": ("llm", "price_completion_per_mtok"),
     "declare_runtime": ("declared_runtime",),
@@ -260,6 +261,11 @@ def run(
     prompt_view: str | None = typer.Option(
         None, help="What the customer model sees: screen (the standard; default) | wide "
         "(whole conversation and panels; labelled in every report)."),
+    llm_mode: str | None = typer.Option(
+        None, "--llm-mode", metavar="free|grounded", help="How the customer model answers: "
+        "free (one action in its own words; default) | grounded (it chooses one of the "
+        "actions its view and the screen permit, so a small model can play it and cannot "
+        "state a fact it does not hold; docs/llm-customer.md)."),
     llm_price_prompt: float | None = typer.Option(None, help="USD per million prompt tokens."),
     llm_price_completion: float | None = typer.Option(
         None, help="USD per million completion tokens."),
@@ -303,9 +309,10 @@ def run(
         config, lane_choice = harness.resolve_lanes(config)
         if lane_choice is not None:
             typer.echo(f"lanes auto: {lane_choice.why}")
-        if config.customer != "llm" and given.get("llm", {}).get("prompt_view") is not None:
-            raise typer.BadParameter("only the llm customer reads a prompt",
-                                     param_hint="--prompt-view")
+        for option in ("prompt_view", "mode"):
+            if config.customer != "llm" and given.get("llm", {}).get(option) is not None:
+                raise typer.BadParameter("only the llm customer reads a prompt",
+                                         param_hint="--" + _option_name(option))
         faults = config.dev.faults if config.dev else []
         if faults:
             from claims_reference_app import FAULTS, RECOVERABLE_FAULTS
@@ -324,7 +331,9 @@ def run(
                                               config.headed)
         llm = None
         if config.customer == "llm":
-            llm = LlmSettings.from_options(**(config.llm.model_dump() if config.llm else {}))
+            llm = _embedded_grounded(
+                LlmSettings.from_options(**(config.llm.model_dump() if config.llm else {})),
+                config)
             config = config.model_copy(update={"llm": llm.config()})
         else:
             config = config.model_copy(update={"llm": None})
@@ -382,6 +391,31 @@ def run(
             typer.secho(harness.no_result_line(record, runs_dir, code), err=True,
                         fg=typer.colors.RED)
             raise typer.Exit(code)
+
+
+def _embedded_grounded(llm, config):
+    """``llm`` in grounded mode when a dev run's customer is the embedded model and no mode
+    was chosen (option, configuration or variable): measured, the embedded model completes
+    journeys in grounded mode and none in free mode (docs/llm-customer.md)."""
+    import os
+    from dataclasses import replace
+
+    from claims_dev import LocalModel
+    from harness.customers import ENV_PREFIX
+
+    chosen = (config.llm is not None and config.llm.mode is not None) or os.environ.get(
+        ENV_PREFIX + "MODE")
+    if config.dev is None or chosen or llm.model != LocalModel().model:
+        return llm
+    typer.echo(f"customer mode grounded: {llm.model} is the embedded model (--llm-mode free "
+               "to play it free)")
+    return replace(llm, mode="grounded")
+
+
+def _option_name(field: str) -> str:
+    """The command-line option of an LLM setting (``mode`` -> ``llm-mode``)."""
+    name = next((n for n, path in _CONFIG_PATH.items() if path == ("llm", field)), field)
+    return name.replace("_", "-")
 
 
 def _checked(check) -> bool:

@@ -44,6 +44,9 @@ def simulator(
     llm_base_url: str | None = typer.Option(None, help="OpenAI-compatible endpoint."),
     llm_model: str | None = typer.Option(None, help="Customer model name."),
     prompt_view: str | None = typer.Option(None, help="screen (default) | wide"),
+    llm_mode: str | None = typer.Option(
+        None, "--llm-mode", metavar="free|grounded", help="How the customer model answers: "
+        "free (default) | grounded (it chooses one of the actions permitted on the screen)."),
     llm_response_format: str | None = typer.Option(
         None, help=RESPONSE_FORMAT_HELP),
 ) -> None:
@@ -70,11 +73,11 @@ def simulator(
                 server = stack.enter_context(panel.StandIn(panel.stand_in_behaviour(stand_in)))
                 llm_base_url, llm_model = server.base_url, llm_model or f"stand-in-{stand_in}"
             llm = LlmSettings.from_options(base_url=llm_base_url, model=llm_model,
-                                           prompt_view=prompt_view,
+                                           prompt_view=prompt_view, mode=llm_mode,
                                            response_format=llm_response_format)
             llm = asyncio.run(probe_dialect(llm))
-            where = (f"{llm.model} @ {llm.info().endpoint_host}, prompt view {llm.prompt_view}, "
-                     f"structured output {_dialect_line(llm)}")
+            where = (f"{llm.model} @ {llm.info().endpoint_host}, {llm.mode} mode, prompt view "
+                     f"{llm.prompt_view}, structured output {_dialect_line(llm)}")
         else:
             where = "the scripted customer"
         recorded = panel.load_screens(screens or panel.SCREENS_DIR)

@@ -55,6 +55,7 @@ from ._prompt import (
     build_repair_messages,
     without_product_text,
 )
+from ._prompt_grounded import build_grounded_messages
 from ._review import (
     BlindLookReport,
     VisionSettings,
@@ -94,6 +95,7 @@ __all__ = [
     "LeakGuard",
     "PROMPT_VIEWS",
     "build_customer_messages",
+    "build_grounded_messages",
     "build_repair_messages",
     "check_corpus",
     "system_vocabulary",

@@ -31,8 +31,12 @@ TURN_TEMPLATES: dict[str, str] = {"screen": "customer_turn.md", "wide": "custome
 REPAIR_TEMPLATE = "customer_repair.md"
 # Added to the turn when the customer came back after staff asked for more information.
 RETURN_TEMPLATE = "customer_return.md"
+# The grounded mode's own system and turn (``_prompt_grounded``).
+GROUNDED_SYSTEM_TEMPLATE = "customer_system_grounded.md"
+GROUNDED_TURN_TEMPLATE = "customer_turn_grounded.md"
 TEMPLATES: tuple[str, ...] = (SYSTEM_TEMPLATE, *TURN_TEMPLATES.values(), REPAIR_TEMPLATE,
-                              RETURN_TEMPLATE)
+                              RETURN_TEMPLATE, GROUNDED_SYSTEM_TEMPLATE,
+                              GROUNDED_TURN_TEMPLATE)
 PROMPT_VIEWS: tuple[str, ...] = get_args(PromptView)
 DEFAULT_PROMPT_VIEW = "screen"
 
@@ -43,10 +47,15 @@ SCREEN_OPEN = "<screen>"
 SCREEN_CLOSE = "</screen>"
 SAID_OPEN = "<said>"
 SAID_CLOSE = "</said>"
+# The grounded mode's choices: the customer's own (pack text, checked by the guard on their
+# own before the prompt is built) mixed with the screen's buttons (the product's text).
+CHOICES_OPEN = "<choices>"
+CHOICES_CLOSE = "</choices>"
 PRODUCT_SECTIONS: tuple[tuple[str, str], ...] = (
     (CONVERSATION_OPEN, CONVERSATION_CLOSE),
     (SCREEN_OPEN, SCREEN_CLOSE),
     (SAID_OPEN, SAID_CLOSE),
+    (CHOICES_OPEN, CHOICES_CLOSE),
 )
 MARKERS: tuple[str, ...] = tuple(m for pair in PRODUCT_SECTIONS for m in pair)
 

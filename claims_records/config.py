@@ -22,6 +22,10 @@ from ._base import Strict
 MAX_LANES = 32
 
 PromptView = Literal["screen", "wide"]
+# How the LLM customer answers (docs/llm-customer.md, "Modes"): free (one action in its own
+# words) or grounded (it chooses one of the actions its view and the screen permit, offered
+# as an enum in the answer's schema; its words are the chosen fact's own).
+LlmMode = Literal["free", "grounded"]
 # How the customer model is asked for one JSON action (docs/llm-customer.md, "Dialects"):
 # json_schema (OpenAI), json_object_schema (llama.cpp, llama-cpp-python), guided_json (vLLM),
 # ollama_format (Ollama), json_object (any JSON, the schema in the prompt), off (the prompt
@@ -113,6 +117,10 @@ class LlmConfig(Strict):
     prompt_view: PromptView | None = Field(
         None, description="What the customer model sees: screen (the standard; default) | "
         "wide (whole conversation and panels; labelled in every report).")
+    mode: LlmMode | None = Field(
+        None, description="How the customer model answers: free (one action in its own words; "
+        "default) | grounded (it chooses one of the actions its view and the screen permit; "
+        "it cannot state a fact it does not hold).")
     price_prompt_per_mtok: float | None = Field(None, ge=0, description="USD per million "
                                                 "prompt tokens (0 or more).")
     price_completion_per_mtok: float | None = Field(None, ge=0, description="USD per million "

@@ -16,7 +16,7 @@ from pydantic import Field, model_validator
 
 from ._base import Strict
 from ._json import JsonField
-from .config import DeclaredRuntime, PromptView, ResponseFormatMode, RunConfig
+from .config import DeclaredRuntime, LlmMode, PromptView, ResponseFormatMode, RunConfig
 
 RUN_FORMAT_VERSION = "2"
 """2: ``options`` is a ``RunConfig`` (1: a loose dict of command-line option names, still
@@ -238,6 +238,10 @@ class CustomerInfo(Strict):
         None, description="What of the screen the customer model sees: 'screen' (the "
         "standard: latest reply, cards and dialogs needing action, action labels) or 'wide' "
         "(also the whole conversation and every panel; labelled in every report).")
+    mode: LlmMode | None = Field(
+        None, description="How the customer model answered: 'free' (one action in its own "
+        "words) or 'grounded' (one of the actions its view and the screen permitted, chosen "
+        "from an enum). Absent in records written before modes existed (free).")
     price_prompt_per_mtok: float | None = Field(None, description="USD per million tokens.")
     price_completion_per_mtok: float | None = Field(None, description="USD per million tokens.")
 

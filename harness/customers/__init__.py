@@ -10,6 +10,7 @@ from claims_corpus.formats import HOME_CONVENTIONS, MoneyConventions
 from ._action import action_schema, parse_action
 from ._base import Customer, CustomerContext, material_availability
 from ._endpoint import ENV_PREFIX, SDK_ENV, EndpointError, LlmSettings
+from ._grounded import Choice, GroundedCustomer, choice_schema, chosen, permitted
 from ._llm import LlmCustomer
 from ._match import Synonyms
 from ._probe import probe as probe_dialect
@@ -23,7 +24,8 @@ def make_customer(
     confirm_labels: list[str] | None = None, money: MoneyConventions = HOME_CONVENTIONS,
     replay: RecordedTrial | None = None,
 ) -> Customer:
-    """A customer of ``kind`` ('scripted' or 'llm') for one trial of the pack at ``pack_dir``.
+    """A customer of ``kind`` ('scripted' or 'llm') for one trial of the pack at ``pack_dir``;
+    an llm customer in the mode its settings name (free, or grounded: ``GroundedCustomer``).
 
     ``confirm_labels`` are the product's own words for its confirm / submit controls (from
     the profile), which the scripted customer treats like a confirm control; ``money`` is how
@@ -42,6 +44,12 @@ def make_customer(
 
         if llm is None:
             llm = LlmSettings.from_options()
+        if llm.mode == "grounded":
+            return GroundedCustomer(
+                view, llm, guard=claims_corpus.LeakGuard.for_runtime(pack_dir),
+                build_messages=claims_corpus.build_grounded_messages,
+                build_repair=claims_corpus.build_repair_messages, replay=replay,
+                confirm_labels=confirm_labels, money=money)
         return LlmCustomer(
             view,
             llm,
@@ -60,9 +68,11 @@ def make_customer(
 __all__ = [
     "ENV_PREFIX",
     "SDK_ENV",
+    "Choice",
     "Customer",
     "CustomerContext",
     "EndpointError",
+    "GroundedCustomer",
     "JourneyTracker",
     "LlmCustomer",
     "LlmSettings",
@@ -71,9 +81,12 @@ __all__ = [
     "ScriptedCustomer",
     "Synonyms",
     "action_schema",
+    "choice_schema",
+    "chosen",
     "make_customer",
     "material_availability",
     "parse_action",
+    "permitted",
     "probe_dialect",
     "prompt_key",
 ]

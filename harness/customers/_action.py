@@ -46,12 +46,17 @@ def action_schema() -> dict[str, Any]:
             "additionalProperties": False}
 
 
-def parse_action(text: str) -> CustomerAction:
-    """Parse a model answer into a ``CustomerAction`` (raises ``ValueError``)."""
+def strip_wrapping(text: str) -> str:
+    """A model answer without what servers add around the JSON: a leading ``<think>`` block
+    (dropped, never sent) and a ```json fence."""
     body = _THINK.sub("", text, count=1).strip()
     fenced = _FENCE.match(body)
-    if fenced:
-        body = fenced.group(1).strip()
+    return fenced.group(1).strip() if fenced else body
+
+
+def parse_action(text: str) -> CustomerAction:
+    """Parse a model answer into a ``CustomerAction`` (raises ``ValueError``)."""
+    body = strip_wrapping(text)
     # strict=False: a raw newline or tab inside a string (small models emit them, and a
     # grammar-constrained server lets them through) is text, not a broken answer
     data = json.loads(body, strict=False)

@@ -27,6 +27,7 @@ from claims_records import (
     CustomerInfo,
     DialectTry,
     LlmConfig,
+    LlmMode,
     PromptView,
     ResponseFormatMode,
     SimulatorError,
@@ -49,6 +50,7 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # (llama.cpp, Ollama, vLLM) ignore it.
 NO_KEY = "no-key"
 PROMPT_VIEWS: tuple[str, ...] = get_args(PromptView)
+MODES: tuple[str, ...] = get_args(LlmMode)
 RESPONSE_FORMATS: tuple[str, ...] = get_args(ResponseFormatMode)
 ERROR_TEXT_LIMIT = 500
 DEFAULT_TIMEOUT_S = 60.0
@@ -108,6 +110,7 @@ class LlmSettings:
     malformed_retries: int = 2
     response_format: str = "auto"
     prompt_view: str = "screen"
+    mode: str = "free"
     price_prompt_per_mtok: float | None = None
     price_completion_per_mtok: float | None = None
     # Set by auto's probe (``settled``), never by an option: what was asked for, and what
@@ -137,6 +140,7 @@ class LlmSettings:
              f"choose one of {', '.join(RESPONSE_FORMATS)}"),
             (self.prompt_view in PROMPT_VIEWS, "prompt_view",
              f"choose one of {', '.join(PROMPT_VIEWS)}"),
+            (self.mode in MODES, "mode", f"choose one of {', '.join(MODES)}"),
             (self.timeout_s > 0, "timeout_s", "the timeout must be above zero"),
             (self.max_retries >= 0, "max_retries", "retries cannot be negative"),
             (self.malformed_retries >= 0, "malformed_retries", "retries cannot be negative"),
@@ -217,6 +221,7 @@ class LlmSettings:
                      else self.response_format),  # type: ignore[arg-type]
             dialect_tries=list(self.dialect_tries),
             prompt_view=self.prompt_view,  # type: ignore[arg-type]
+            mode=self.mode,  # type: ignore[arg-type]
             price_prompt_per_mtok=self.price_prompt_per_mtok,
             price_completion_per_mtok=self.price_completion_per_mtok,
         )
@@ -231,6 +236,7 @@ class LlmSettings:
             malformed_retries=self.malformed_retries,
             response_format=self.asked,  # type: ignore[arg-type]
             prompt_view=self.prompt_view,  # type: ignore[arg-type]
+            mode=self.mode,  # type: ignore[arg-type]
             price_prompt_per_mtok=self.price_prompt_per_mtok,
             price_completion_per_mtok=self.price_completion_per_mtok)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -64,14 +65,23 @@ class LlmCustomer:
         self._guard.check(messages)
         return messages
 
+    def turn(self, screen: ScreenReading, ctx: CustomerContext
+             ) -> tuple[list[dict[str, str]], dict[str, Any], Callable[[str], CustomerAction]]:
+        """This turn's prompt, the answer's JSON schema, and how an answer becomes an action
+        (raising ``ValueError`` or ``ValidationError`` for one that does not)."""
+        return self.messages(screen, ctx), self._schema, parse_action
+
+    def took(self, action: CustomerAction, ctx: CustomerContext) -> None:
+        """The customer takes ``action`` (a mode that remembers its choices hears of it)."""
+
     async def next_action(self, screen: ScreenReading, ctx: CustomerContext) -> CustomerAction:
-        messages = self.messages(screen, ctx)
+        messages, schema, read = self.turn(screen, ctx)
         attempts = 1 + self.settings.malformed_retries
         problem = "no attempt made"
         for attempt in range(1, attempts + 1):
             if attempt > 1:
                 self.retries += 1
-            body = self._endpoint.body(messages, self._schema)
+            body = self._endpoint.body(messages, schema)
             call = CustomerModelCall(step=ctx.step, attempt=attempt, ts=_now(), request=body,
                                      response_format=self._endpoint.response_format,
                                      prompt_hash=prompt_key(body),
@@ -98,13 +108,14 @@ class LlmCustomer:
             call.cost_usd = self.settings.cost(done.usage)
             call.reply = self._endpoint.scrub(done.text)
             try:
-                action = parse_action(done.text)
+                action = read(done.text)
                 problem = misfit(action, screen, ctx) or ""
             except (ValueError, ValidationError) as exc:
                 problem = f"not one customer action: {exc}".splitlines()[0][:300]
             if not problem:
                 call.action = exact_label(action, screen)
                 ctx.record_call(call)
+                self.took(call.action, ctx)
                 return call.action
             call.error, call.error_kind = f"malformed reply: {problem}", "malformed_output"
             ctx.record_call(call)
