@@ -89,8 +89,17 @@ def simulator(
             typer.secho(f"note: screens recorded with corpus {', '.join(older)}, the corpus is "
                         f"now {version}; re-record them (docs/llm-customer.md)",
                         fg=typer.colors.YELLOW)
-        outcomes = panel.run_panel(_factory(customer, llm), packs, recorded, audit_trial,
-                                   list(pack) or None)
+        from ._stop import sigterm_as_interrupt
+
+        try:
+            with sigterm_as_interrupt():
+                outcomes = panel.run_panel(_factory(customer, llm), packs, recorded,
+                                           audit_trial, list(pack) or None)
+        except KeyboardInterrupt:
+            stack.close()  # the stand-in model, if one was started
+            typer.secho("interrupted; exit code 130; nothing was written", err=True,
+                        fg=typer.colors.YELLOW)
+            raise typer.Exit(130) from None
     seen: set[str] = set()
     findings: Counter[str] = Counter()
     packs_with: Counter[str] = Counter()

@@ -1,5 +1,5 @@
 """A scheduler's stop (SIGTERM) or Ctrl-C ends a long-running command (``selftest defects``,
-``nightly``; ``run`` and ``dev up`` have their own) with the reference app and stores it
+``nightly``, ``selftest simulator``; ``run`` and ``dev up`` have their own) with what it
 started stopped: exit 130, a line saying so, no process of its own left behind."""
 
 from __future__ import annotations
@@ -88,3 +88,32 @@ def test_a_stopped_night_leaves_no_server_running(tmp_path):
     assert proc.returncode == 130, (out, err)
     assert "Traceback" not in err, err
     assert still_alive(children) == []
+
+
+def test_a_stopped_simulator_panel_closes_its_stand_in(monkeypatch):
+    """``selftest simulator`` starts no process (its stand-in model is a thread); SIGTERM in the
+    middle of the panel closes the stand-in and exits 130 with one line."""
+    from typer.testing import CliRunner
+
+    from claims_cli import app
+    from harness import panel
+
+    seen: dict[str, object] = {}
+    real_close = panel.StandIn.close
+
+    def close(self):
+        seen["closed"] = True
+        real_close(self)
+
+    def terminated(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGTERM)  # what a scheduler's timeout sends
+        time.sleep(5)
+        raise AssertionError("SIGTERM did not stop the panel")
+
+    monkeypatch.setattr(panel.StandIn, "close", close)
+    monkeypatch.setattr(panel, "run_panel", terminated)
+    result = CliRunner().invoke(app, ["selftest", "simulator", "--stand-in", "well_behaved",
+                                      "--packs", str(PACKS), "--pack", "CTL-M-001"])
+    assert result.exit_code == 130, result.output
+    assert "interrupted; exit code 130; nothing was written" in result.output
+    assert seen.get("closed") is True
