@@ -119,7 +119,7 @@ def record_override(run_dir: Path | str, pack_id: str, trial: int, component: st
         override = ScoreOverride.model_validate({
             "pack_id": pack_id, "trial": trial, "component": component, "value": value,
             "mechanical": mechanical, "by": by, "why": why,
-            "at": datetime.now(UTC).isoformat(timespec="seconds")})
+            "at": datetime.now(UTC).isoformat(timespec="milliseconds")})
     except ValidationError as exc:
         err = exc.errors()[0]
         raise ScoringError(f"override refused: {err['msg']}", **where,

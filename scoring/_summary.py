@@ -164,7 +164,7 @@ def score_run(run_dir: Path | str, corpus_root: CorpusRoots = None, *,
         sheets.append(sheet)
     summary = summarise(run, sheets, seed=seed, resamples=resamples, acceptance=acceptance,
                         acceptance_source=source, strict_fidelity=strict_fidelity).model_copy(
-        update={"scorer": scorer, "scored_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        update={"scorer": scorer, "scored_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
                 "overrides": override_counts(sheets, effective), "rescored": rescored})
     summary = with_pack_hashes(summary, run, roots)
     keep_previous_summary(out_dir, summary)

@@ -20,8 +20,9 @@ from ._report import CheckReport, Line, read_regions, rows, shorten
 # Regions a journey cannot do without.
 REQUIRED = ("conversation", "composer_input", "composer_send")
 # Without a ready selector the start page is read again until what matches stands still
-# this long (at most _SETTLE_MAX_S), every _POLL_S.
-_SETTLE_S = 1.0
+# this long (at most _SETTLE_MAX_S), every _POLL_S: long enough for a greeting a product
+# shows after a typing indicator of a second or two.
+_SETTLE_S = 2.5
 _SETTLE_MAX_S = 10.0
 _POLL_S = 0.25
 

@@ -145,13 +145,13 @@ def test_a_full_disk_is_one_line_leaves_no_raw_evidence_and_resumes(
     argv = MAIN + ["run", "--profile", str(profile), "--packs", str(PACKS), "--pack",
                    "CTL-M-001", "--runs-dir", str(small_mount), "--run-id", "full"]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=400)
-    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.returncode == 3, done.stdout + done.stderr  # failed after it had started
     assert "Traceback" not in done.stdout + done.stderr
     errors = [x for x in done.stderr.splitlines() if x.strip()]
     assert len(errors) == 1, errors
     line = errors[0]
     assert line.startswith("error: the run stopped: no space left on the device")
-    assert "exit code 2" in line and "free some space, then finish it with: " in line
+    assert "exit code 3" in line and "free some space, then finish it with: " in line
     assert list(private_tmp.iterdir()) == []  # no unredacted HAR or trace left behind
 
     subprocess.run(["mount", "-o", "remount,size=64m", str(small_mount)], check=True)
