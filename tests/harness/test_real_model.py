@@ -3,9 +3,7 @@ SmolLM2-135M-Instruct behind llama-cpp-python (``claims_dev.start_local_model``)
 tests on loopback; no stand-in anywhere.
 
 A 135M model is a test fixture, not a customer to trust. What these tests hold is how the
-harness meets a real model, in the grounded mode a run with the embedded model plays by default
-(free mode's journeys are measured in docs/llm-customer.md): ``auto`` finds the dialect the
-server speaks; every trial ends as
+harness meets a real model: ``auto`` finds the dialect the server speaks; every trial ends as
 a completed journey or as the customer's own failure with its reasons (``simulator_error``,
 ``simulator_suspect``), never as a server error caused by the dialect; the fidelity audit
 reads its answers; the simulator panel gives a verdict with counts per rule; a replay gives
@@ -57,8 +55,7 @@ def real_run(dev_env, model, tmp_path_factory) -> Path:
 
     runs = tmp_path_factory.mktemp("runs")
     _, run_dir = run_packs(dev_env, profile_for(dev_env), PACKS, runs, run_id="real",
-                           packs=PACK_IDS, customer="llm",
-                           llm=_settings(model, mode="grounded"),
+                           packs=PACK_IDS, customer="llm", llm=_settings(model),
                            turn_limit=TURN_LIMIT)
     scoring.score_run(run_dir, PACKS)
     return run_dir
