@@ -163,7 +163,7 @@ def _amounts(text: str, conventions: MoneyConventions
              ) -> Iterator[tuple[int, int, Key]]:
     """(start, end, key) of every amount naming its currency, read as the products'
     decisions read money (``find_amounts``, in the product's locale): the span covers the
-    number and its code, symbol or name ("€1.234,50", "120,000円", "INR 1,00,000"); "£5k"
+    number and its code, symbol or name ("€1.234,50", "120,000円", "INR 1,00,000"); "€5k"
     is 5,000."""
     for a in find_amounts(text, conventions):
         if not a.currencies:
